@@ -1,0 +1,161 @@
+# Myrmex top-level build.
+#
+#   make          build the kernel, the user programs, tests and benchmarks
+#   make run      boot Myrmex in QEMU on the serial console (the demo init)
+#   make test     host unit tests + booted integration tests: "N passed, N failed"
+#   make bench    benchmarks under TCG -icount (instructions) and normally (cycles)
+#   make clean
+#
+# `make run` and `make test` first run scripts/setup.sh, which installs missing
+# host packages (or says what to install).
+
+BUILD        := build
+ARCH         := x86_64
+PYTHON       := python3
+
+# ---------------------------------------------------------------- kernel --
+KCC          := gcc
+KERNEL_CFLAGS := -std=gnu17 -O2 -g -ffreestanding -fno-builtin -nostdlib \
+	-mno-red-zone -mgeneral-regs-only -mcmodel=kernel -fno-pic -fno-pie \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+	-fno-tree-loop-distribute-patterns -Wa,--noexecstack -Wall -Wextra -Werror \
+	-Ikernel/include -Ikernel/arch/$(ARCH)/include -Iinclude
+KERNEL_LDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 -z noexecstack -Wl,--build-id=none \
+	-T kernel/arch/$(ARCH)/linker.ld
+
+KERNEL_C   := $(wildcard kernel/core/*.c) $(wildcard kernel/arch/$(ARCH)/*.c)
+KERNEL_S   := $(wildcard kernel/arch/$(ARCH)/*.S)
+KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_S))
+KERNEL_ELF := $(BUILD)/kernel/myrmex.elf
+KERNEL_BIN := $(BUILD)/kernel/myrmex.bin
+
+$(BUILD)/kernel/%.o: kernel/%.c
+	@mkdir -p $(dir $@)
+	$(KCC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/kernel/%.o: kernel/%.S
+	@mkdir -p $(dir $@)
+	$(KCC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Two links: the symbol table made from the first goes into the second, in a
+# section after all code, so no code address moves (see kernel/ksyms.h).
+$(BUILD)/kernel/ksyms_empty.S: tools/gen_ksyms.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/gen_ksyms.py --empty -o $@
+
+$(BUILD)/kernel/ksyms_empty.o: $(BUILD)/kernel/ksyms_empty.S
+	$(KCC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/kernel/pass1.elf: $(KERNEL_OBJ) $(BUILD)/kernel/ksyms_empty.o kernel/arch/$(ARCH)/linker.ld
+	$(KCC) $(KERNEL_LDFLAGS) $(KERNEL_OBJ) $(BUILD)/kernel/ksyms_empty.o -o $@ -lgcc
+
+$(BUILD)/kernel/ksyms.S: $(BUILD)/kernel/pass1.elf tools/gen_ksyms.py
+	$(PYTHON) tools/gen_ksyms.py $< -o $@
+
+$(BUILD)/kernel/ksyms.o: $(BUILD)/kernel/ksyms.S
+	$(KCC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(KERNEL_ELF): $(KERNEL_OBJ) $(BUILD)/kernel/ksyms.o kernel/arch/$(ARCH)/linker.ld
+	$(KCC) $(KERNEL_LDFLAGS) $(KERNEL_OBJ) $(BUILD)/kernel/ksyms.o -o $@ -lgcc
+
+$(KERNEL_BIN): $(KERNEL_ELF)
+	objcopy -O binary $< $@
+
+# ------------------------------------------------------------ user space --
+# Static Linux x86-64 programs, built with musl: the same binaries run on Linux.
+UCC         := musl-gcc
+USER_CFLAGS := -std=gnu17 -O2 -g -static -no-pie -Wall -Wextra -Werror -Iinclude -Ilib/libmyrmex
+LIBMYRMEX_SRC := $(wildcard lib/libmyrmex/*.c) $(wildcard lib/libmyrmex/*.S)
+LIBMYRMEX_OBJ := $(patsubst %,$(BUILD)/%.o,$(LIBMYRMEX_SRC))
+LIBMYRMEX   := $(BUILD)/lib/libmyrmex.a
+
+$(BUILD)/lib/libmyrmex/%.c.o: lib/libmyrmex/%.c lib/libmyrmex/myrmex.h include/myrmex/syscall.h
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) -c $< -o $@
+
+$(BUILD)/lib/libmyrmex/%.S.o: lib/libmyrmex/%.S
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) -c $< -o $@
+
+$(LIBMYRMEX): $(LIBMYRMEX_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+# Demo programs (make run): user/<name>/*.c -> build/user/<name>
+USER_PROGS := $(notdir $(wildcard user/*))
+USER_BINS  := $(addprefix $(BUILD)/user/,$(USER_PROGS))
+$(BUILD)/user/%: user/%/*.c $(LIBMYRMEX)
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) -o $@
+
+# Booted tests: tests/kernel/<name>.c -> build/tests/kernel/<name>
+KTEST_SRC   := $(wildcard tests/kernel/*.c)
+KTEST_BINS  := $(patsubst tests/kernel/%.c,$(BUILD)/tests/kernel/%,$(KTEST_SRC))
+$(BUILD)/tests/kernel/%: tests/kernel/%.c $(wildcard tests/kernel/*.h) $(LIBMYRMEX)
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) -Itests/kernel $< $(LIBMYRMEX) -o $@
+
+# Benchmarks: bench/bench_*.c each with bench_stats.c; benchinit alone.
+BENCH_PROGS := $(filter-out bench_stats,$(patsubst bench/%.c,%,$(wildcard bench/bench_*.c)))
+BENCH_BINS  := $(BUILD)/bench/benchinit $(addprefix $(BUILD)/bench/,$(BENCH_PROGS))
+$(BUILD)/bench/benchinit: bench/benchinit.c bench/bench.h $(LIBMYRMEX)
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) -Ibench $< $(LIBMYRMEX) -o $@
+$(BUILD)/bench/bench_%: bench/bench_%.c bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
+
+# ------------------------------------------------------- host unit tests --
+# Each tests/unit/test_<x>.c names the kernel sources it needs on a line
+# "/* unit-sources: a.c b.c */".
+HOSTCC      := gcc
+UNIT_CFLAGS := -std=gnu17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-Wall -Wextra -Werror -Ikernel/include -Itests/unit
+UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
+unit_sources = $(shell sed -n 's|.*unit-sources: *\(.*\) *\*/.*|\1|p' $(1))
+
+.SECONDEXPANSION:
+$(BUILD)/unit/%: tests/unit/%.c $$(call unit_sources,tests/unit/%.c) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(UNIT_CFLAGS) $< $(call unit_sources,$<) -o $@
+
+# ------------------------------------------------------------- commands --
+.PHONY: all kernel user tests benchmarks unit run test bench setup clean
+
+all: kernel user tests benchmarks unit
+kernel: $(KERNEL_BIN)
+user: $(USER_BINS)
+tests: $(KTEST_BINS)
+benchmarks: $(BENCH_BINS)
+unit: $(UNIT_BINS)
+
+setup:
+	@scripts/setup.sh
+
+# Boot modules: the first is init (pid 1); the others are programs it spawns.
+DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init,$(USER_BINS))
+TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS))
+BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS))
+
+run: setup
+	@$(MAKE) --no-print-directory kernel user
+	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --modules $(DEMO_MODULES)
+
+# TESTS="t_hello t_mmap" runs a subset of the booted tests.
+test: setup
+	@$(MAKE) --no-print-directory all
+	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
+		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) \
+		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES)
+
+bench: setup
+	@$(MAKE) --no-print-directory kernel benchmarks
+	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \
+		--modules $(BENCH_MODULES) --out $(BUILD)/bench
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

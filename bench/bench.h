@@ -1,0 +1,61 @@
+/*
+ * Shared benchmark harness: runs a measured loop, times it with the TSC,
+ * reads the kernel's counters around the measurement and prints the BENCH
+ * line of docs/testing.md. Also small helpers the benchmarks share.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdint.h>
+#include <myrmex.h>
+
+/* Most runs a benchmark may ask for. */
+#define BENCH_MAX_RUNS 101
+
+/*
+ * One benchmark. The harness calls body(ctx, iters) once as a warm-up, then
+ * `runs` more times while measuring. The body runs the operation `iters`
+ * times in its own loop (no call per iteration). Each iteration performs
+ * `ops_per_iter` operations (e.g. 2 switches for a yield round trip): the
+ * figure and the kernel counts are reported per operation.
+ */
+struct bench {
+	const char *suite;
+	const char *name;
+	unsigned runs;
+	uint64_t iters;
+	unsigned ops_per_iter;
+	void (*body)(void *ctx, uint64_t iters);
+	void *ctx;
+};
+
+/*
+ * Measures b and prints one line with a single write():
+ *   BENCH <suite> <name> median=<v> min=<v> runs=<R> syscalls=<x> ctxsw=<x>
+ *         asswitch=<x> tlbflush=<x> tlbinval=<x> pgfault=<x>
+ * v are TSC ticks per operation (1 decimal), x kernel events per operation
+ * (2 decimals). Without kstats (Linux) the counts are left out.
+ * Returns 0, or -1 if b is malformed (a message goes to stderr) or the
+ * line could not be written.
+ */
+int bench_run(const struct bench *b);
+
+/* Writes "<prog>: <what>: <value>\n" to stderr with one write(). */
+void bench_fail(const char *prog, const char *what, long value);
+
+/* sched_yield through the raw syscall instruction: no libc, no errno, so it
+ * is safe in threads that share the creator's TLS. */
+static inline void bench_yield(void)
+{
+	long ret;
+	__asm__ volatile("syscall"
+	                 : "=a"(ret)
+	                 : "a"(24L) /* __NR_sched_yield */
+	                 : "rcx", "r11", "memory");
+	(void)ret;
+}
+
+/* Yields forever: the partner side of the process-switch benchmark. */
+_Noreturn void bench_yield_forever(void);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * Benchmark harness (see bench.h): warm-up, timed runs, median and minimum
+ * per operation, kernel counter deltas, and the single-write BENCH line.
+ * All arithmetic is integer fixed point: no floating-point formatting.
+ */
+#include "bench.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Rounded quotient of n / d, scaled by `scale` (10 = one decimal). */
+static uint64_t scaled_div(uint64_t n, uint64_t d, uint64_t scale)
+{
+	return (n * scale + d / 2) / d;
+}
+
+static void sort_u64(uint64_t *v, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		unsigned j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* Appends " <key>=<int>.<2 digits>" (events per operation) at line + *len. */
+static void put_count(char *line, size_t size, size_t *len, const char *key,
+                      uint64_t before, uint64_t after, uint64_t ops)
+{
+	uint64_t delta = after >= before ? after - before : 0;
+	uint64_t hundredths = scaled_div(delta, ops, 100);
+	if (*len >= size)
+		return;
+	int n = snprintf(line + *len, size - *len, " %s=%" PRIu64 ".%02" PRIu64,
+	                 key, hundredths / 100, hundredths % 100);
+	if (n > 0)
+		*len += (size_t)n;
+}
+
+void bench_fail(const char *prog, const char *what, long value)
+{
+	char line[160];
+	int len = snprintf(line, sizeof line, "%s: %s: %ld\n", prog, what, value);
+	if (len < 0)
+		return;
+	if (len > (int)sizeof line - 1)
+		len = sizeof line - 1;
+	if (write(2, line, (size_t)len) < 0)
+		return;
+}
+
+int bench_run(const struct bench *b)
+{
+	uint64_t tenths[BENCH_MAX_RUNS] = { 0 };
+	struct myrmex_kstats before, after;
+
+	if (b->runs == 0 || b->runs > BENCH_MAX_RUNS || b->iters == 0 ||
+	    b->ops_per_iter == 0) {
+		bench_fail(b->name, "bad runs/iters/ops_per_iter", (long)b->runs);
+		return -1;
+	}
+	uint64_t ops_per_run = b->iters * b->ops_per_iter;
+
+	b->body(b->ctx, b->iters); /* warm-up: caches, TLB, partner running */
+
+	int have_counts = myrmex_kstats(&before) == (long)sizeof before;
+	for (unsigned r = 0; r < b->runs; r++) {
+		uint64_t t0 = myrmex_rdtsc();
+		b->body(b->ctx, b->iters);
+		uint64_t t1 = myrmex_rdtsc();
+		tenths[r] = scaled_div(t1 - t0, ops_per_run, 10);
+	}
+	if (have_counts)
+		have_counts = myrmex_kstats(&after) == (long)sizeof after;
+
+	sort_u64(tenths, b->runs);
+	unsigned mid = b->runs / 2;
+	uint64_t median = b->runs % 2 ? tenths[mid]
+	                              : (tenths[mid - 1] + tenths[mid] + 1) / 2;
+	uint64_t min = tenths[0];
+
+	char line[512];
+	int n = snprintf(line, sizeof line,
+	                 "BENCH %s %s median=%" PRIu64 ".%" PRIu64
+	                 " min=%" PRIu64 ".%" PRIu64 " runs=%u",
+	                 b->suite, b->name, median / 10, median % 10,
+	                 min / 10, min % 10, b->runs);
+	size_t len = n > 0 ? (size_t)n : 0;
+	if (have_counts) {
+		uint64_t ops = ops_per_run * b->runs;
+		put_count(line, sizeof line, &len, "syscalls",
+		          before.syscalls, after.syscalls, ops);
+		put_count(line, sizeof line, &len, "ctxsw",
+		          before.context_switches, after.context_switches, ops);
+		put_count(line, sizeof line, &len, "asswitch",
+		          before.address_space_switches, after.address_space_switches, ops);
+		put_count(line, sizeof line, &len, "tlbflush",
+		          before.tlb_flushes_full, after.tlb_flushes_full, ops);
+		put_count(line, sizeof line, &len, "tlbinval",
+		          before.tlb_invalidations, after.tlb_invalidations, ops);
+		put_count(line, sizeof line, &len, "pgfault",
+		          before.page_faults, after.page_faults, ops);
+	}
+	if (len > sizeof line - 2)
+		len = sizeof line - 2;
+	line[len++] = '\n';
+	if (write(1, line, len) != (ssize_t)len)
+		return -1;
+	return 0;
+}
+
+_Noreturn void bench_yield_forever(void)
+{
+	for (;;)
+		bench_yield();
+}

@@ -1,0 +1,135 @@
+/*
+ * Benchmark init (pid 1 of a benchmark boot): prints the TSC frequency, runs
+ * each benchmark module in turn and waits for it, reports failed ones, prints
+ * BENCH-DONE and powers off. With arguments it runs only the named modules,
+ * in the order given. On Linux (no spawn, no kstats, no poweroff) it runs the
+ * benchmarks as programs next to itself and measures the TSC frequency, so
+ * `./benchinit` gives the Linux figures with the same output.
+ */
+#define _DEFAULT_SOURCE /* wait4, clock_gettime, kill with -std=c17 */
+#include <myrmex.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The benchmarks run by default. bench_yield_partner is not one: it is the
+ * partner that bench_process_switch starts itself. */
+static const char *const all_benchmarks[] = {
+	"bench_getpid",
+	"bench_thread_switch",
+	"bench_process_switch",
+};
+
+/* Prints one formatted line with a single write(). */
+static void say(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return;
+	if (len > (int)sizeof line - 1)
+		len = sizeof line - 1;
+	if (write(1, line, (size_t)len) < 0)
+		return;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The kernel's calibrated TSC frequency, or on Linux (no kstats) the TSC
+ * measured against CLOCK_MONOTONIC over 100 ms. */
+static uint64_t tsc_khz(void)
+{
+	struct myrmex_kstats ks;
+	if (myrmex_kstats(&ks) == (long)sizeof ks)
+		return ks.tsc_khz;
+
+	uint64_t t0 = now_ns(), c0 = myrmex_rdtsc(), t1;
+	do
+		t1 = now_ns();
+	while (t1 - t0 < 100000000u);
+	uint64_t c1 = myrmex_rdtsc();
+	return (c1 - c0) * 1000000u / (t1 - t0);
+}
+
+/* Starts benchmark `name`; returns its pid or -errno. self is our argv[0]. */
+static long start(const char *self, const char *name)
+{
+	char *argv[] = { (char *)name, NULL };
+	char *envp[] = { NULL };
+
+	long pid = myrmex_spawn(name, argv, envp, -1);
+	if (pid != -ENOSYS)
+		return pid;
+
+	/* Linux: run <directory of self>/<name>. */
+	char path[4096];
+	const char *slash = strrchr(self, '/');
+	int dirlen = slash ? (int)(slash - self) : 1;
+	snprintf(path, sizeof path, "%.*s/%s", dirlen, slash ? self : ".", name);
+	pid_t child = fork();
+	if (child == 0) {
+		execve(path, argv, environ);
+		_exit(127);
+	}
+	return child < 0 ? -errno : child;
+}
+
+/* Runs one benchmark to its end; returns 0 if it exited with status 0. */
+static int run(const char *self, const char *name)
+{
+	long pid = start(self, name);
+	if (pid < 0) {
+		say("BENCH-ERROR %s spawn=%ld\n", name, pid);
+		return -1;
+	}
+	int status;
+	while (wait4((pid_t)pid, &status, 0, NULL) < 0) {
+		if (errno != EINTR) {
+			say("BENCH-ERROR %s wait=%d\n", name, -errno);
+			return -1;
+		}
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		say("BENCH-ERROR %s signal=%d\n", name, WTERMSIG(status));
+	else
+		say("BENCH-ERROR %s exit=%d\n", name, WEXITSTATUS(status));
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *self = argc > 0 ? argv[0] : "benchinit";
+	int failed = 0;
+
+	say("BENCH-TSC-KHZ %" PRIu64 "\n", tsc_khz());
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++)
+			failed += run(self, argv[i]) != 0;
+	} else {
+		for (size_t i = 0; i < sizeof all_benchmarks / sizeof all_benchmarks[0]; i++)
+			failed += run(self, all_benchmarks[i]) != 0;
+	}
+	say("BENCH-DONE\n");
+
+	myrmex_poweroff(0); /* returns only on Linux or if we are not pid 1 */
+	return failed ? 1 : 0;
+}

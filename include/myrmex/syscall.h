@@ -1,0 +1,82 @@
+/*
+ * Myrmex native system-call ABI, shared by the kernel and user programs.
+ *
+ * Linux system calls keep their Linux x86-64 numbers (see docs/syscalls.md).
+ * Native Myrmex calls live at MYRMEX_SYS_BASE and above, outside Linux's range,
+ * and use the same register convention: number in rax, arguments in
+ * rdi, rsi, rdx, r10, r8, r9, result in rax (negative errno on failure).
+ *
+ * Every structure here has fixed-width fields and a size assert so that a
+ * 32-bit port agrees with x86-64.
+ */
+#ifndef MYRMEX_SYSCALL_H
+#define MYRMEX_SYSCALL_H
+
+#include <stdint.h>
+
+#define MYRMEX_SYS_BASE      4096
+
+/*
+ * spawn(const char *module, char *const argv[], char *const envp[], int prio)
+ * Starts a new process from the boot module whose name (basename of the
+ * module's first command-line word) is `module`. argv/envp are NULL-terminated
+ * arrays as for execve. prio is 0..MYRMEX_PRIO_MAX, or -1 to inherit the
+ * caller's priority. Returns the new pid, which becomes the caller's child
+ * (reap it with wait4). Errors: -ENOENT no such module, -EFAULT bad pointer,
+ * -E2BIG argv/envp too large, -EINVAL bad prio or bad ELF (-ENOEXEC),
+ * -EAGAIN process limit reached, -ENOMEM out of memory.
+ * Only until the process manager server exists (the POSIX personality issue).
+ */
+#define MYRMEX_SYS_SPAWN     (MYRMEX_SYS_BASE + 0)
+
+/*
+ * kstats(struct myrmex_kstats *out, uint64_t size)
+ * Copies min(size, sizeof(struct myrmex_kstats)) bytes of the kernel's
+ * counters to out. Returns the number of bytes copied or -EFAULT.
+ */
+#define MYRMEX_SYS_KSTATS    (MYRMEX_SYS_BASE + 1)
+
+/*
+ * poweroff(int code)
+ * Stops the machine: QEMU exits through isa-debug-exit with status
+ * (code << 1) | 1. Only pid 1 may call it (-EPERM otherwise).
+ */
+#define MYRMEX_SYS_POWEROFF  (MYRMEX_SYS_BASE + 2)
+
+/*
+ * setprio(int tid, int prio)
+ * Sets the fixed scheduling priority of a thread of the calling process
+ * (tid 0 means the caller). Higher numbers run first. A process may not raise
+ * a thread above its own process's ceiling (the priority it was spawned
+ * with): -EPERM. -ESRCH unknown tid, -EINVAL bad prio.
+ */
+#define MYRMEX_SYS_SETPRIO   (MYRMEX_SYS_BASE + 3)
+
+#define MYRMEX_PRIO_MAX      31
+#define MYRMEX_PRIO_DEFAULT  16
+
+/*
+ * Kernel counters, monotonically increasing since boot. Benchmarks read them
+ * before and after a run to report the events that explain a figure.
+ */
+struct myrmex_kstats {
+	uint64_t syscalls;          /* system calls entered */
+	uint64_t context_switches;  /* thread switches (any) */
+	uint64_t address_space_switches; /* CR3 loads to another address space */
+	uint64_t tlb_flushes_full;  /* whole-TLB or whole-PCID flushes */
+	uint64_t tlb_invalidations; /* single-page invalidations */
+	uint64_t page_faults;       /* page faults taken (user and kernel) */
+	uint64_t interrupts;        /* device and timer interrupts */
+	uint64_t timer_ticks;       /* scheduler timer interrupts */
+	uint64_t free_pages;        /* physical pages free now (not a counter) */
+	uint64_t total_pages;       /* physical pages managed */
+	uint64_t kernel_objects;    /* kernel objects allocated now */
+	uint64_t tsc_khz;           /* calibrated TSC frequency */
+	uint64_t processes;         /* live processes now */
+	uint64_t threads;           /* live threads now */
+	uint64_t bytes_copied;      /* bytes copied between user and kernel */
+	uint64_t reserved[1];
+};
+_Static_assert(sizeof(struct myrmex_kstats) == 16 * 8, "kstats layout");
+
+#endif

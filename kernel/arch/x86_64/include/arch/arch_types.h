@@ -1,0 +1,48 @@
+/*
+ * x86-64 types and small inline helpers named by the architecture contract
+ * (kernel/arch.h). Only this port's files include <arch/x86.h>; portable code
+ * sees this header through kernel/arch.h.
+ */
+#ifndef ARCH_ARCH_TYPES_H
+#define ARCH_ARCH_TYPES_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/* User space is the lower canonical half, minus its last page (so that no
+ * user range ends at the non-canonical boundary). */
+#define ARCH_USER_TOP 0x00007ffffffff000ull
+
+/* A user address space: its top-level table and its PCID. */
+struct arch_as {
+	uint64_t pml4;          /* physical address of the PML4 */
+	uint16_t pcid;          /* 0 when PCIDs are not in use */
+	bool needs_flush;       /* stale TLB entries may exist for this PCID */
+	uint64_t table_pages;   /* page-table pages held, PML4 included */
+	uint64_t table_limit;
+};
+
+/* Registers saved on kernel entry (interrupt, exception or system call).
+ * The order matches the pushes in entry.S. */
+struct trapframe {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error;
+	uint64_t rip, cs, rflags, rsp, ss;   /* pushed by the CPU (or by syscall_entry) */
+};
+_Static_assert(sizeof(struct trapframe) == 22 * 8, "trapframe layout is shared with entry.S");
+
+struct arch_thread {
+	uint64_t saved_rsp;        /* kernel stack pointer while switched out */
+	uint64_t kstack_top;
+	uint64_t fs_base;          /* the user thread pointer */
+	struct trapframe *tf;      /* user registers, at the top of the kernel stack */
+	uint8_t fpu[512] __attribute__((aligned(16)));   /* FXSAVE area */
+};
+
+static inline void arch_cpu_relax(void)
+{
+	__asm__ volatile("pause");
+}
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * Trap dispatch: exceptions, the timer interrupt and spurious interrupts.
+ * A fault in user mode kills only the faulting process (with the signal
+ * Linux would send); a fault in kernel mode is a panic, except a page fault
+ * inside the user-copy routines, which either is resolved (demand paging) or
+ * makes the copy fail with -EFAULT.
+ */
+#include <kernel/arch.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/stats.h>
+#include <kernel/vm.h>
+#include <arch/x86.h>
+
+#define SIGILL  4
+#define SIGTRAP 5
+#define SIGBUS  7
+#define SIGFPE  8
+#define SIGSEGV 11
+
+#define PF_PRESENT 1u
+#define PF_WRITE   2u
+#define PF_USER    4u
+#define PF_FETCH   16u
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range",
+	"invalid opcode", "device not available", "double fault", "coprocessor overrun",
+	"invalid TSS", "segment not present", "stack fault", "general protection fault",
+	"page fault", "reserved", "x87 floating-point error", "alignment check",
+	"machine check", "SIMD floating-point error", "virtualization", "control protection",
+};
+
+static int exception_signal(uint64_t vector)
+{
+	switch (vector) {
+	case 0: case 16: case 19: return SIGFPE;
+	case 1: case 3: return SIGTRAP;
+	case 6: return SIGILL;
+	case 12: case 17: return SIGBUS;
+	default: return SIGSEGV;
+	}
+}
+
+static void page_fault(struct trapframe *tf)
+{
+	uint64_t addr = read_cr2();
+	unsigned access = (tf->error & PF_WRITE) ? VM_ACCESS_WRITE
+	                : (tf->error & PF_FETCH) ? VM_ACCESS_EXEC : VM_ACCESS_READ;
+	struct thread *t = current_thread();
+	struct process *p = t ? t->proc : NULL;
+	STAT_INC(page_faults);
+
+	if (arch_tf_from_user(tf)) {
+		if (vm_fault(&p->vm, addr, access) == 0)
+			return;
+		char cause[64];
+		ksnprintf(cause, sizeof(cause), "page fault (%s, %s)",
+		          access == VM_ACCESS_WRITE ? "write" : access == VM_ACCESS_EXEC ? "exec" : "read",
+		          (tf->error & PF_PRESENT) ? "protection" : "not mapped");
+		proc_fault_kill(SIGSEGV, cause, addr, tf->rip);
+		return;
+	}
+	bool in_usercopy = tf->rip >= (uint64_t)usercopy_begin && tf->rip < (uint64_t)usercopy_end;
+	if (in_usercopy && p && addr < ARCH_USER_TOP) {
+		if (vm_fault(&p->vm, addr, access) != 0)
+			tf->rip = (uint64_t)usercopy_fault;
+		return;
+	}
+	panic_trap(tf, "page fault in kernel mode at %#lx (error %#lx)", addr, tf->error);
+}
+
+static void exception(struct trapframe *tf)
+{
+	const char *name = tf->vector < 32 && exception_names[tf->vector]
+	                   ? exception_names[tf->vector] : "exception";
+	if (!arch_tf_from_user(tf))
+		panic_trap(tf, "%s (vector %lu, error %#lx) in kernel mode", name, tf->vector, tf->error);
+	/* The address that explains the fault: the faulting instruction. */
+	proc_fault_kill(exception_signal(tf->vector), name, tf->rip, tf->rip);
+}
+
+void trap_dispatch(struct trapframe *tf)
+{
+	if (tf->vector == 14) {
+		page_fault(tf);
+	} else if (tf->vector < 32) {
+		exception(tf);
+	} else if (tf->vector == VEC_TIMER) {
+		STAT_INC(interrupts);
+		STAT_INC(timer_ticks);
+		lapic_eoi();
+		sched_tick();
+	} else if (tf->vector == VEC_SPURIOUS ||
+	           (tf->vector >= VEC_PIC_BASE && tf->vector < VEC_PIC_BASE + 16)) {
+		/* Spurious: no end-of-interrupt. */
+	} else {
+		STAT_INC(interrupts);
+		lapic_eoi();
+		printk("trap: unexpected vector %lu\n", tf->vector);
+	}
+	if (arch_tf_from_user(tf))
+		sched_return_to_user();
+}
+
+/* ---- Trapframe accessors (the contract's registers by role) ---- */
+
+uint64_t arch_tf_syscall_nr(const struct trapframe *tf) { return tf->rax; }
+
+uint64_t arch_tf_syscall_arg(const struct trapframe *tf, int index)
+{
+	switch (index) {
+	case 0: return tf->rdi;
+	case 1: return tf->rsi;
+	case 2: return tf->rdx;
+	case 3: return tf->r10;
+	case 4: return tf->r8;
+	default: return tf->r9;
+	}
+}
+
+void arch_tf_set_return(struct trapframe *tf, uint64_t value) { tf->rax = value; }
+uptr_t arch_tf_ip(const struct trapframe *tf) { return tf->rip; }
+uptr_t arch_tf_sp(const struct trapframe *tf) { return tf->rsp; }
+bool arch_tf_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
+uint64_t arch_tf_frame_pointer(const struct trapframe *tf) { return tf->rbp; }
+
+void arch_tf_dump(const struct trapframe *tf)
+{
+	printk("rip=%016lx cs=%04lx rflags=%08lx rsp=%016lx ss=%04lx\n",
+	       tf->rip, tf->cs, tf->rflags, tf->rsp, tf->ss);
+	printk("rax=%016lx rbx=%016lx rcx=%016lx rdx=%016lx\n", tf->rax, tf->rbx, tf->rcx, tf->rdx);
+	printk("rsi=%016lx rdi=%016lx rbp=%016lx r8 =%016lx\n", tf->rsi, tf->rdi, tf->rbp, tf->r8);
+	printk("r9 =%016lx r10=%016lx r11=%016lx r12=%016lx\n", tf->r9, tf->r10, tf->r11, tf->r12);
+	printk("r13=%016lx r14=%016lx r15=%016lx\n", tf->r13, tf->r14, tf->r15);
+	printk("vector=%lu error=%#lx cr2=%016lx cr3=%016lx\n", tf->vector, tf->error,
+	       read_cr2(), read_cr3());
+}
+
+void arch_backtrace(uint64_t fp, void (*visit)(uint64_t ip))
+{
+	if (fp == 0)
+		fp = (uint64_t)__builtin_frame_address(0);
+	for (int depth = 0; depth < 32; depth++) {
+		/* Follow only frames inside the kernel's address range. */
+		if (fp < DIRECT_MAP || (fp & 7))
+			break;
+		uint64_t *frame = (uint64_t *)fp;
+		uint64_t ip = frame[1];
+		if (ip < KERNEL_VMA)
+			break;
+		visit(ip);
+		fp = frame[0];
+	}
+}

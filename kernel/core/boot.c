@@ -1,0 +1,16 @@
+/*
+ * The boot information and the boot modules, which stand in for a file
+ * system until the file manager exists: programs are started by module name.
+ */
+#include <kernel/boot.h>
+#include <kernel/string.h>
+
+struct boot_info boot_info;
+
+const struct boot_module *boot_find_module(const char *name)
+{
+	for (unsigned i = 0; i < boot_info.module_count; i++)
+		if (strcmp(boot_info.modules[i].name, name) == 0)
+			return &boot_info.modules[i];
+	return NULL;
+}

@@ -1,0 +1,112 @@
+/*
+ * ELF64 executable validation and decoding (see kernel/elf.h). Every offset
+ * and size is checked against the image before it is used, and all sums are
+ * checked for overflow: the image is untrusted input.
+ */
+#include <kernel/elf.h>
+#include <stdbool.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+
+#define PT_LOAD 1
+#define PT_INTERP 3
+#define PT_PHDR 6
+#define ET_EXEC 2
+#define EM_X86_64 62
+#define PF_X 1
+#define PF_W 2
+#define PF_R 4
+#define ELF_PAGE 4096ull
+
+struct elf64_ehdr {
+	uint8_t ident[16];
+	uint16_t type, machine;
+	uint32_t version;
+	uint64_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf64_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
+_Static_assert(sizeof(struct elf64_ehdr) == 64, "ELF header");
+_Static_assert(sizeof(struct elf64_phdr) == 56, "ELF program header");
+
+static int check_header(const struct elf64_ehdr *eh, size_t size)
+{
+	static const uint8_t magic[4] = { 0x7f, 'E', 'L', 'F' };
+	if (memcmp(eh->ident, magic, 4) != 0)
+		return -ENOEXEC;
+	if (eh->ident[4] != 2 || eh->ident[5] != 1)   /* 64-bit, little endian */
+		return -ENOEXEC;
+	/* Only fixed-address executables: a static PIE or an interpreter would
+	 * need relocation or a dynamic loader, which Myrmex does not provide. */
+	if (eh->type != ET_EXEC || eh->machine != EM_X86_64)
+		return -ENOEXEC;
+	if (eh->phentsize != sizeof(struct elf64_phdr) || eh->phnum == 0)
+		return -ENOEXEC;
+	if (eh->phoff > size || (uint64_t)eh->phnum * sizeof(struct elf64_phdr) > size - eh->phoff)
+		return -ENOEXEC;
+	return 0;
+}
+
+static unsigned prot_of(uint32_t flags)
+{
+	return ((flags & PF_R) ? ELF_PROT_R : 0) | ((flags & PF_W) ? ELF_PROT_W : 0) |
+	       ((flags & PF_X) ? ELF_PROT_X : 0);
+}
+
+int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_info *out)
+{
+	if (size < sizeof(struct elf64_ehdr))
+		return -ENOEXEC;
+	struct elf64_ehdr eh;
+	memcpy(&eh, image, sizeof(eh));
+	int err = check_header(&eh, size);
+	if (err)
+		return err;
+
+	memset(out, 0, sizeof(*out));
+	out->entry = eh.entry;
+	out->phnum = eh.phnum;
+	out->phentsize = eh.phentsize;
+	uint64_t last_end = 0;
+	bool entry_in_code = false;
+	for (unsigned i = 0; i < eh.phnum; i++) {
+		struct elf64_phdr ph;
+		memcpy(&ph, (const uint8_t *)image + eh.phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.type == PT_INTERP)
+			return -ENOEXEC;
+		if (ph.type == PT_PHDR)
+			out->phdr_vaddr = ph.vaddr;
+		if (ph.type != PT_LOAD || ph.memsz == 0)
+			continue;
+		if (out->segment_count == ELF_MAX_SEGMENTS)
+			return -ENOEXEC;
+		if (ph.filesz > ph.memsz || ph.offset > size || ph.filesz > size - ph.offset)
+			return -ENOEXEC;
+		if (ph.vaddr >= user_top || ph.memsz > user_top - ph.vaddr)
+			return -ENOEXEC;
+		if ((ph.vaddr % ELF_PAGE) != (ph.offset % ELF_PAGE))
+			return -ENOEXEC;
+		/* Segments must ascend and not overlap (they may share a page). */
+		if (ph.vaddr < last_end)
+			return -ENOEXEC;
+		last_end = ph.vaddr + ph.memsz;
+		/* The program headers are in memory if a segment maps them. */
+		if (!out->phdr_vaddr && eh.phoff >= ph.offset && eh.phoff - ph.offset < ph.filesz)
+			out->phdr_vaddr = ph.vaddr + (eh.phoff - ph.offset);
+		if ((ph.flags & PF_X) && eh.entry >= ph.vaddr && eh.entry - ph.vaddr < ph.memsz)
+			entry_in_code = true;
+		out->segments[out->segment_count++] = (struct elf_segment){
+			.vaddr = ph.vaddr, .memsz = ph.memsz, .offset = ph.offset,
+			.filesz = ph.filesz, .prot = prot_of(ph.flags),
+		};
+	}
+	if (out->segment_count == 0 || !entry_in_code)
+		return -ENOEXEC;
+	return 0;
+}

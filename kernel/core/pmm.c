@@ -1,0 +1,107 @@
+/*
+ * The physical page allocator (see kernel/pmm.h). The bitmap itself is
+ * placed in the first free RAM range large enough to hold it, and reserved.
+ */
+#include <kernel/pmm.h>
+#include <kernel/pagemap.h>
+#include <kernel/boot.h>
+#include <kernel/arch.h>
+#include <kernel/spinlock.h>
+#include <kernel/string.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+
+#define LOW_MEMORY_END 0x100000   /* the first megabyte stays reserved (BIOS, boot data) */
+
+static struct pagemap frames;
+static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+static uint64_t total_pages;
+static paddr_t max_phys;
+
+static bool overlaps(paddr_t a0, paddr_t a1, paddr_t b0, paddr_t b1)
+{
+	return a0 < b1 && b0 < a1;
+}
+
+/* True when [start, end) is clear of the kernel, the modules and low memory. */
+static bool range_is_free(const struct boot_info *bi, paddr_t start, paddr_t end)
+{
+	if (start < LOW_MEMORY_END || start < bi->reserved_end)
+		return false;
+	if (overlaps(start, end, bi->kernel_start, bi->kernel_end))
+		return false;
+	for (unsigned i = 0; i < bi->module_count; i++)
+		if (overlaps(start, end, bi->modules[i].start, ALIGN_UP(bi->modules[i].end, PAGE_SIZE)))
+			return false;
+	return true;
+}
+
+void pmm_init(const struct boot_info *bi)
+{
+	for (unsigned i = 0; i < bi->ram_count; i++)
+		max_phys = MAX(max_phys, bi->ram[i].end);
+	max_phys = ALIGN_DOWN(max_phys, PAGE_SIZE);
+	uint64_t npages = max_phys / PAGE_SIZE;
+	size_t bytes = ALIGN_UP(pagemap_words(npages) * sizeof(uint64_t), PAGE_SIZE);
+
+	/* Place the bitmap in the first usable spot that avoids everything reserved. */
+	paddr_t bitmap_pa = 0;
+	for (unsigned i = 0; i < bi->ram_count && !bitmap_pa; i++) {
+		for (paddr_t pa = ALIGN_UP(bi->ram[i].start, PAGE_SIZE);
+		     pa + bytes <= bi->ram[i].end; pa += PAGE_SIZE) {
+			if (range_is_free(bi, pa, pa + bytes)) {
+				bitmap_pa = pa;
+				break;
+			}
+		}
+	}
+	if (!bitmap_pa)
+		panic("pmm: no room for the page bitmap (%zu bytes)", bytes);
+
+	pagemap_init(&frames, arch_phys_to_virt(bitmap_pa), npages);
+	for (unsigned i = 0; i < bi->ram_count; i++) {
+		paddr_t s = ALIGN_UP(bi->ram[i].start, PAGE_SIZE);
+		paddr_t e = ALIGN_DOWN(bi->ram[i].end, PAGE_SIZE);
+		if (e > s)
+			pagemap_set_free(&frames, s / PAGE_SIZE, (e - s) / PAGE_SIZE);
+	}
+	pagemap_set_used(&frames, 0, LOW_MEMORY_END / PAGE_SIZE);
+	pagemap_set_used(&frames, 0, ALIGN_UP(bi->reserved_end, PAGE_SIZE) / PAGE_SIZE);
+	pagemap_set_used(&frames, bi->kernel_start / PAGE_SIZE,
+	                 (ALIGN_UP(bi->kernel_end, PAGE_SIZE) - bi->kernel_start) / PAGE_SIZE);
+	for (unsigned i = 0; i < bi->module_count; i++) {
+		paddr_t s = ALIGN_DOWN(bi->modules[i].start, PAGE_SIZE);
+		paddr_t e = ALIGN_UP(bi->modules[i].end, PAGE_SIZE);
+		pagemap_set_used(&frames, s / PAGE_SIZE, (e - s) / PAGE_SIZE);
+	}
+	pagemap_set_used(&frames, bitmap_pa / PAGE_SIZE, bytes / PAGE_SIZE);
+	total_pages = frames.free;
+	printk("pmm: %lu MiB of RAM, %lu pages free\n",
+	       (unsigned long)(max_phys >> 20), (unsigned long)total_pages);
+}
+
+paddr_t pmm_alloc(uint64_t count)
+{
+	spin_lock(&pmm_lock);
+	uint64_t first = pagemap_alloc(&frames, count);
+	spin_unlock(&pmm_lock);
+	if (first == UINT64_MAX)
+		return 0;
+	paddr_t pa = first * PAGE_SIZE;
+	memset(arch_phys_to_virt(pa), 0, count * PAGE_SIZE);
+	return pa;
+}
+
+void pmm_free(paddr_t pa, uint64_t count)
+{
+	spin_lock(&pmm_lock);
+	int r = pagemap_free(&frames, pa / PAGE_SIZE, count);
+	spin_unlock(&pmm_lock);
+	if (r < 0 || (pa & PAGE_MASK))
+		panic("pmm_free: bad or double free of %lu pages at %#lx",
+		      (unsigned long)count, (unsigned long)pa);
+}
+
+uint64_t pmm_free_pages(void) { return frames.free; }
+uint64_t pmm_total_pages(void) { return total_pages; }
+paddr_t pmm_max_phys(void) { return max_phys; }

@@ -1,0 +1,269 @@
+/*
+ * Processes and threads: creation from boot modules, clone, exit, kill and
+ * wait (see kernel/proc.h).
+ *
+ * Lifetime rules: a thread is freed by the next thread to run after it exits
+ * (it cannot free the stack it runs on). A process's memory goes when its
+ * last thread exits; its structure stays as a zombie until the parent reaps
+ * it with wait4, or goes at once when it has no parent. A process whose
+ * parent exits first is orphaned (reaped by nobody: freed when it ends).
+ */
+#include <kernel/proc.h>
+#include <kernel/boot.h>
+#include <kernel/errno.h>
+#include <kernel/futex.h>
+#include <kernel/kmem.h>
+#include <kernel/loader.h>
+#include <kernel/panic.h>
+#include <kernel/pmm.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/usercopy.h>
+
+struct spinlock proc_lock = SPINLOCK_INIT("proc");
+static struct kmem_cache process_cache = KMEM_CACHE_INIT(process_cache, "process", struct process);
+static struct kmem_cache thread_cache = KMEM_CACHE_INIT(thread_cache, "thread", struct thread);
+static struct list_node process_table = LIST_INIT(process_table);
+static unsigned live_processes, live_threads;
+static int next_id = 1;
+
+void proc_init(void)
+{
+}
+
+unsigned proc_count(void) { return live_processes; }
+unsigned thread_count(void) { return live_threads; }
+
+static struct thread *thread_alloc(struct process *p)
+{
+	struct thread *t = kmem_alloc(&thread_cache);
+	if (!t)
+		return NULL;
+	paddr_t stack = pmm_alloc(KSTACK_PAGES);
+	if (!stack) {
+		kmem_free(&thread_cache, t);
+		return NULL;
+	}
+	t->kstack = arch_phys_to_virt(stack);
+	t->proc = p;
+	t->tid = next_id++;
+	list_init(&t->run_link);
+	list_init(&t->sleep_link);
+	list_init(&t->proc_link);
+	live_threads++;
+	return t;
+}
+
+void thread_destroy(struct thread *t)
+{
+	KASSERT(t->state == THREAD_DEAD && !list_linked(&t->run_link));
+	pmm_free(arch_virt_to_phys(t->kstack), KSTACK_PAGES);
+	kmem_free(&thread_cache, t);
+	live_threads--;
+}
+
+static void thread_attach(struct process *p, struct thread *t)
+{
+	list_push_back(&p->threads, &t->proc_link);
+	p->thread_count++;
+}
+
+static void process_free(struct process *p)
+{
+	list_remove(&p->table_link);
+	if (list_linked(&p->sibling_link))
+		list_remove(&p->sibling_link);
+	kmem_free(&process_cache, p);
+	live_processes--;
+}
+
+int proc_spawn(const char *module, const char *const *argv, int argc,
+               const char *const *envp, int envc, int prio, struct process *parent)
+{
+	const struct boot_module *m = boot_find_module(module);
+	if (!m)
+		return -ENOENT;
+	if (live_processes >= PROC_MAX)
+		return -EAGAIN;
+	struct process *p = kmem_alloc(&process_cache);
+	if (!p)
+		return -ENOMEM;
+	struct thread *t = thread_alloc(p);
+	if (!t) {
+		kmem_free(&process_cache, p);
+		return -ENOMEM;
+	}
+	int err = vm_space_init(&p->vm);
+	if (err) {
+		t->state = THREAD_DEAD;
+		thread_destroy(t);
+		kmem_free(&process_cache, p);
+		return err;
+	}
+	struct program_args args = { argv, argc, envp, envc };
+	uptr_t entry, sp;
+	err = loader_load(&p->vm, m, &args, &entry, &sp);
+	if (err) {
+		vm_space_destroy(&p->vm);
+		t->state = THREAD_DEAD;
+		thread_destroy(t);
+		kmem_free(&process_cache, p);
+		return err;
+	}
+
+	p->pid = t->tid;
+	strlcpy(p->name, m->name, sizeof(p->name));
+	p->state = PROC_ALIVE;
+	p->prio_ceiling = prio;
+	p->parent = parent;
+	list_init(&p->children);
+	list_init(&p->sibling_link);
+	list_init(&p->threads);
+	waitq_init(&p->child_exit);
+	list_push_back(&process_table, &p->table_link);
+	if (parent)
+		list_push_back(&parent->children, &p->sibling_link);
+	live_processes++;
+
+	t->prio = prio;
+	arch_thread_init_user(t, t->kstack, KSTACK_PAGES * PAGE_SIZE, entry, sp, 0);
+	thread_attach(p, t);
+	sched_make_runnable(t);
+	return p->pid;
+}
+
+int thread_clone(struct thread *parent, uptr_t sp, bool set_tls, uptr_t tls,
+                 uptr_t clear_child_tid)
+{
+	struct process *p = parent->proc;
+	if (p->thread_count >= PROC_MAX_THREADS)
+		return -EAGAIN;
+	struct thread *t = thread_alloc(p);
+	if (!t)
+		return -ENOMEM;
+	t->prio = parent->prio;
+	t->clear_child_tid = clear_child_tid;
+	arch_thread_init_clone(t, parent, t->kstack, KSTACK_PAGES * PAGE_SIZE, sp, set_tls, tls);
+	thread_attach(p, t);
+	sched_make_runnable(t);
+	return t->tid;
+}
+
+/* The last thread is gone: free the memory, become a zombie, tell the parent. */
+static void process_end(struct process *p)
+{
+	arch_as_activate_kernel();
+	vm_space_destroy(&p->vm);
+	p->state = PROC_ZOMBIE;
+	struct list_node *n, *tmp;
+	list_for_each_safe(n, tmp, &p->children) {
+		struct process *c = container_of(n, struct process, sibling_link);
+		list_remove(&c->sibling_link);
+		c->parent = NULL;
+		if (c->state == PROC_ZOMBIE)
+			process_free(c);
+	}
+	if (p->pid == 1) {
+		printk("myrmex: init exited with status %#x; powering off\n", p->wait_status);
+		arch_poweroff(p->wait_status == 0 ? 0 : 1);
+	}
+	if (p->parent)
+		waitq_wake(&p->parent->child_exit, INT32_MAX);
+	else
+		process_free(p);
+}
+
+void thread_exit(void)
+{
+	struct thread *t = current_thread();
+	struct process *p = t->proc;
+	if (t->clear_child_tid && !p->killed) {
+		uint32_t zero = 0;
+		if (copy_to_user(t->clear_child_tid, &zero, sizeof(zero)) == 0)
+			futex_wake(p, t->clear_child_tid, 1);
+	}
+	list_remove(&t->proc_link);
+	if (--p->thread_count == 0) {
+		t->proc = NULL;   /* the process may be freed below */
+		process_end(p);
+	}
+	sched_exit_current();
+}
+
+void proc_kill(struct process *p, int status)
+{
+	if (p->state != PROC_ALIVE || p->killed)
+		return;
+	p->killed = true;
+	p->wait_status = status;
+	struct list_node *n;
+	list_for_each(n, &p->threads) {
+		struct thread *t = container_of(n, struct thread, proc_link);
+		thread_wake(t, -EINTR);
+	}
+}
+
+void proc_fault_kill(int signal, const char *cause, uptr_t addr, uptr_t ip)
+{
+	struct process *p = current_thread()->proc;
+	printk("myrmex: killed pid %d (%s): %s at %#lx rip %#lx\n", p->pid, p->name, cause,
+	       (unsigned long)addr, (unsigned long)ip);
+	proc_kill(p, signal);
+}
+
+void proc_check_killed(void)
+{
+	struct thread *t = current_thread();
+	if (t->proc && t->proc->killed)
+		thread_exit();
+}
+
+struct process *proc_find(int pid)
+{
+	struct list_node *n;
+	list_for_each(n, &process_table) {
+		struct process *p = container_of(n, struct process, table_link);
+		if (p->pid == pid)
+			return p;
+	}
+	return NULL;
+}
+
+struct thread *proc_find_thread(struct process *p, int tid)
+{
+	struct list_node *n;
+	list_for_each(n, &p->threads) {
+		struct thread *t = container_of(n, struct thread, proc_link);
+		if (t->tid == tid)
+			return t;
+	}
+	return NULL;
+}
+
+int proc_wait(int pid, bool nohang, int *status)
+{
+	struct process *self = current_thread()->proc;
+	for (;;) {
+		bool found = false;
+		struct list_node *n;
+		list_for_each(n, &self->children) {
+			struct process *c = container_of(n, struct process, sibling_link);
+			if (pid > 0 && c->pid != pid)
+				continue;
+			found = true;
+			if (c->state == PROC_ZOMBIE) {
+				int reaped = c->pid;
+				*status = c->wait_status;
+				process_free(c);
+				return reaped;
+			}
+		}
+		if (!found)
+			return -ECHILD;
+		if (nohang)
+			return 0;
+		int r = thread_block(&self->child_exit, 0);
+		if (r < 0)
+			return r;
+	}
+}

@@ -1,0 +1,233 @@
+/*
+ * The scheduler (see kernel/sched.h). Run queues are FIFO lists, one per
+ * priority, with a bitmap of the non-empty ones. The running thread is on no
+ * queue. Timed sleeps sit on a list sorted by deadline that the timer tick
+ * checks from the front.
+ *
+ * Locking: sched_lock will guard the queues on SMP; today the kernel runs on
+ * one CPU with interrupts off, so every function here runs alone.
+ */
+#include <kernel/sched.h>
+#include <kernel/proc.h>
+#include <kernel/arch.h>
+#include <kernel/errno.h>
+#include <kernel/panic.h>
+#include <kernel/time.h>
+#include <myrmex/syscall.h>
+
+struct cpu {
+	struct thread *current;
+	struct thread *dead;        /* exited, to be freed once we are off its stack */
+	bool need_resched;
+};
+
+static struct cpu cpu0;
+static struct thread idle_thread;
+static struct list_node run_queue[MYRMEX_PRIO_MAX + 1];
+static uint32_t run_bitmap;          /* bit p set: run_queue[p] is not empty */
+static struct list_node sleepers;    /* sorted by wake_deadline */
+
+struct thread *current_thread(void)
+{
+	return cpu0.current;
+}
+
+void sched_init(void)
+{
+	for (int p = 0; p <= MYRMEX_PRIO_MAX; p++)
+		list_init(&run_queue[p]);
+	list_init(&sleepers);
+	list_init(&idle_thread.run_link);
+	list_init(&idle_thread.sleep_link);
+	idle_thread.state = THREAD_RUNNING;
+	idle_thread.prio = -1;
+	arch_thread_init_boot(&idle_thread);
+	cpu0.current = &idle_thread;
+}
+
+static void enqueue(struct thread *t)
+{
+	list_push_back(&run_queue[t->prio], &t->run_link);
+	run_bitmap |= 1u << t->prio;
+}
+
+static void dequeue(struct thread *t)
+{
+	list_remove(&t->run_link);
+	if (list_empty(&run_queue[t->prio]))
+		run_bitmap &= ~(1u << t->prio);
+}
+
+void sched_make_runnable(struct thread *t)
+{
+	KASSERT(!list_linked(&t->run_link));
+	t->state = THREAD_RUNNABLE;
+	enqueue(t);
+	if (t->prio > cpu0.current->prio)
+		cpu0.need_resched = true;
+}
+
+static struct thread *pick_next(void)
+{
+	if (!run_bitmap)
+		return &idle_thread;
+	int prio = 31 - __builtin_clz(run_bitmap);
+	struct thread *t = container_of(run_queue[prio].next, struct thread, run_link);
+	dequeue(t);
+	return t;
+}
+
+void schedule(void)
+{
+	struct thread *prev = cpu0.current;
+	struct thread *next = pick_next();
+	cpu0.need_resched = false;
+	if (next == prev) {
+		prev->state = THREAD_RUNNING;
+		return;
+	}
+	next->state = THREAD_RUNNING;
+	if (next->slice_left <= 0)
+		next->slice_left = SCHED_SLICE_TICKS;
+	cpu0.current = next;
+	arch_context_switch(prev, next);
+	sched_finish_switch();
+}
+
+void sched_finish_switch(void)
+{
+	struct thread *dead = cpu0.dead;
+	if (dead) {
+		cpu0.dead = NULL;
+		thread_destroy(dead);
+	}
+}
+
+void sched_yield(void)
+{
+	struct thread *t = cpu0.current;
+	if (t == &idle_thread)
+		return;
+	t->state = THREAD_RUNNABLE;
+	enqueue(t);
+	schedule();
+}
+
+NORETURN void sched_exit_current(void)
+{
+	struct thread *t = cpu0.current;
+	KASSERT(t != &idle_thread && cpu0.dead == NULL);
+	t->state = THREAD_DEAD;
+	cpu0.dead = t;
+	schedule();
+	panic("sched_exit_current: a dead thread ran again");
+}
+
+void sched_return_to_user(void)
+{
+	struct thread *t = cpu0.current;
+	while (cpu0.need_resched) {
+		t->state = THREAD_RUNNABLE;
+		enqueue(t);
+		schedule();
+	}
+	proc_check_killed();
+}
+
+static void sleepers_insert(struct thread *t)
+{
+	struct list_node *pos;
+	list_for_each(pos, &sleepers) {
+		struct thread *o = container_of(pos, struct thread, sleep_link);
+		if (o->wake_deadline > t->wake_deadline)
+			break;
+	}
+	list_insert_before(pos, &t->sleep_link);
+}
+
+void sched_tick(void)
+{
+	uint64_t now = time_monotonic_ns();
+	while (!list_empty(&sleepers)) {
+		struct thread *t = container_of(sleepers.next, struct thread, sleep_link);
+		if (t->wake_deadline > now)
+			break;
+		thread_wake(t, -ETIMEDOUT);
+	}
+	struct thread *cur = cpu0.current;
+	if (cur != &idle_thread && --cur->slice_left <= 0) {
+		/* Round robin: only a thread of the same or a higher priority takes over. */
+		if (run_bitmap >> cur->prio)
+			cpu0.need_resched = true;
+		else
+			cur->slice_left = SCHED_SLICE_TICKS;
+	}
+}
+
+NORETURN void sched_idle_loop(void)
+{
+	for (;;) {
+		if (run_bitmap)
+			schedule();
+		else
+			arch_wait_for_interrupt();
+	}
+}
+
+void sched_set_prio(struct thread *t, int prio)
+{
+	if (t->state == THREAD_RUNNABLE) {
+		dequeue(t);
+		t->prio = prio;
+		enqueue(t);
+	} else {
+		t->prio = prio;
+	}
+	/* A lowered running thread may now have to give way. */
+	if (run_bitmap >> (cpu0.current->prio + 1))
+		cpu0.need_resched = true;
+}
+
+int thread_block(struct waitq *q, uint64_t deadline_ns)
+{
+	struct thread *t = cpu0.current;
+	KASSERT(t != &idle_thread);
+	if (t->proc && t->proc->killed)
+		return -EINTR;
+	t->state = THREAD_BLOCKED;
+	t->wake_result = 0;
+	t->waiting_on = q;
+	if (q)
+		list_push_back(&q->waiters, &t->run_link);
+	t->wake_deadline = deadline_ns;
+	if (deadline_ns)
+		sleepers_insert(t);
+	schedule();
+	return t->wake_result;
+}
+
+void thread_wake(struct thread *t, int result)
+{
+	if (t->state != THREAD_BLOCKED)
+		return;
+	if (t->waiting_on) {
+		list_remove(&t->run_link);
+		t->waiting_on = NULL;
+	}
+	if (list_linked(&t->sleep_link))
+		list_remove(&t->sleep_link);
+	t->wake_deadline = 0;
+	t->wake_result = result;
+	sched_make_runnable(t);
+}
+
+int waitq_wake(struct waitq *q, int max)
+{
+	int woken = 0;
+	while (woken < max && !list_empty(&q->waiters)) {
+		struct thread *t = container_of(q->waiters.next, struct thread, run_link);
+		thread_wake(t, 0);
+		woken++;
+	}
+	return woken;
+}

@@ -1,0 +1,116 @@
+/*
+ * Console I/O system calls. Until the console server exists, descriptors 1
+ * and 2 write to the kernel console; there is no input (read: -EBADF).
+ */
+#include <kernel/syscall.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/usercopy.h>
+
+#define CHUNK 256
+#define IOV_MAX 1024
+#define TIOCGWINSZ 0x5413
+
+static bool is_console(uint64_t fd)
+{
+	return fd == 1 || fd == 2;
+}
+
+/* Writes user bytes to the console; returns the count written or -EFAULT
+ * when not even the first byte could be read. */
+static long console_write_user(uptr_t buf, uint64_t count)
+{
+	if (!user_range_ok(buf, count))
+		return -EFAULT;
+	char chunk[CHUNK];
+	uint64_t done = 0;
+	while (done < count) {
+		uint64_t n = MIN(count - done, CHUNK);
+		if (copy_from_user(chunk, buf + done, n) < 0)
+			return done ? (long)done : -EFAULT;
+		console_write(chunk, n);
+		done += n;
+	}
+	return (long)done;
+}
+
+long sys_write(const struct syscall_args *a)
+{
+	if (!is_console(a->arg[0]))
+		return -EBADF;
+	return console_write_user(a->arg[1], a->arg[2]);
+}
+
+struct iovec64 {
+	uint64_t base, len;
+};
+
+long sys_writev(const struct syscall_args *a)
+{
+	uint64_t fd = a->arg[0], iov = a->arg[1], count = a->arg[2];
+	if (!is_console(fd))
+		return -EBADF;
+	if ((int64_t)count < 0 || count > IOV_MAX)
+		return -EINVAL;
+	/* Check every vector before writing anything. */
+	uint64_t total = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct iovec64 v;
+		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
+			return -EFAULT;
+		if ((int64_t)v.len < 0 || v.len > INT64_MAX - total)
+			return -EINVAL;
+		if (!user_range_ok(v.base, v.len))
+			return -EFAULT;
+		total += v.len;
+	}
+	long done = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct iovec64 v;
+		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
+			return done ? done : -EFAULT;
+		long r = console_write_user(v.base, v.len);
+		if (r < 0)
+			return done ? done : r;
+		done += r;
+		if ((uint64_t)r < v.len)
+			break;
+	}
+	return done;
+}
+
+long sys_read(const struct syscall_args *a)
+{
+	(void)a;
+	return -EBADF;
+}
+
+long sys_ioctl(const struct syscall_args *a)
+{
+	uint64_t fd = a->arg[0], request = a->arg[1];
+	if (fd > 2)
+		return -EBADF;
+	if (request == TIOCGWINSZ) {
+		const uint16_t winsize[4] = { 24, 80, 0, 0 };
+		return copy_to_user(a->arg[2], winsize, sizeof(winsize));
+	}
+	return -ENOTTY;
+}
+
+struct utsname {
+	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
+};
+
+long sys_uname(const struct syscall_args *a)
+{
+	struct utsname u;
+	memset(&u, 0, sizeof(u));
+	strlcpy(u.sysname, "Myrmex", sizeof(u.sysname));
+	strlcpy(u.nodename, "myrmex", sizeof(u.nodename));
+	strlcpy(u.release, "0.1.0", sizeof(u.release));
+	strlcpy(u.version, "#1", sizeof(u.version));
+	strlcpy(u.machine, "x86_64", sizeof(u.machine));
+	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	return copy_to_user(a->arg[0], &u, sizeof(u));
+}

@@ -1,0 +1,80 @@
+/*
+ * Memory system calls: brk and anonymous mmap/munmap/mprotect, over the
+ * process's address space (kernel/vm.h). File mappings arrive with the file
+ * manager.
+ */
+#include <kernel/syscall.h>
+#include <kernel/errno.h>
+#include <kernel/proc.h>
+#include <kernel/vm.h>
+
+#define PROT_READ  1
+#define PROT_WRITE 2
+#define PROT_EXEC  4
+#define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC)
+
+#define MAP_TYPE            0x03
+#define MAP_FIXED           0x10
+#define MAP_ANONYMOUS       0x20
+#define MAP_POPULATE        0x8000
+#define MAP_FIXED_NOREPLACE 0x100000
+
+static struct vm_space *my_vm(void)
+{
+	return &current_thread()->proc->vm;
+}
+
+/* x86 pages are always readable when writable or executable. */
+static unsigned prot_to_map(uint64_t prot)
+{
+	unsigned m = 0;
+	if (prot & (PROT_READ | PROT_WRITE | PROT_EXEC))
+		m |= MAP_R;
+	if (prot & PROT_WRITE)
+		m |= MAP_W;
+	if (prot & PROT_EXEC)
+		m |= MAP_X;
+	return m;
+}
+
+long sys_brk(const struct syscall_args *a)
+{
+	return (long)vm_set_brk(my_vm(), a->arg[0]);
+}
+
+long sys_mmap(const struct syscall_args *a)
+{
+	uint64_t addr = a->arg[0], len = a->arg[1], prot = a->arg[2], flags = a->arg[3];
+	uint64_t offset = a->arg[5];
+	uint64_t type = flags & MAP_TYPE;
+	if (type == 0)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return -EBADF;     /* no files until the file manager */
+	if (prot & ~(uint64_t)PROT_KNOWN)
+		return -EINVAL;
+	if (offset & PAGE_MASK)
+		return -EINVAL;
+	unsigned vm_flags = 0;
+	if (flags & MAP_FIXED_NOREPLACE)
+		vm_flags |= VM_NOREPLACE;
+	else if (flags & MAP_FIXED)
+		vm_flags |= VM_FIXED;
+	if (flags & MAP_POPULATE)
+		vm_flags |= VM_POPULATE;
+	vaddr_t where = addr;
+	int err = vm_map(my_vm(), &where, len, prot_to_map(prot), vm_flags);
+	return err ? err : (long)where;
+}
+
+long sys_munmap(const struct syscall_args *a)
+{
+	return vm_unmap(my_vm(), a->arg[0], a->arg[1]);
+}
+
+long sys_mprotect(const struct syscall_args *a)
+{
+	if (a->arg[2] & ~(uint64_t)PROT_KNOWN)
+		return -EINVAL;
+	return vm_protect(my_vm(), a->arg[0], a->arg[1], prot_to_map(a->arg[2]));
+}

@@ -1,0 +1,207 @@
+/*
+ * Process and thread system calls: exit, ids, yield, clone (threads only),
+ * wait4, kill, and the thread-pointer and signal calls that musl's start-up
+ * makes. Signals are not delivered yet: any signal that kill sends ends the
+ * target (that is the default action of the fatal ones).
+ */
+#include <kernel/syscall.h>
+#include <kernel/errno.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/usercopy.h>
+
+#define CLONE_VM             0x00000100
+#define CLONE_FS             0x00000200
+#define CLONE_FILES          0x00000400
+#define CLONE_SIGHAND        0x00000800
+#define CLONE_THREAD         0x00010000
+#define CLONE_SYSVSEM        0x00040000
+#define CLONE_SETTLS         0x00080000
+#define CLONE_PARENT_SETTID  0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_DETACHED       0x00400000
+#define CLONE_CHILD_SETTID   0x01000000
+
+#define CLONE_THREAD_NEEDS (CLONE_VM | CLONE_SIGHAND | CLONE_THREAD)
+#define CLONE_THREAD_MAY   (CLONE_THREAD_NEEDS | CLONE_FS | CLONE_FILES | CLONE_SYSVSEM | \
+                            CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
+                            CLONE_DETACHED | CLONE_CHILD_SETTID)
+
+#define WNOHANG 1
+#define NSIG 64
+
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+
+static struct process *self(void)
+{
+	return current_thread()->proc;
+}
+
+long sys_exit(const struct syscall_args *a)
+{
+	struct process *p = self();
+	if (p->thread_count == 1 && !p->killed)
+		p->wait_status = (int)((a->arg[0] & 0xff) << 8);
+	thread_exit();
+}
+
+long sys_exit_group(const struct syscall_args *a)
+{
+	proc_kill(self(), (int)((a->arg[0] & 0xff) << 8));
+	thread_exit();
+}
+
+long sys_getpid(const struct syscall_args *a)
+{
+	(void)a;
+	return self()->pid;
+}
+
+long sys_getppid(const struct syscall_args *a)
+{
+	(void)a;
+	struct process *parent = self()->parent;
+	return parent ? parent->pid : 0;
+}
+
+long sys_gettid(const struct syscall_args *a)
+{
+	(void)a;
+	return current_thread()->tid;
+}
+
+long sys_sched_yield(const struct syscall_args *a)
+{
+	(void)a;
+	sched_yield();
+	return 0;
+}
+
+/* A 4-byte user word that must be writable: checked before anything changes. */
+static int probe_word(uptr_t addr)
+{
+	uint32_t v;
+	if (copy_from_user(&v, addr, sizeof(v)) < 0 || copy_to_user(addr, &v, sizeof(v)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+long sys_clone(const struct syscall_args *a)
+{
+	uint64_t flags = a->arg[0];
+	uptr_t stack = a->arg[1], parent_tid = a->arg[2], child_tid = a->arg[3], tls = a->arg[4];
+	if ((flags & CLONE_THREAD_NEEDS) != CLONE_THREAD_NEEDS)
+		return -ENOSYS;   /* fork-like clones come with the process manager */
+	if (flags & ~(uint64_t)CLONE_THREAD_MAY)
+		return -EINVAL;
+	if ((flags & CLONE_SETTLS) && tls >= ARCH_USER_TOP)
+		return -EPERM;
+	if ((flags & CLONE_PARENT_SETTID) && probe_word(parent_tid) < 0)
+		return -EFAULT;
+	if ((flags & CLONE_CHILD_SETTID) && probe_word(child_tid) < 0)
+		return -EFAULT;
+	int tid = thread_clone(current_thread(), stack, flags & CLONE_SETTLS, tls,
+	                       (flags & CLONE_CHILD_CLEARTID) ? child_tid : 0);
+	if (tid < 0)
+		return tid;
+	uint32_t value = (uint32_t)tid;
+	if (flags & CLONE_PARENT_SETTID)
+		copy_to_user(parent_tid, &value, sizeof(value));
+	if (flags & CLONE_CHILD_SETTID)
+		copy_to_user(child_tid, &value, sizeof(value));
+	return tid;
+}
+
+long sys_wait4(const struct syscall_args *a)
+{
+	int pid = (int)a->arg[0];
+	uptr_t status_ptr = a->arg[1];
+	uint64_t options = a->arg[2];
+	if (options & ~(uint64_t)WNOHANG)
+		return -EINVAL;
+	if (status_ptr && probe_word(status_ptr) < 0)
+		return -EFAULT;
+	int status = 0;
+	int r = proc_wait(pid, options & WNOHANG, &status);
+	if (r > 0 && status_ptr)
+		copy_to_user(status_ptr, &status, sizeof(status));
+	return r;
+}
+
+long sys_kill(const struct syscall_args *a)
+{
+	int pid = (int)a->arg[0];
+	int sig = (int)a->arg[1];
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (pid <= 0)
+		return -EINVAL;   /* process groups come with the process manager */
+	struct process *p = proc_find(pid);
+	if (!p || p->state != PROC_ALIVE)
+		return -ESRCH;
+	if (pid == 1)
+		return -EPERM;    /* init cannot be killed */
+	if (sig != 0)
+		proc_kill(p, sig);
+	return 0;
+}
+
+long sys_set_tid_address(const struct syscall_args *a)
+{
+	struct thread *t = current_thread();
+	t->clear_child_tid = a->arg[0];
+	return t->tid;
+}
+
+long sys_arch_prctl(const struct syscall_args *a)
+{
+	struct thread *t = current_thread();
+	switch (a->arg[0]) {
+	case ARCH_SET_FS:
+		return arch_thread_set_tls(t, a->arg[1]);
+	case ARCH_GET_FS: {
+		uint64_t base = arch_thread_get_tls(t);
+		return copy_to_user(a->arg[1], &base, sizeof(base));
+	}
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Signal handling arrives with the process manager; until then the calls
+ * musl makes succeed, report an empty mask and default actions, and
+ * check their pointers. */
+long sys_rt_sigaction(const struct syscall_args *a)
+{
+	int sig = (int)a->arg[0];
+	uptr_t act = a->arg[1], old = a->arg[2];
+	if (sig < 1 || sig > NSIG || a->arg[3] != 8)
+		return -EINVAL;
+	uint64_t action[4] = { 0 };
+	if (act && copy_from_user(action, act, sizeof(action)) < 0)
+		return -EFAULT;
+	if (act && (sig == 9 || sig == 19))
+		return -EINVAL;
+	uint64_t none[4] = { 0 };
+	if (old && copy_to_user(old, none, sizeof(none)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigprocmask(const struct syscall_args *a)
+{
+	uint64_t how = a->arg[0];
+	uptr_t set = a->arg[1], old = a->arg[2];
+	if (a->arg[3] != 8)
+		return -EINVAL;
+	uint64_t mask;
+	if (set && copy_from_user(&mask, set, sizeof(mask)) < 0)
+		return -EFAULT;
+	if (set && how > 2)
+		return -EINVAL;
+	uint64_t empty = 0;
+	if (old && copy_to_user(old, &empty, sizeof(empty)) < 0)
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,383 @@
+/*
+ * User address spaces (see kernel/vm.h). Regions are kept sorted and
+ * non-overlapping; neighbours with the same protection are merged, so that
+ * the region limit counts real distinctions, not calls. Operations on a range
+ * first cut regions at the range's ends (vm_split_at), then work on whole
+ * regions: a failed cut leaves an equivalent layout behind, never a half-done
+ * change.
+ */
+#include <kernel/vm.h>
+#include <kernel/errno.h>
+#include <kernel/kmem.h>
+#include <kernel/panic.h>
+#include <kernel/pmm.h>
+#include <kernel/string.h>
+
+/* Pages kept back from user commitments for kernel objects and tables. */
+#define KERNEL_RESERVE_PAGES 4096
+
+static struct kmem_cache vma_cache = KMEM_CACHE_INIT(vma_cache, "vma", struct vma);
+static uint64_t commit_total, commit_limit;
+
+void vm_init(void)
+{
+	uint64_t free = pmm_free_pages();
+	commit_limit = free > KERNEL_RESERVE_PAGES ? free - KERNEL_RESERVE_PAGES : 0;
+}
+
+uint64_t vm_committed_total(void)
+{
+	return commit_total;
+}
+
+static int commit(struct vm_space *vm, uint64_t pages)
+{
+	if (pages > VM_MAX_COMMIT_PAGES - vm->committed_pages ||
+	    pages > commit_limit - commit_total)
+		return -ENOMEM;
+	vm->committed_pages += pages;
+	commit_total += pages;
+	return 0;
+}
+
+static void uncommit(struct vm_space *vm, uint64_t pages)
+{
+	KASSERT(pages <= vm->committed_pages);
+	vm->committed_pages -= pages;
+	commit_total -= pages;
+}
+
+static struct vma *region_of(struct list_node *n)
+{
+	return container_of(n, struct vma, link);
+}
+
+/* The first region that ends above addr, or NULL. */
+static struct vma *first_ending_above(struct vm_space *vm, vaddr_t addr)
+{
+	struct list_node *n;
+	list_for_each(n, &vm->regions) {
+		struct vma *v = region_of(n);
+		if (v->end > addr)
+			return v;
+	}
+	return NULL;
+}
+
+static struct vma *find_region(struct vm_space *vm, vaddr_t addr)
+{
+	struct vma *v = first_ending_above(vm, addr);
+	return v && v->start <= addr ? v : NULL;
+}
+
+static bool range_is_free(struct vm_space *vm, vaddr_t start, vaddr_t end)
+{
+	struct vma *v = first_ending_above(vm, start);
+	return !v || v->start >= end;
+}
+
+int vm_space_init(struct vm_space *vm)
+{
+	list_init(&vm->regions);
+	vm->region_count = 0;
+	vm->committed_pages = 0;
+	vm->brk_start = vm->brk = 0;
+	return arch_as_create(&vm->as, VM_MAX_TABLE_PAGES);
+}
+
+static void free_frame(paddr_t pa)
+{
+	pmm_free_page(pa);
+}
+
+void vm_space_destroy(struct vm_space *vm)
+{
+	arch_as_destroy(&vm->as, free_frame);
+	struct list_node *n, *tmp;
+	list_for_each_safe(n, tmp, &vm->regions) {
+		list_remove(n);
+		kmem_free(&vma_cache, region_of(n));
+	}
+	vm->region_count = 0;
+	uncommit(vm, vm->committed_pages);
+}
+
+/* Merges v with its neighbours when they touch and agree on protection. */
+static void merge_around(struct vm_space *vm, struct vma *v)
+{
+	if (v->link.prev != &vm->regions) {
+		struct vma *p = region_of(v->link.prev);
+		if (p->end == v->start && p->prot == v->prot) {
+			p->end = v->end;
+			list_remove(&v->link);
+			kmem_free(&vma_cache, v);
+			vm->region_count--;
+			v = p;
+		}
+	}
+	if (v->link.next != &vm->regions) {
+		struct vma *nx = region_of(v->link.next);
+		if (v->end == nx->start && v->prot == nx->prot) {
+			v->end = nx->end;
+			list_remove(&nx->link);
+			kmem_free(&vma_cache, nx);
+			vm->region_count--;
+		}
+	}
+}
+
+/* Adds a region over a free range (the caller has committed its pages). */
+static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot)
+{
+	if (vm->region_count >= VM_MAX_REGIONS)
+		return -ENOMEM;
+	struct vma *v = kmem_alloc(&vma_cache);
+	if (!v)
+		return -ENOMEM;
+	v->start = start;
+	v->end = end;
+	v->prot = prot;
+	struct vma *after = first_ending_above(vm, start);
+	list_insert_before(after ? &after->link : &vm->regions, &v->link);
+	vm->region_count++;
+	merge_around(vm, v);
+	return 0;
+}
+
+/* Makes addr a region boundary, cutting the region that spans it. */
+static int vm_split_at(struct vm_space *vm, vaddr_t addr)
+{
+	struct vma *v = find_region(vm, addr);
+	if (!v || v->start == addr)
+		return 0;
+	if (vm->region_count >= VM_MAX_REGIONS)
+		return -ENOMEM;
+	struct vma *tail = kmem_alloc(&vma_cache);
+	if (!tail)
+		return -ENOMEM;
+	tail->start = addr;
+	tail->end = v->end;
+	tail->prot = v->prot;
+	v->end = addr;
+	list_insert_before(v->link.next, &tail->link);
+	vm->region_count++;
+	return 0;
+}
+
+static void release_pages(struct vm_space *vm, vaddr_t start, vaddr_t end)
+{
+	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
+		paddr_t pa = arch_as_unmap(&vm->as, va);
+		if (pa)
+			pmm_free_page(pa);
+	}
+}
+
+/* Removes [start, end) from the space; holes are fine. */
+static int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
+{
+	int err = vm_split_at(vm, start);
+	if (!err)
+		err = vm_split_at(vm, end);
+	if (err)
+		return err;
+	struct vma *v = first_ending_above(vm, start);
+	while (v && v->start < end) {
+		struct list_node *next = v->link.next;
+		release_pages(vm, v->start, v->end);
+		uncommit(vm, (v->end - v->start) / PAGE_SIZE);
+		list_remove(&v->link);
+		kmem_free(&vma_cache, v);
+		vm->region_count--;
+		v = next == &vm->regions ? NULL : region_of(next);
+	}
+	return 0;
+}
+
+/* Highest free range of size bytes below USER_MMAP_TOP; 0 when none. */
+static vaddr_t find_gap(struct vm_space *vm, uint64_t size)
+{
+	vaddr_t end = USER_MMAP_TOP;
+	struct list_node *n;
+	for (n = vm->regions.prev; n != &vm->regions; n = n->prev) {
+		struct vma *v = region_of(n);
+		if (v->start >= end)
+			continue;
+		if (end - USER_BASE >= size && v->end <= end - size)
+			return end - size;
+		end = v->start;
+	}
+	return end >= USER_BASE && end - USER_BASE >= size ? end - size : 0;
+}
+
+static int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot)
+{
+	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
+		if (arch_as_lookup(&vm->as, va, NULL))
+			continue;
+		paddr_t pa = pmm_alloc_page();
+		if (!pa)
+			return -ENOMEM;
+		int err = arch_as_map(&vm->as, va, pa, prot | MAP_U);
+		if (err) {
+			pmm_free_page(pa);
+			return err == -EAGAIN ? -ENOMEM : err;
+		}
+	}
+	return 0;
+}
+
+int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, unsigned flags)
+{
+	if (size == 0)
+		return -EINVAL;
+	if (size > ARCH_USER_TOP)
+		return -ENOMEM;
+	size = ALIGN_UP(size, PAGE_SIZE);
+	vaddr_t start;
+	if (flags & (VM_FIXED | VM_NOREPLACE)) {
+		start = *addr;
+		if (start & PAGE_MASK)
+			return -EINVAL;
+		if (start > ARCH_USER_TOP || size > ARCH_USER_TOP - start)
+			return -ENOMEM;
+		if (start < USER_BASE)
+			return -EPERM;
+		if ((flags & VM_NOREPLACE) && !range_is_free(vm, start, start + size))
+			return -EEXIST;
+	} else {
+		start = ALIGN_DOWN(*addr, PAGE_SIZE);
+		bool hint_ok = start >= USER_BASE && start <= USER_MMAP_TOP &&
+		               size <= USER_MMAP_TOP - start && range_is_free(vm, start, start + size);
+		if (!hint_ok)
+			start = find_gap(vm, size);
+		if (!start)
+			return -ENOMEM;
+	}
+	int err = commit(vm, size / PAGE_SIZE);
+	if (err)
+		return err;
+	if (flags & VM_FIXED) {
+		err = remove_range(vm, start, start + size);
+		if (err) {
+			uncommit(vm, size / PAGE_SIZE);
+			return err;
+		}
+	}
+	err = insert_region(vm, start, start + size, prot);
+	if (err) {
+		uncommit(vm, size / PAGE_SIZE);
+		return err;
+	}
+	if (flags & VM_POPULATE) {
+		err = populate(vm, start, start + size, prot);
+		if (err) {
+			remove_range(vm, start, start + size);
+			return err;
+		}
+	}
+	*addr = start;
+	return 0;
+}
+
+int vm_unmap(struct vm_space *vm, vaddr_t addr, uint64_t size)
+{
+	if ((addr & PAGE_MASK) || size == 0 || addr > ARCH_USER_TOP || size > ARCH_USER_TOP - addr)
+		return -EINVAL;
+	return remove_range(vm, addr, addr + ALIGN_UP(size, PAGE_SIZE));
+}
+
+int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot)
+{
+	if (addr & PAGE_MASK)
+		return -EINVAL;
+	if (size == 0)
+		return 0;
+	if (addr > ARCH_USER_TOP || size > ARCH_USER_TOP - addr)
+		return -ENOMEM;
+	vaddr_t end = addr + ALIGN_UP(size, PAGE_SIZE);
+	/* The whole range must be mapped (Linux: -ENOMEM otherwise). */
+	vaddr_t covered = addr;
+	for (struct vma *v = first_ending_above(vm, addr); v && v->start <= covered && covered < end;
+	     v = v->link.next == &vm->regions ? NULL : region_of(v->link.next))
+		covered = v->end;
+	if (covered < end)
+		return -ENOMEM;
+	int err = vm_split_at(vm, addr);
+	if (!err)
+		err = vm_split_at(vm, end);
+	if (err)
+		return err;
+	struct vma *v = find_region(vm, addr);
+	while (v && v->start < end) {
+		v->prot = prot;
+		for (vaddr_t va = v->start; va < v->end; va += PAGE_SIZE)
+			arch_as_protect(&vm->as, va, prot | MAP_U);
+		v = v->link.next == &vm->regions ? NULL : region_of(v->link.next);
+	}
+	/* Re-merge what the cuts separated. */
+	struct vma *first = find_region(vm, addr);
+	if (first)
+		merge_around(vm, first);
+	struct vma *last = find_region(vm, end - PAGE_SIZE);
+	if (last)
+		merge_around(vm, last);
+	return 0;
+}
+
+vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk)
+{
+	if (new_brk < vm->brk_start || new_brk > USER_MMAP_TOP)
+		return vm->brk;
+	vaddr_t old_end = ALIGN_UP(vm->brk, PAGE_SIZE), new_end = ALIGN_UP(new_brk, PAGE_SIZE);
+	if (new_end > old_end) {
+		uint64_t pages = (new_end - old_end) / PAGE_SIZE;
+		if (!range_is_free(vm, old_end, new_end) || commit(vm, pages) < 0)
+			return vm->brk;
+		if (insert_region(vm, old_end, new_end, MAP_R | MAP_W) < 0) {
+			uncommit(vm, pages);
+			return vm->brk;
+		}
+	} else if (new_end < old_end) {
+		if (remove_range(vm, new_end, old_end) < 0)
+			return vm->brk;
+	}
+	vm->brk = new_brk;
+	return new_brk;
+}
+
+int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
+{
+	struct vma *v = find_region(vm, addr);
+	if (!v)
+		return -EFAULT;
+	if (((access & VM_ACCESS_WRITE) && !(v->prot & MAP_W)) ||
+	    ((access & VM_ACCESS_EXEC) && !(v->prot & MAP_X)) ||
+	    ((access & VM_ACCESS_READ) && !(v->prot & MAP_R)))
+		return -EFAULT;
+	vaddr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
+	if (arch_as_lookup(&vm->as, va, NULL))
+		return -EFAULT;   /* present yet faulting: a protection violation */
+	return populate(vm, va, va + PAGE_SIZE, v->prot);
+}
+
+int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
+{
+	const uint8_t *from = src;
+	while (n > 0) {
+		vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
+		struct vma *v = find_region(vm, va);
+		if (!v)
+			return -EFAULT;
+		int err = populate(vm, page, page + PAGE_SIZE, v->prot);
+		if (err)
+			return err;
+		paddr_t pa = arch_as_lookup(&vm->as, page, NULL);
+		uint64_t chunk = MIN(n, PAGE_SIZE - (va & PAGE_MASK));
+		memcpy((uint8_t *)arch_phys_to_virt(pa) + (va & PAGE_MASK), from, chunk);
+		va += chunk;
+		from += chunk;
+		n -= chunk;
+	}
+	return 0;
+}

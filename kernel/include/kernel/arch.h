@@ -1,0 +1,116 @@
+/*
+ * The architecture contract: everything the portable kernel needs from a CPU
+ * port, and nothing else. A port (kernel/arch/<arch>/) implements these
+ * functions and provides <arch/arch_types.h>, which defines the types named
+ * here (struct arch_as, struct arch_thread, struct trapframe) and small inline
+ * helpers. The portable kernel never touches page-table bits or registers by
+ * name; it reads a trapframe only through the accessors below.
+ */
+#ifndef KERNEL_ARCH_H
+#define KERNEL_ARCH_H
+
+#include <kernel/types.h>
+#include <arch/arch_types.h>
+
+struct thread;
+struct boot_info;
+
+/* ---- Early console and machine control ---- */
+void arch_console_init(void);
+void arch_console_putc(char c);
+/* Stops the machine; on QEMU the exit status becomes (code << 1) | 1. */
+NORETURN void arch_poweroff(int code);
+
+/* ---- CPU bring-up (called once from kmain, in this order) ---- */
+/* Decodes the boot loader's information into the portable boot_info. */
+void arch_boot_info(uint64_t magic, uint64_t info, struct boot_info *out);
+/* Feature detection, descriptor tables, system-call entry, per-CPU data. */
+void arch_cpu_init(void);
+/* Builds the kernel's own page tables (direct map of RAM) and switches to them. */
+void arch_paging_init(paddr_t max_phys);
+/* Calibrates the time-stamp counter; returns its frequency in kHz. */
+uint64_t arch_tsc_calibrate(void);
+/* Starts the periodic scheduler timer at hz interrupts per second. */
+void arch_timer_start(unsigned hz);
+/* Seconds since the Unix epoch, read from the real-time clock. */
+uint64_t arch_rtc_epoch_seconds(void);
+uint64_t arch_read_tsc(void);
+
+/* Physical memory through the direct map. */
+void *arch_phys_to_virt(paddr_t pa);
+paddr_t arch_virt_to_phys(const void *va);
+
+/* ---- Address spaces ----
+ * Portable protection bits for arch_as_map/arch_as_protect. */
+#define MAP_R 1u
+#define MAP_W 2u
+#define MAP_X 4u
+#define MAP_U 8u
+
+/* Creates an empty user address space sharing the kernel half, allowed at
+ * most table_limit page-table pages. 0 or -ENOMEM. */
+int arch_as_create(struct arch_as *as, uint64_t table_limit);
+/* Frees the page tables; calls release(pa) for every still-mapped user page. */
+void arch_as_destroy(struct arch_as *as, void (*release)(paddr_t pa));
+/* Maps one page. May allocate page-table pages: -ENOMEM, or -EAGAIN when the
+ * address space's page-table limit is reached. Replaces nothing: -EEXIST. */
+int arch_as_map(struct arch_as *as, vaddr_t va, paddr_t pa, unsigned prot);
+/* Unmaps one page and invalidates its TLB entry; returns its frame or 0. */
+paddr_t arch_as_unmap(struct arch_as *as, vaddr_t va);
+/* Changes the protection of a mapped page (TLB entry invalidated); -ENOENT. */
+int arch_as_protect(struct arch_as *as, vaddr_t va, unsigned prot);
+/* Looks up a mapping: returns its frame and fills *prot, or 0. */
+paddr_t arch_as_lookup(struct arch_as *as, vaddr_t va, unsigned *prot);
+/* Makes the address space current on this CPU (the kernel half is shared). */
+void arch_as_activate(struct arch_as *as);
+/* Switches to the kernel's own address space (before destroying a user one). */
+void arch_as_activate_kernel(void);
+/* Number of page-table pages the address space holds. */
+uint64_t arch_as_table_pages(const struct arch_as *as);
+
+/* ---- Threads ---- */
+/* Prepares a new thread that will enter user mode at ip with stack sp, with
+ * the thread-pointer register set to tls; its kernel stack is [kstack, +size). */
+void arch_thread_init_user(struct thread *t, void *kstack, size_t kstack_size,
+                           uptr_t ip, uptr_t sp, uptr_t tls);
+/* Like arch_thread_init_user but a copy of the parent's user registers, with
+ * the return-value register 0, stack sp and (when set_tls) thread pointer tls. */
+void arch_thread_init_clone(struct thread *t, const struct thread *parent, void *kstack,
+                            size_t kstack_size, uptr_t sp, bool set_tls, uptr_t tls);
+/* The boot context becomes thread t (the idle thread). */
+void arch_thread_init_boot(struct thread *t);
+/* Saves prev's context and resumes next's (address space, thread pointer,
+ * FPU state, kernel stack); returns when prev runs again. */
+void arch_context_switch(struct thread *prev, struct thread *next);
+/* Thread-pointer register (FS base on x86-64): -EPERM for a non-user address. */
+int arch_thread_set_tls(struct thread *t, uptr_t tls);
+uptr_t arch_thread_get_tls(const struct thread *t);
+
+/* ---- Trapframes: registers by role ---- */
+uint64_t arch_tf_syscall_nr(const struct trapframe *tf);
+uint64_t arch_tf_syscall_arg(const struct trapframe *tf, int index);
+void arch_tf_set_return(struct trapframe *tf, uint64_t value);
+uptr_t arch_tf_ip(const struct trapframe *tf);
+uptr_t arch_tf_sp(const struct trapframe *tf);
+bool arch_tf_from_user(const struct trapframe *tf);
+uint64_t arch_tf_frame_pointer(const struct trapframe *tf);
+void arch_tf_dump(const struct trapframe *tf);
+/* Prints the current CPU's control registers (a panic without a trapframe). */
+void arch_dump_cpu_state(void);
+
+/* ---- Interrupt state and idle ---- */
+void arch_wait_for_interrupt(void); /* enable interrupts, halt, disable again */
+
+/* ---- Copying from and to user space ----
+ * Both copy n bytes and return 0, or -EFAULT when an access faults that the
+ * page-fault handler cannot resolve. The caller has range-checked the address
+ * (see kernel/usercopy.h); these do the access itself. */
+int arch_copy_from_user(void *dst, uptr_t src, size_t n);
+int arch_copy_to_user(uptr_t dst, const void *src, size_t n);
+
+/* ---- Backtrace ---- */
+/* Calls visit(return address) for each frame of the current kernel stack,
+ * starting from frame pointer fp (0 = the caller's own frame). */
+void arch_backtrace(uint64_t fp, void (*visit)(uint64_t ip));
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * Error numbers, the Linux x86-64 values, because the kernel speaks the Linux
+ * system-call ABI: a system call returns -E... on failure.
+ */
+#ifndef KERNEL_ERRNO_H
+#define KERNEL_ERRNO_H
+
+#define EPERM    1
+#define ENOENT   2
+#define ESRCH    3
+#define EINTR    4
+#define EIO      5
+#define E2BIG    7
+#define ENOEXEC  8
+#define EBADF    9
+#define ECHILD  10
+#define EAGAIN  11
+#define ENOMEM  12
+#define EFAULT  14
+#define EBUSY   16
+#define EEXIST  17
+#define ENODEV  19
+#define EINVAL  22
+#define ENOTTY  25
+#define ERANGE  34
+#define ENOSYS  38
+#define ETIMEDOUT 110
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * Processes and threads. A process owns an address space and its threads; a
+ * thread is what the scheduler runs. Threads and processes share one id
+ * space: a process's pid is the tid of its first thread, as on Linux.
+ *
+ * Locking: with one CPU and a non-preemptible kernel that runs with
+ * interrupts off, the process table is protected by proc_lock only for the
+ * benefit of a later SMP step; fields marked (owner) are touched only by the
+ * process's own threads.
+ */
+#ifndef KERNEL_PROC_H
+#define KERNEL_PROC_H
+
+#include <kernel/types.h>
+#include <kernel/list.h>
+#include <kernel/vm.h>
+#include <kernel/sched.h>
+#include <kernel/arch.h>
+
+#define PROC_NAME_MAX        32
+#define PROC_MAX             64     /* processes in the system */
+#define PROC_MAX_THREADS     32     /* threads per process */
+#define KSTACK_PAGES         4      /* kernel stack per thread */
+
+enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD };
+
+struct process;
+
+struct thread {
+	int tid;
+	enum thread_state state;
+	int prio;                      /* 0..MYRMEX_PRIO_MAX, higher runs first */
+	int slice_left;                /* timer ticks left in this round */
+	struct process *proc;          /* NULL for the idle thread */
+	struct list_node run_link;     /* on a run queue or a wait queue */
+	struct list_node sleep_link;   /* on the timed-sleep list while it has a deadline */
+	struct list_node proc_link;    /* on proc->threads */
+	uint64_t wake_deadline;        /* ns of monotonic time, 0 = none */
+	int wake_result;               /* what thread_block returns */
+	struct waitq *waiting_on;      /* set while blocked on a wait queue */
+	uptr_t clear_child_tid;        /* CLONE_CHILD_CLEARTID / set_tid_address */
+	uptr_t futex_addr;             /* the word a futex waiter sleeps on */
+	void *kstack;                  /* KSTACK_PAGES pages, through the direct map */
+	struct arch_thread arch;
+};
+
+enum proc_state { PROC_ALIVE, PROC_ZOMBIE };
+
+struct process {
+	int pid;
+	char name[PROC_NAME_MAX];
+	enum proc_state state;
+	bool killed;                   /* threads leave at their next kernel exit */
+	int wait_status;               /* Linux wait status, valid once killed or a zombie */
+	int prio_ceiling;              /* no thread may be raised above this */
+	struct process *parent;        /* NULL when orphaned */
+	struct list_node children;     /* of struct process, via sibling_link */
+	struct list_node sibling_link;
+	struct list_node table_link;   /* on the process table */
+	struct list_node threads;      /* of struct thread, via proc_link */
+	unsigned thread_count;         /* threads not yet exited */
+	struct waitq child_exit;       /* the parent's threads wait here in wait4 */
+	struct vm_space vm;
+};
+
+extern struct spinlock proc_lock;
+
+void proc_init(void);
+/* Starts a program from a boot module. argv/envp are kernel strings. The new
+ * process is a child of parent (NULL for init). Returns the pid or -errno. */
+int proc_spawn(const char *module, const char *const *argv, int argc,
+               const char *const *envp, int envc, int prio, struct process *parent);
+/* Creates a thread in the current process that enters user mode at the
+ * current system call's return point, with stack sp (clone). Returns the
+ * tid or -EAGAIN/-ENOMEM. */
+int thread_clone(struct thread *parent, uptr_t sp, bool set_tls, uptr_t tls,
+                 uptr_t clear_child_tid);
+/* Frees an exited thread's kernel stack and structure (from the scheduler). */
+void thread_destroy(struct thread *t);
+/* Ends the calling thread; the last thread ends its process. */
+NORETURN void thread_exit(void);
+/* Marks p for death with Linux wait status `status` and wakes its blocked
+ * threads so that each leaves at its next return towards user mode. */
+void proc_kill(struct process *p, int status);
+/* Kills the current process for a fault, printing the one-line message. */
+void proc_fault_kill(int signal, const char *cause, uptr_t addr, uptr_t ip);
+/* Called on every return to user mode: a thread of a killed process exits. */
+void proc_check_killed(void);
+struct process *proc_find(int pid);
+struct thread *proc_find_thread(struct process *p, int tid);
+/* wait4: reaps a child. Returns its pid, 0 (WNOHANG, none ready) or -errno;
+ * *status receives the Linux wait status. */
+int proc_wait(int pid, bool nohang, int *status);
+unsigned proc_count(void);
+unsigned thread_count(void);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * The scheduler: fixed priorities, round robin within a priority, driven by
+ * the periodic timer. One run queue per priority; the idle thread runs when
+ * every queue is empty. Blocking goes through wait queues and an optional
+ * deadline (the timed-sleep list checked at every tick).
+ */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <kernel/types.h>
+#include <kernel/list.h>
+
+struct thread;
+
+#define SCHED_HZ          1000  /* timer ticks per second */
+#define SCHED_SLICE_TICKS 10    /* round-robin quantum */
+
+struct waitq {
+	struct list_node waiters;  /* of struct thread, via run_link */
+};
+
+static inline void waitq_init(struct waitq *q) { list_init(&q->waiters); }
+
+/* The thread running on this CPU. */
+struct thread *current_thread(void);
+
+void sched_init(void);
+/* Makes a thread runnable (it must not be on any queue). */
+void sched_make_runnable(struct thread *t);
+/* Gives up the CPU to a runnable thread of equal or higher priority. */
+void sched_yield(void);
+/* Picks the next thread and switches to it; returns when the caller runs again. */
+void schedule(void);
+/* Called from the timer interrupt. */
+void sched_tick(void);
+/* Ends the current thread: it never runs again and is freed (thread_destroy)
+ * by the next thread to run, once off its stack. */
+NORETURN void sched_exit_current(void);
+/* The idle loop of the boot CPU; never returns. */
+NORETURN void sched_idle_loop(void);
+/* Changes a thread's priority, moving it between run queues. */
+void sched_set_prio(struct thread *t, int prio);
+
+/* Blocks the current thread on q (may be NULL: only the deadline can wake it)
+ * until woken, until the monotonic clock reaches deadline_ns (0 = never), or
+ * until its process is killed. Returns 0 when woken, -ETIMEDOUT, or -EINTR. */
+int thread_block(struct waitq *q, uint64_t deadline_ns);
+/* Wakes one / all threads blocked on q with result 0; returns how many. */
+int waitq_wake(struct waitq *q, int max);
+/* Wakes a blocked thread with the given result, wherever it waits. */
+void thread_wake(struct thread *t, int result);
+/* Called on every return to user mode: runs another thread if one of higher
+ * priority became runnable or the slice ran out, and ends the thread if its
+ * process was killed. */
+void sched_return_to_user(void);
+/* Runs once on the new thread after every switch (frees exited threads). */
+void sched_finish_switch(void);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * User address spaces: a list of regions (VMAs) over the architecture's page
+ * tables. Anonymous memory is demand-zero: a region promises memory, the page
+ * fault that first touches a page allocates it. Every page a region may need
+ * is committed when the region is made, against the process's limit and the
+ * system-wide budget, so a fault in a valid region never runs out of memory.
+ */
+#ifndef KERNEL_VM_H
+#define KERNEL_VM_H
+
+#include <kernel/types.h>
+#include <kernel/list.h>
+#include <kernel/arch.h>
+
+/* User address-space layout (the top comes from the architecture). */
+#define USER_BASE        0x10000ull                 /* nothing below: catches null pointers */
+#define USER_STACK_TOP   ARCH_USER_TOP
+#define USER_STACK_SIZE  (8ull << 20)
+#define USER_MMAP_TOP    (USER_STACK_TOP - USER_STACK_SIZE - (1ull << 30))
+
+/* Per-process limits (one process cannot exhaust kernel memory). */
+#define VM_MAX_REGIONS        512
+#define VM_MAX_COMMIT_PAGES   (64ull << 20 >> PAGE_SHIFT)   /* 64 MiB */
+#define VM_MAX_TABLE_PAGES    512
+
+/* Region flags for vm_map. */
+#define VM_FIXED      1u   /* at exactly addr, replacing what is there */
+#define VM_NOREPLACE  2u   /* at exactly addr, failing with -EEXIST if taken */
+#define VM_POPULATE   4u   /* allocate every page now */
+
+/* Access kinds for vm_fault. */
+#define VM_ACCESS_READ  1u
+#define VM_ACCESS_WRITE 2u
+#define VM_ACCESS_EXEC  4u
+
+struct vma {
+	struct list_node link;   /* on vm_space.regions, sorted by start */
+	vaddr_t start, end;      /* [start, end), page aligned */
+	unsigned prot;           /* MAP_R | MAP_W | MAP_X (MAP_U implied) */
+};
+
+struct vm_space {
+	struct arch_as as;
+	struct list_node regions;
+	unsigned region_count;
+	uint64_t committed_pages;     /* pages promised to this space's regions */
+	vaddr_t brk_start, brk;       /* program break: [brk_start, brk) */
+};
+
+void vm_init(void);
+int vm_space_init(struct vm_space *vm);
+/* Frees every page, region and page table. The space must not be active. */
+void vm_space_destroy(struct vm_space *vm);
+
+/* Maps size bytes of demand-zero memory; *addr is a hint (or the exact address
+ * with VM_FIXED/VM_NOREPLACE) and receives the result. Errors: -EINVAL,
+ * -ENOMEM (limits, no room), -EEXIST (VM_NOREPLACE and taken). */
+int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, unsigned flags);
+int vm_unmap(struct vm_space *vm, vaddr_t addr, uint64_t size);
+int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot);
+/* Moves the program break; returns the new break, or the old one on failure. */
+vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk);
+/* Resolves a fault at addr (demand-zero allocation): 0, or -EFAULT when the
+ * access is outside every region or not allowed by its protection. */
+int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access);
+/* Writes bytes into the space regardless of protection (the ELF loader and
+ * the initial stack), allocating pages as needed. 0 or -EFAULT/-ENOMEM. */
+int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n);
+/* Pages committed by all address spaces and the system-wide budget. */
+uint64_t vm_committed_total(void);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * Wrappers for the native Myrmex system calls (numbers MYRMEX_SYS_BASE and
+ * up, contracts in include/myrmex/syscall.h) and the check for whether the
+ * program runs on Myrmex at all. On Linux every native call gives -ENOSYS.
+ */
+#include "myrmex.h"
+
+long myrmex_spawn(const char *module, char *const argv[], char *const envp[], int prio)
+{
+	return myrmex_syscall6(MYRMEX_SYS_SPAWN, (long)module, (long)argv, (long)envp,
+	                       prio, 0, 0);
+}
+
+long myrmex_kstats(struct myrmex_kstats *out)
+{
+	return myrmex_syscall6(MYRMEX_SYS_KSTATS, (long)out,
+	                       (long)sizeof(struct myrmex_kstats), 0, 0, 0, 0);
+}
+
+long myrmex_poweroff(int code)
+{
+	return myrmex_syscall6(MYRMEX_SYS_POWEROFF, code, 0, 0, 0, 0, 0);
+}
+
+long myrmex_setprio(int tid, int prio)
+{
+	return myrmex_syscall6(MYRMEX_SYS_SETPRIO, tid, prio, 0, 0, 0, 0);
+}
+
+int myrmex_is_native(void)
+{
+	struct myrmex_kstats stats;
+
+	return myrmex_kstats(&stats) >= 0;
+}

@@ -1,0 +1,154 @@
+/*
+ * Checks shared by the booted test programs: failure messages to stderr,
+ * a failure count, result comparison macros that name the call, the expected
+ * and the actual value, and short raw system-call helpers. Header only (the
+ * build makes one program per t_*.c). Before including it a test defines
+ * TEST_NAME, the prefix of its messages.
+ *
+ * Messages are formatted on the stack and written with one raw write(2), so
+ * threads that share the creator's TLS may report failures too.
+ */
+#ifndef TEST_CHECK_H
+#define TEST_CHECK_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include <myrmex.h>
+
+#ifndef TEST_NAME
+#error "define TEST_NAME before including test_check.h"
+#endif
+
+/* Raw system calls with fewer arguments (no libc, no errno). */
+static inline long raw0(long nr) { return myrmex_syscall6(nr, 0, 0, 0, 0, 0, 0); }
+static inline long raw1(long nr, long a) { return myrmex_syscall6(nr, a, 0, 0, 0, 0, 0); }
+static inline long raw2(long nr, long a, long b)
+{
+	return myrmex_syscall6(nr, a, b, 0, 0, 0, 0);
+}
+static inline long raw3(long nr, long a, long b, long c)
+{
+	return myrmex_syscall6(nr, a, b, c, 0, 0, 0);
+}
+static inline long raw4(long nr, long a, long b, long c, long d)
+{
+	return myrmex_syscall6(nr, a, b, c, d, 0, 0);
+}
+
+/* Writes the whole buffer to fd with raw write calls. */
+static inline void test_write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		long done = raw3(SYS_write, fd, (long)buf, (long)len);
+		if (done <= 0)
+			return;
+		buf += done;
+		len -= (size_t)done;
+	}
+}
+
+/* "TEST_NAME: <message>\n" to fd, one write. */
+static inline void test_vsay(int fd, const char *fmt, va_list ap)
+{
+	char line[512];
+	int n = snprintf(line, sizeof line, "%s: ", TEST_NAME);
+	if (n < 0)
+		return;
+	int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	if (m < 0)
+		return;
+	size_t len = strlen(line);
+	line[len++] = '\n';
+	test_write_all(fd, line, len);
+}
+
+/* An informational line on stdout. */
+__attribute__((format(printf, 1, 2)))
+static inline void test_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	test_vsay(1, fmt, ap);
+	va_end(ap);
+}
+
+/* The number of failures so far (one counter per program). */
+static inline int *test_failure_count(void)
+{
+	static int count;
+	return &count;
+}
+
+/* Reports a failure on stderr and counts it. */
+__attribute__((format(printf, 1, 2)))
+static inline void test_fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	test_vsay(2, fmt, ap);
+	va_end(ap);
+	__atomic_add_fetch(test_failure_count(), 1, __ATOMIC_RELAXED);
+}
+
+/* main's return value: 0 when nothing failed. */
+static inline int test_exit_code(void)
+{
+	return *test_failure_count() ? 1 : 0;
+}
+
+/* "-EFAULT" for the errors the tests meet, else the number. buf holds 24. */
+static inline const char *test_value_name(long v, char *buf)
+{
+	static const struct { long err; const char *name; } names[] = {
+		{ 1, "EPERM" }, { 2, "ENOENT" }, { 3, "ESRCH" }, { 4, "EINTR" },
+		{ 7, "E2BIG" }, { 8, "ENOEXEC" }, { 9, "EBADF" }, { 10, "ECHILD" },
+		{ 11, "EAGAIN" }, { 12, "ENOMEM" }, { 14, "EFAULT" }, { 16, "EBUSY" },
+		{ 17, "EEXIST" }, { 22, "EINVAL" }, { 25, "ENOTTY" }, { 38, "ENOSYS" },
+		{ 110, "ETIMEDOUT" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (v == -names[i].err) {
+			snprintf(buf, 24, "-%s", names[i].name);
+			return buf;
+		}
+	}
+	snprintf(buf, 24, "%ld", v);
+	return buf;
+}
+
+/* Fails unless (long)(expr) equals expected; names the call and both values. */
+#define CHECK_EQ(expr, expected) \
+	test_check_values(#expr, __LINE__, (long)(expr), (long)(expected), (long)(expected))
+
+/* Fails unless (long)(expr) equals one of two accepted values. */
+#define CHECK_EITHER(expr, first, second) \
+	test_check_values(#expr, __LINE__, (long)(expr), (long)(first), (long)(second))
+
+/* Fails with the message unless cond holds. */
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) \
+			test_fail(__VA_ARGS__); \
+	} while (0)
+
+/* Returns got so a caller may go on using the result. */
+static inline long test_check_values(const char *call, int line, long got, long first,
+                                     long second)
+{
+	if (got != first && got != second) {
+		char g[24], e1[24], e2[24];
+		if (first == second)
+			test_fail("line %d: %s: expected %s, got %s", line, call,
+			          test_value_name(first, e1), test_value_name(got, g));
+		else
+			test_fail("line %d: %s: expected %s or %s, got %s", line, call,
+			          test_value_name(first, e1), test_value_name(second, e2),
+			          test_value_name(got, g));
+	}
+	return got;
+}
+
+#endif

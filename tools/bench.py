@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""bench.py - the Myrmex benchmark driver behind `make bench`.
+
+Role: boots the benchmark init under QEMU once per mode and collects its
+`BENCH ...` lines (docs/testing.md):
+  icount  TCG with -icount shift=0: the TSC counts guest instructions (deterministic)
+  native  the normal accelerator (choose_accel): TSC cycles, converted to µs
+Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if present),
+<out>/report.md (one table per suite, also printed) and <out>/<mode>.log.
+
+    python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
+        --modules build/bench/b_ipc ... [--out build/bench] [--timeout 1800] \\
+        [--modes icount,native] [--quiet]
+"""
+
+import argparse
+import datetime
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu  # noqa: E402  (tools/qemu.py)
+
+MODES = {
+    "icount": {"metric": "instructions", "unit": "instructions"},
+    "native": {"metric": "cycles", "unit": "cycles"},
+}
+DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE
+PANIC_GRACE = 10    # seconds of panic dump before QEMU is killed
+
+
+def warn(text):
+    print("bench: %s" % text, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- parsing
+
+def parse_number(text):
+    """'12' -> 12, '12.5' -> 12.5; raises ValueError otherwise."""
+    try:
+        return int(text)
+    except ValueError:
+        value = float(text)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("not a finite number: %r" % text)
+        return value
+
+
+def parse_bench_line(line):
+    """Parse `BENCH <suite> <name> median=<v> min=<v> runs=<n> [k=v ...]`.
+
+    Returns {"suite","name","median","min","runs","counts"}; raises ValueError when
+    the line starts with BENCH but is malformed; returns None for other lines.
+    """
+    words = line.split()
+    if not words or words[0] != "BENCH":
+        return None
+    if len(words) < 6:
+        raise ValueError("too few fields")
+    fig = {"suite": words[1], "name": words[2], "counts": {}}
+    for word in words[3:]:
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise ValueError("not key=value: %r" % word)
+        if key in ("median", "min", "runs"):
+            fig[key] = parse_number(value)
+        else:
+            fig["counts"][key] = float(parse_number(value))
+    for key in ("median", "min", "runs"):
+        if key not in fig:
+            raise ValueError("missing %s=" % key)
+    return fig
+
+
+class BenchParser:
+    """Collects the bench init's console lines for one mode."""
+
+    def __init__(self):
+        self.tsc_khz = None
+        self.figures = []
+        self.done = False
+        self.panic = False
+        self.problems = []
+
+    def feed(self, raw):
+        """Take one line; return a grace period (s) once QEMU should stop."""
+        line = raw.strip()
+        words = line.split()
+        head = words[0] if words else ""
+        if line.startswith("KERNEL PANIC"):
+            self.panic = True
+            return PANIC_GRACE
+        if head == "BENCH-DONE":
+            self.done = True
+            return DONE_GRACE
+        if head == "BENCH-TSC-KHZ":
+            try:
+                self.tsc_khz = parse_number(words[1])
+            except (IndexError, ValueError):
+                self.problems.append("malformed line: %r" % line)
+        elif head == "BENCH":
+            try:
+                self.figures.append(parse_bench_line(line))
+            except ValueError as e:
+                self.problems.append("malformed BENCH line (%s): %r" % (e, line))
+        return None
+
+
+# ---------------------------------------------------------------- running
+
+class ModeResult:
+    def __init__(self, mode):
+        self.mode = mode
+        self.accel = None
+        self.reason = ""
+        self.parser = BenchParser()
+        self.error = None       # why the mode failed (no BENCH-DONE), or None
+        self.notes = []
+
+
+def mode_accel(mode):
+    """(accel, icount, reason) for a mode."""
+    if mode == "icount":
+        return "tcg", True, "-icount shift=0,align=off,sleep=off"
+    accel, reason = qemu.choose_accel()
+    return accel, False, reason
+
+
+def missing_items(mode, parser):
+    """What the console lacked, for error messages."""
+    missing = []
+    if not parser.done:
+        missing.append("BENCH-DONE")
+    if parser.tsc_khz is None and mode == "native":
+        missing.append("BENCH-TSC-KHZ")
+    if not parser.figures:
+        missing.append("any BENCH figure")
+    return missing
+
+
+def run_mode(mode, args):
+    """Boot the bench init in one mode; return a ModeResult."""
+    res = ModeResult(mode)
+    modules = [args.init] + list(args.modules)
+    log_path = os.path.join(args.out, "%s.log" % mode)
+    try:
+        qemu.check_files(args.kernel, modules, args.disk)
+        res.accel, icount, res.reason = mode_accel(mode)
+    except qemu.QemuError as e:
+        res.error = str(e)
+        return res
+    cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
+                            disk=args.disk)
+    print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
+    print("log: %s" % log_path, flush=True)
+    echo = None if args.quiet else sys.stdout
+    run = qemu.run_guest(cmd, log_path, args.timeout, res.parser.feed, echo=echo)
+    print("\nqemu: %s" % qemu.describe_run(run), flush=True)
+    p = res.parser
+    res.notes.extend(p.problems)
+    if p.panic:
+        res.notes.append("KERNEL PANIC on the console (see %s)" % log_path)
+    if not p.done:
+        res.error = "%s; missing %s" % (
+            qemu.describe_run(run), ", ".join(missing_items(mode, p)))
+        if run.stderr_lines:
+            res.notes.append("QEMU stderr: " + " / ".join(run.stderr_lines[-5:]))
+    elif mode == "native" and p.tsc_khz is None:
+        res.notes.append("no BENCH-TSC-KHZ: no µs figures")
+    return res
+
+
+# ---------------------------------------------------------------- records
+
+def make_records(res):
+    """results.jsonl records for one mode's figures."""
+    spec = MODES[res.mode]
+    khz = res.parser.tsc_khz
+    records = []
+    for fig in res.parser.figures:
+        rec = {"suite": fig["suite"], "name": fig["name"], "os": "myrmex",
+               "metric": spec["metric"], "value": fig["median"], "unit": spec["unit"],
+               "min": fig["min"], "runs": fig["runs"], "accel": res.accel,
+               "tsc_khz": khz, "counts": fig["counts"]}
+        if spec["metric"] == "cycles" and khz:
+            rec["us"] = round(fig["median"] / khz * 1000, 3)
+            rec["us_min"] = round(fig["min"] / khz * 1000, 3)
+        records.append(rec)
+    return records
+
+
+def read_other_os(path):
+    """Records of other OSes (e.g. results.linux.jsonl), as dicts; [] if absent."""
+    if not os.path.isfile(path):
+        return []
+    records = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError as e:
+                warn("%s:%d: skipped, not JSON (%s)" % (path, number, e))
+    return records
+
+
+def write_jsonl(path, records):
+    with open(path, "w", encoding="utf-8") as f:
+        for rec in records:
+            f.write(json.dumps(rec, sort_keys=False) + "\n")
+
+
+# ---------------------------------------------------------------- report
+
+def fmt(value, digits=1):
+    """Format a figure: integers as is, floats with `digits` decimals."""
+    if value is None:
+        return "–"
+    if isinstance(value, float) and not value.is_integer():
+        return "%.*f" % (digits, value)
+    return "%d" % value
+
+
+def fmt_pair(rec):
+    return "%s / %s" % (fmt(rec.get("value")), fmt(rec.get("min"))) if rec else "–"
+
+
+def fmt_counts(counts):
+    if not counts:
+        return ""
+    return " ".join("%s=%s" % (k, fmt(v, 2)) for k, v in counts.items())
+
+
+def group_rows(records):
+    """{suite: {(os, name): {metric: record}}}, keeping first-seen order."""
+    suites = {}
+    for rec in records:
+        try:
+            key = (rec.get("os", "?"), rec["name"])
+            row = suites.setdefault(rec["suite"], {}).setdefault(key, {})
+            row[rec["metric"]] = rec
+        except (KeyError, TypeError):
+            continue
+    return suites
+
+
+def suite_table(rows):
+    lines = ["| name | instructions (median / min) | cycles (median / min) "
+             "| µs (median) | counts per op |",
+             "|---|---:|---:|---:|---|"]
+    for (os_name, name), row in rows.items():
+        ins, cyc = row.get("instructions"), row.get("cycles")
+        label = name if os_name == "myrmex" else "%s (%s)" % (name, os_name)
+        us = fmt(cyc.get("us"), 3) if cyc and cyc.get("us") is not None else "–"
+        counts = (ins or cyc or {}).get("counts")
+        lines.append("| %s | %s | %s | %s | %s |" % (
+            label, fmt_pair(ins), fmt_pair(cyc), us, fmt_counts(counts)))
+    return lines
+
+
+def render_report(records, results, version):
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    accels = "; ".join("%s: %s (%s)" % (r.mode, r.accel or "none", r.reason or r.error)
+                       for r in results)
+    khz = ", ".join("%s %s" % (r.mode, fmt(r.parser.tsc_khz)) for r in results)
+    out = ["# Myrmex benchmarks", "",
+           "%s, %s. Accelerators: %s. TSC kHz: %s." % (date, version, accels, khz), ""]
+    for r in results:
+        if r.error:
+            out.append("**Mode %s failed:** %s" % (r.mode, r.error))
+            out.append("")
+    suites = group_rows(records)
+    if not suites:
+        out.append("No figures.")
+    for suite, rows in suites.items():
+        out += ["## %s" % suite, ""] + suite_table(rows) + [""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+# ---------------------------------------------------------------- main
+
+def parse_modes(text):
+    modes = [m.strip() for m in text.split(",") if m.strip()]
+    bad = [m for m in modes if m not in MODES]
+    if bad or not modes:
+        raise argparse.ArgumentTypeError("modes are icount and/or native, got %r" % text)
+    return modes
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="Run the Myrmex benchmarks.")
+    p.add_argument("--kernel", required=True, help="kernel ELF to boot")
+    p.add_argument("--init", required=True, help='bench init module: "<path> args"')
+    p.add_argument("--modules", nargs="*", default=[], metavar="PATH",
+                   help="further boot modules (benchmark programs)")
+    p.add_argument("--out", default="build/bench", help="output folder")
+    p.add_argument("--timeout", type=float, default=1800,
+                   help="seconds per mode for the whole guest run (default 1800)")
+    p.add_argument("--modes", type=parse_modes, default=["icount", "native"],
+                   help="comma-separated: icount,native (default both)")
+    p.add_argument("--disk", help="raw disk image (virtio-blk)")
+    p.add_argument("--quiet", action="store_true",
+                   help="do not echo the guest console")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    os.makedirs(args.out, exist_ok=True)
+    results = []
+    try:
+        for mode in args.modes:
+            results.append(run_mode(mode, args))
+    except KeyboardInterrupt:
+        warn("interrupted")
+        return 130
+    records = [rec for r in results for rec in make_records(r)]
+    other = read_other_os(os.path.join(args.out, "results.linux.jsonl"))
+    write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
+    report = render_report(records + other, results, qemu.qemu_version())
+    with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
+        f.write(report)
+    print()
+    print(report, end="")
+    failed = False
+    for r in results:
+        for note in r.notes:
+            warn("%s: %s" % (r.mode, note))
+        if r.error:
+            warn("mode %s failed: %s" % (r.mode, r.error))
+            failed = True
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

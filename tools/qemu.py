@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+"""qemu.py - how Myrmex is booted under QEMU (host side).
+
+Role: the one place that knows the QEMU command line. It chooses the accelerator
+(KVM only with real vmx/svm, TCG otherwise; see docs/testing.md), builds the command
+line for a kernel plus its boot modules, and streams a guest's serial console with a
+deadline (used by run_tests.py and bench.py). As a CLI it runs QEMU interactively
+(`make run`) or prints the command line.
+
+    python3 tools/qemu.py run   --kernel K --modules "init arg" "mod2" ...
+    python3 tools/qemu.py cmd   --kernel K --modules ...   (print the command line)
+    python3 tools/qemu.py accel                            (print the accelerator)
+"""
+
+import argparse
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+QEMU = "qemu-system-x86_64"
+ACCEL_ENV = "MYRMEX_ACCEL"
+
+# QEMU exits with (code << 1) | 1 when the guest writes `code` to isa-debug-exit.
+STATUS_POWEROFF_OK = 1      # poweroff(0)
+STATUS_POWEROFF_FAIL = 3    # poweroff(1)
+STATUS_PANIC = 255          # kernel panic, code 0x7f
+
+
+class QemuError(Exception):
+    """A problem with the host setup (bad MYRMEX_ACCEL, missing file, ...)."""
+
+
+# ---------------------------------------------------------------- accelerator
+
+def cpu_flags(path="/proc/cpuinfo"):
+    """Return the set of CPU feature flags listed in /proc/cpuinfo."""
+    flags = set()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, sep, value = line.partition(":")
+                if sep and key.strip() == "flags":
+                    flags.update(value.split())
+    except OSError:
+        pass
+    return flags
+
+
+def kvm_usable(path="/dev/kvm"):
+    """Return (True, "") if /dev/kvm opens read-write, else (False, why)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    except OSError as e:
+        return False, "%s: %s" % (path, e.strerror or e)
+    os.close(fd)
+    return True, ""
+
+
+def choose_accel():
+    """Return ("kvm" or "tcg", reason). MYRMEX_ACCEL=kvm|tcg forces the choice."""
+    forced = os.environ.get(ACCEL_ENV, "").strip().lower()
+    if forced:
+        if forced not in ("kvm", "tcg"):
+            raise QemuError("%s=%r: must be 'kvm' or 'tcg'" % (ACCEL_ENV, forced))
+        return forced, "forced by %s=%s" % (ACCEL_ENV, forced)
+    flags = cpu_flags()
+    virt = sorted(flags & {"vmx", "svm"})
+    if not virt:
+        return "tcg", "no vmx/svm in /proc/cpuinfo, so /dev/kvm (if any) is not hardware virtualization"
+    ok, why = kvm_usable()
+    if not ok:
+        return "tcg", "CPU has %s but KVM is not usable (%s)" % (virt[0], why)
+    return "kvm", "CPU has %s and /dev/kvm is usable" % virt[0]
+
+
+# ---------------------------------------------------------------- command line
+
+def module_path(module):
+    """The file part of a module string "path arg1 arg2"."""
+    words = module.split()
+    return words[0] if words else ""
+
+
+def initrd_arg(modules):
+    """Join module strings for -initrd; a literal comma is escaped as ',,'."""
+    return ",".join(m.strip().replace(",", ",,") for m in modules)
+
+
+def check_files(kernel, modules, disk=None):
+    """Raise QemuError naming the first kernel/module/disk file that is missing."""
+    if not kernel:
+        raise QemuError("no kernel given")
+    if not os.path.isfile(kernel):
+        raise QemuError("kernel not found: %s" % kernel)
+    for m in modules:
+        path = module_path(m)
+        if not path:
+            raise QemuError("empty boot module string")
+        if not os.path.isfile(path):
+            raise QemuError("boot module not found: %s" % path)
+    if disk and not os.path.isfile(disk):
+        raise QemuError("disk image not found: %s" % disk)
+
+
+def accel_args(accel, icount=False):
+    """QEMU arguments for the accelerator (icount always means TCG)."""
+    if icount:
+        return ["-accel", "tcg", "-cpu", "max",
+                "-icount", "shift=0,align=off,sleep=off"]
+    if accel == "kvm":
+        return ["-accel", "kvm", "-cpu", "host"]
+    if accel == "tcg":
+        return ["-accel", "tcg", "-cpu", "max"]
+    raise QemuError("unknown accelerator %r" % accel)
+
+
+def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
+                 extra=()):
+    """Return the QEMU argv (a list) booting `kernel` with `modules` (init first)."""
+    cmd = [QEMU, "-kernel", kernel]
+    if modules:
+        cmd += ["-initrd", initrd_arg(modules)]
+    cmd += ["-m", memory, "-smp", "1",
+            "-display", "none", "-serial", "stdio", "-monitor", "none",
+            "-no-reboot",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    cmd += accel_args(accel, icount)
+    if disk:
+        cmd += ["-drive", "file=%s,format=raw,if=none,id=hd0" % disk,
+                "-device", "virtio-blk-pci,drive=hd0"]
+    cmd += list(extra)
+    return cmd
+
+
+def describe_run(run):
+    """One line on how a GuestRun ended."""
+    if run.start_error:
+        return run.start_error
+    if run.timed_out:
+        return "killed by the host tool after the timeout (%.1f s)" % run.elapsed
+    if run.stopped_early:
+        return "killed by the host tool: it did not exit after the guest finished"
+    what = describe_status(run.status)
+    if run.status == STATUS_POWEROFF_OK and run.stderr_lines:
+        what = "status 1: QEMU failed (see its stderr) or the guest powered off with 0"
+    return "%s (after %.1f s)" % (what, run.elapsed)
+
+
+def describe_status(status):
+    """Human-readable meaning of a QEMU exit status."""
+    if status is None:
+        return "did not exit"
+    if status < 0:
+        return "killed by signal %d" % -status
+    if status == 0:
+        return ("QEMU exited with status 0: guest reset (a triple fault, with "
+                "-no-reboot) or QEMU was terminated")
+    if status == STATUS_POWEROFF_OK:
+        return "guest powered off with code 0"
+    if status == STATUS_PANIC:
+        return "guest exit code 0x7f (kernel panic)"
+    if status & 1:
+        return "guest powered off with code %d" % (status >> 1)
+    return "QEMU itself failed (status %d, not from isa-debug-exit)" % status
+
+
+def qemu_version():
+    """First line of `qemu-system-x86_64 --version`, or a note why not."""
+    try:
+        out = subprocess.run([QEMU, "--version"], capture_output=True, text=True,
+                             timeout=30).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        return "unknown (%s)" % e
+    lines = out.splitlines()
+    return lines[0].strip() if lines else "unknown"
+
+
+# ---------------------------------------------------------------- streaming runs
+
+class GuestRun:
+    """Outcome of run_guest()."""
+
+    def __init__(self):
+        self.status = None          # QEMU exit status (negative: signal)
+        self.start_error = None     # str if QEMU could not be started
+        self.timed_out = False      # killed because the whole-run deadline passed
+        self.stopped_early = False  # killed after a grace period asked by on_line
+        self.stderr_lines = []      # what QEMU printed on stderr
+        self.elapsed = 0.0
+
+
+def kill_group(proc, grace=3.0):
+    """Terminate the process group of proc (SIGTERM, then SIGKILL) and reap it."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _pump(stream, tag, q):
+    """Reader thread: put (tag, bytes) chunks on q, then (tag, None) at EOF."""
+    fd = stream.fileno()
+    try:
+        while True:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            q.put((tag, chunk))
+    except OSError:
+        pass
+    q.put((tag, None))
+
+
+def _echo(data, echo):
+    if echo is not None:
+        echo.flush()
+        target = getattr(echo, "buffer", None)
+        if target is not None:
+            target.write(data)
+        else:
+            echo.write(data.decode("utf-8", "replace"))
+        echo.flush()
+
+
+def _split_lines(pending, chunk):
+    """Append chunk to pending bytes; return (complete lines as str, rest)."""
+    pending += chunk
+    parts = pending.split(b"\n")
+    rest = parts.pop()
+    lines = [p.rstrip(b"\r").decode("utf-8", "replace") for p in parts]
+    return lines, rest
+
+
+def run_guest(cmd, log_path, timeout, on_line, echo=sys.stdout):
+    """Run QEMU `cmd`, streaming its serial console (stdout).
+
+    Raw output goes to log_path and (when echo is a stream) live to echo. on_line(str)
+    is called for every complete line; it may return a number of seconds after which
+    QEMU is killed if it has not exited yet (e.g. after the test summary). The whole
+    run is killed after `timeout` seconds. Never blocks longer than the deadlines.
+    """
+    res = GuestRun()
+    log_dir = os.path.dirname(log_path)
+    if log_dir:
+        os.makedirs(log_dir, exist_ok=True)
+    start = time.monotonic()
+    deadline = start + timeout
+    stop_at = None
+    with open(log_path, "wb") as log:
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    start_new_session=True)
+        except OSError as e:
+            res.start_error = "cannot start %s: %s" % (cmd[0], e.strerror or e)
+            return res
+        q = queue.Queue()
+        threads = [threading.Thread(target=_pump, args=(proc.stdout, "out", q),
+                                    daemon=True),
+                   threading.Thread(target=_pump, args=(proc.stderr, "err", q),
+                                    daemon=True)]
+        for t in threads:
+            t.start()
+        pending = {"out": b"", "err": b""}
+        open_streams = {"out", "err"}
+        try:
+            while open_streams:
+                now = time.monotonic()
+                limit = deadline if stop_at is None else min(deadline, stop_at)
+                if now >= limit:
+                    if now >= deadline:
+                        res.timed_out = True
+                    else:
+                        res.stopped_early = True
+                    break
+                try:
+                    tag, chunk = q.get(timeout=min(0.5, limit - now))
+                except queue.Empty:
+                    continue
+                if chunk is None:
+                    # End of stream: a last line without newline still counts.
+                    open_streams.discard(tag)
+                    lines, pending[tag] = _split_lines(pending[tag], b"\n")
+                    lines = [l for l in lines if l]
+                elif tag == "out":
+                    log.write(chunk)
+                    log.flush()
+                    _echo(chunk, echo)
+                    lines, pending[tag] = _split_lines(pending[tag], chunk)
+                else:
+                    lines, pending[tag] = _split_lines(pending[tag], chunk)
+                if tag == "out":
+                    for line in lines:
+                        grace = on_line(line)
+                        if grace is not None:
+                            t_stop = time.monotonic() + grace
+                            stop_at = t_stop if stop_at is None else min(stop_at, t_stop)
+                else:
+                    for line in lines:
+                        res.stderr_lines.append(line)
+                        if echo is not None:
+                            print("[qemu stderr] %s" % line, file=sys.stderr, flush=True)
+            if open_streams:
+                kill_group(proc)
+            else:
+                # Output closed: QEMU is exiting; wait for it within the deadlines.
+                limit = deadline if stop_at is None else min(deadline, stop_at)
+                try:
+                    proc.wait(timeout=max(0.1, limit - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    res.timed_out = time.monotonic() >= deadline
+                    res.stopped_early = not res.timed_out
+                    kill_group(proc)
+        except BaseException:
+            kill_group(proc)
+            raise
+        finally:
+            for stream in (proc.stdout, proc.stderr):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        res.status = proc.returncode
+    res.elapsed = time.monotonic() - start
+    return res
+
+
+# ---------------------------------------------------------------- CLI
+
+def map_status(status):
+    """Exit status for `run`: QEMU 1 (poweroff(0)) -> 0, else the raw status."""
+    if status == STATUS_POWEROFF_OK:
+        return 0
+    if status < 0:
+        return 128 - status
+    return status
+
+
+def command_from_args(args):
+    """Check files, choose the accelerator, and build the argv for run/cmd."""
+    check_files(args.kernel, args.modules, args.disk)
+    if args.icount:
+        accel, reason = "tcg", "icount requested (always TCG)"
+    else:
+        accel, reason = choose_accel()
+    cmd = qemu_command(args.kernel, args.modules, accel, icount=args.icount,
+                       memory=args.memory, disk=args.disk, extra=args.extra)
+    return cmd, accel, reason
+
+
+def cli_run(args):
+    cmd, accel, reason = command_from_args(args)
+    print("accelerator: %s (%s)" % (accel, reason), file=sys.stderr, flush=True)
+    # QEMU receives Ctrl-C itself (stdio chardev); we only wait for it.
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        status = subprocess.call(cmd)
+    except OSError as e:
+        print("qemu.py: cannot start %s: %s" % (cmd[0], e.strerror or e),
+              file=sys.stderr)
+        return 127
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if status != STATUS_POWEROFF_OK:
+        print("qemu.py: %s" % describe_status(status), file=sys.stderr)
+    return map_status(status)
+
+
+def cli_cmd(args):
+    cmd, accel, reason = command_from_args(args)
+    print("accelerator: %s (%s)" % (accel, reason), file=sys.stderr)
+    print(shlex.join(cmd))
+    return 0
+
+
+def cli_accel(_args):
+    accel, reason = choose_accel()
+    print("%s (%s)" % (accel, reason))
+    return 0
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="Boot Myrmex under QEMU.")
+    sub = p.add_subparsers(dest="action", required=True)
+    for name, helptext in (("run", "run QEMU interactively (make run)"),
+                           ("cmd", "print the QEMU command line")):
+        s = sub.add_parser(name, help=helptext)
+        s.add_argument("--kernel", required=True, help="kernel ELF (multiboot)")
+        s.add_argument("--modules", nargs="*", default=[],
+                       help='boot modules, init first; each "path arg1 arg2"')
+        s.add_argument("--memory", default="512M")
+        s.add_argument("--disk", help="raw disk image (virtio-blk)")
+        s.add_argument("--icount", action="store_true",
+                       help="TCG with -icount shift=0 (instruction-count TSC)")
+        s.add_argument("extra", nargs="*",
+                       help="extra QEMU arguments (after --)")
+    sub.add_parser("accel", help="print the accelerator that would be used")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    actions = {"run": cli_run, "cmd": cli_cmd, "accel": cli_accel}
+    try:
+        return actions[args.action](args)
+    except QemuError as e:
+        print("qemu.py: error: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
