@@ -119,36 +119,47 @@ static inline const char *test_value_name(long v, char *buf)
 	return buf;
 }
 
-/* Fails unless (long)(expr) equals expected; names the call and both values. */
-#define CHECK_EQ(expr, expected) \
-	test_check_values(#expr, __LINE__, (long)(expr), (long)(expected), (long)(expected))
+/*
+ * Fails unless got is one of the n accepted values; the message names the
+ * call (printf-style description), the accepted values and the actual one.
+ * Returns got so that a caller may go on using the result.
+ */
+__attribute__((format(printf, 4, 5)))
+static inline long test_expect(long got, const long *accepted, int n, const char *fmt, ...)
+{
+	for (int i = 0; i < n; i++)
+		if (got == accepted[i])
+			return got;
 
-/* Fails unless (long)(expr) equals one of two accepted values. */
-#define CHECK_EITHER(expr, first, second) \
-	test_check_values(#expr, __LINE__, (long)(expr), (long)(first), (long)(second))
+	char call[256], wanted[128] = "", name[24];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(call, sizeof call, fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < n; i++) {
+		size_t used = strlen(wanted);
+		snprintf(wanted + used, sizeof wanted - used, "%s%s", i ? " or " : "",
+		         test_value_name(accepted[i], name));
+	}
+	test_fail("%s: expected %s, got %s", call, wanted, test_value_name(got, name));
+	return got;
+}
 
-/* Fails with the message unless cond holds. */
+/* Fails unless (long)(expr) is one of the listed values (constants; at least
+ * one): CHECK_ONE_OF(munmap(...), -EINVAL, -ENOMEM). Evaluates expr once. */
+#define CHECK_ONE_OF(expr, ...) \
+	test_expect((long)(expr), (const long[]){ __VA_ARGS__ }, \
+	            (int)(sizeof((const long[]){ __VA_ARGS__ }) / sizeof(long)), \
+	            "line %d: %s", __LINE__, #expr)
+
+/* Fails unless (long)(expr) equals expected. */
+#define CHECK_EQ(expr, expected) CHECK_ONE_OF(expr, expected)
+
+/* Fails with the printf-style message unless cond holds. */
 #define CHECK(cond, ...) \
 	do { \
 		if (!(cond)) \
 			test_fail(__VA_ARGS__); \
 	} while (0)
-
-/* Returns got so a caller may go on using the result. */
-static inline long test_check_values(const char *call, int line, long got, long first,
-                                     long second)
-{
-	if (got != first && got != second) {
-		char g[24], e1[24], e2[24];
-		if (first == second)
-			test_fail("line %d: %s: expected %s, got %s", line, call,
-			          test_value_name(first, e1), test_value_name(got, g));
-		else
-			test_fail("line %d: %s: expected %s or %s, got %s", line, call,
-			          test_value_name(first, e1), test_value_name(second, e2),
-			          test_value_name(got, g));
-	}
-	return got;
-}
 
 #endif
