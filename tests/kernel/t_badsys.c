@@ -137,7 +137,6 @@ static void check_writev(void)
 	CHECK_ONE_OF(raw3(SYS_writev, 1, (long)iov, 2), -EFAULT, -EINVAL);
 	CHECK_EQ(raw3(SYS_writev, 1, (long)&good, -1), -EINVAL);
 	CHECK_EQ(raw3(SYS_writev, 1, (long)&good, MAX_IOVCNT + 1), -EINVAL);
-	CHECK_EQ(raw3(SYS_writev, 1, (long)&good, 1L << 40), -EINVAL);
 	CHECK_EQ(raw3(SYS_writev, 1000, (long)&good, 1), -EBADF);
 	CHECK_EQ(raw3(SYS_writev, 1, (long)&good, 0), 0);
 	CHECK_EQ(raw3(SYS_writev, 1, (long)&good, 1), 1);
@@ -376,7 +375,6 @@ static void check_kill(void)
 	CHECK_EQ(raw2(SYS_kill, self, 0), 0);
 	CHECK_EQ(raw2(SYS_kill, self, 65), -EINVAL);
 	CHECK_EQ(raw2(SYS_kill, self, -1), -EINVAL);
-	CHECK_EQ(raw2(SYS_kill, self, 1L << 40), -EINVAL);
 	if (native) {
 		/* The init is neither a child nor the caller. */
 		CHECK_ONE_OF(raw2(SYS_kill, 1, SIGKILL), -EPERM, -ESRCH);
@@ -494,11 +492,18 @@ static void check_ioctl(void)
 static void check_unknown_numbers(void)
 {
 	static const long numbers[] = {
-		335, 512, 1000, 4095, MYRMEX_SYS_BASE + 100, 1L << 40, -1, -4096,
+		400, 512, 1000, 4095, MYRMEX_SYS_BASE + 100, -1, -4096,
 	};
 	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
 		test_expect(myrmex_syscall6(numbers[i], 1, 2, 3, 4, 5, 6),
 		            (const long[]){ -ENOSYS }, 1, "system call %ld", numbers[i]);
+	if (!native)
+		return;
+	/* Linux 6.11 and later use 335 for uretprobe (SIGILL outside a probe). */
+	CHECK_EQ(myrmex_syscall6(335, 1, 2, 3, 4, 5, 6), -ENOSYS);
+	/* Linux keeps only the low 32 bits of the number (this would be read). */
+	CHECK_EQ(myrmex_syscall6(1L << 40, 1, 2, 3, 4, 5, 6), -ENOSYS);
+	CHECK_EQ(myrmex_syscall6((1L << 32) + SYS_getpid, 1, 2, 3, 4, 5, 6), -ENOSYS);
 }
 
 /* ------------------------------------------------------------ native calls */

@@ -107,24 +107,6 @@ void trap_dispatch(struct trapframe *tf)
 
 /* ---- Trapframe accessors (the contract's registers by role) ---- */
 
-uint64_t arch_tf_syscall_nr(const struct trapframe *tf) { return tf->rax; }
-
-uint64_t arch_tf_syscall_arg(const struct trapframe *tf, int index)
-{
-	switch (index) {
-	case 0: return tf->rdi;
-	case 1: return tf->rsi;
-	case 2: return tf->rdx;
-	case 3: return tf->r10;
-	case 4: return tf->r8;
-	default: return tf->r9;
-	}
-}
-
-void arch_tf_set_return(struct trapframe *tf, uint64_t value) { tf->rax = value; }
-uptr_t arch_tf_ip(const struct trapframe *tf) { return tf->rip; }
-uptr_t arch_tf_sp(const struct trapframe *tf) { return tf->rsp; }
-bool arch_tf_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
 uint64_t arch_tf_frame_pointer(const struct trapframe *tf) { return tf->rbp; }
 
 void arch_tf_dump(const struct trapframe *tf)

@@ -86,13 +86,14 @@ void arch_context_switch(struct thread *prev, struct thread *next);
 int arch_thread_set_tls(struct thread *t, uptr_t tls);
 uptr_t arch_thread_get_tls(const struct thread *t);
 
-/* ---- Trapframes: registers by role ---- */
-uint64_t arch_tf_syscall_nr(const struct trapframe *tf);
-uint64_t arch_tf_syscall_arg(const struct trapframe *tf, int index);
-void arch_tf_set_return(struct trapframe *tf, uint64_t value);
-uptr_t arch_tf_ip(const struct trapframe *tf);
-uptr_t arch_tf_sp(const struct trapframe *tf);
-bool arch_tf_from_user(const struct trapframe *tf);
+/* ---- Trapframes: registers by role ----
+ * <arch/arch_types.h> defines, as static inline functions on the hot path:
+ *   uint64_t arch_tf_syscall_nr(const struct trapframe *tf);
+ *   uint64_t arch_tf_syscall_arg(const struct trapframe *tf, int index);  (0..5)
+ *   void arch_tf_set_return(struct trapframe *tf, uint64_t value);
+ *   uptr_t arch_tf_ip(const struct trapframe *tf);
+ *   bool arch_tf_from_user(const struct trapframe *tf);
+ */
 uint64_t arch_tf_frame_pointer(const struct trapframe *tf);
 void arch_tf_dump(const struct trapframe *tf);
 /* Prints the current CPU's control registers (a panic without a trapframe). */

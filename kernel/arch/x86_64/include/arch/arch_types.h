@@ -40,6 +40,24 @@ struct arch_thread {
 	uint8_t fpu[512] __attribute__((aligned(16)));   /* FXSAVE area */
 };
 
+/* Trapframe accessors: the contract's registers by role (kernel/arch.h). */
+static inline uint64_t arch_tf_syscall_nr(const struct trapframe *tf) { return tf->rax; }
+static inline void arch_tf_set_return(struct trapframe *tf, uint64_t v) { tf->rax = v; }
+static inline uint64_t arch_tf_ip(const struct trapframe *tf) { return tf->rip; }
+static inline bool arch_tf_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
+
+static inline uint64_t arch_tf_syscall_arg(const struct trapframe *tf, int index)
+{
+	switch (index) {
+	case 0: return tf->rdi;
+	case 1: return tf->rsi;
+	case 2: return tf->rdx;
+	case 3: return tf->r10;
+	case 4: return tf->r8;
+	default: return tf->r9;
+	}
+}
+
 static inline void arch_cpu_relax(void)
 {
 	__asm__ volatile("pause");
