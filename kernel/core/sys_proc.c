@@ -140,10 +140,11 @@ long sys_kill(const struct syscall_args *a)
 	struct process *p = proc_find(pid);
 	if (!p || p->state != PROC_ALIVE)
 		return -ESRCH;
+	if (sig == 0)
+		return 0;         /* only a probe */
 	if (pid == 1)
 		return -EPERM;    /* init cannot be killed */
-	if (sig != 0)
-		proc_kill(p, sig);
+	proc_kill(p, sig);
 	return 0;
 }
 

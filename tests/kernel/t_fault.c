@@ -184,15 +184,27 @@ static void kernel_stack_syscall(void)
  * A syscall instruction in the last two bytes below the canonical hole: its
  * return address is non-canonical. A kernel that returns with sysret there
  * takes a #GP in kernel mode on Intel CPUs; a careful one (or a CPU that
- * faults in user mode) gives the process SIGSEGV. If the last page cannot be
- * mapped (Linux keeps it out of user space) there is nothing to try: the
- * program ends with the expected signal itself.
+ * faults in user mode) gives the process SIGSEGV. If the last page is
+ * already mapped (say, by the initial stack) it is made executable and
+ * used; if it cannot be had at all (Linux keeps it out of user space) there
+ * is nothing to try, and the program ends with the expected signal itself.
  */
 static void sysret_noncanonical(void)
 {
 	long page = myrmex_syscall6(SYS_mmap, LAST_USER_PAGE, PAGE, PROT_READ | PROT_WRITE,
 	                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (page != (long)LAST_USER_PAGE) {
+	long prot = PROT_READ | PROT_EXEC;
+	if (page == -EEXIST) {
+		page = (long)LAST_USER_PAGE;
+		prot |= PROT_WRITE; /* it may be our own stack */
+		long err = raw3(SYS_mprotect, page, PAGE, PROT_READ | PROT_WRITE);
+		if (err != 0) {
+			test_note("the last user page is taken and mprotect gave %ld: nothing "
+			          "to try", err);
+			raw2(SYS_kill, raw0(SYS_getpid), SIGSEGV);
+			return;
+		}
+	} else if (page != (long)LAST_USER_PAGE) {
 		test_note("the last user page cannot be mapped (%ld): nothing to try", page);
 		raw2(SYS_kill, raw0(SYS_getpid), SIGSEGV);
 		return;
@@ -200,9 +212,9 @@ static void sysret_noncanonical(void)
 	unsigned char *code = (unsigned char *)(page + PAGE - 2);
 	code[0] = 0x0f; /* syscall */
 	code[1] = 0x05;
-	long err = raw3(SYS_mprotect, page, PAGE, PROT_READ | PROT_EXEC);
+	long err = raw3(SYS_mprotect, page, PAGE, prot);
 	if (err != 0) {
-		test_fail("mprotect(PROT_READ | PROT_EXEC) of the last page: %ld", err);
+		test_fail("mprotect(%#lx) of the last page: %ld", prot, err);
 		return;
 	}
 	__asm__ volatile("mov $39, %%eax\n\t" /* getpid */

@@ -1,0 +1,477 @@
+/*
+ * testinit: the test init (pid 1) of the booted tests (docs/testing.md).
+ * Runs each test program of the table below in its own process with the
+ * native spawn call, waits for it with a timeout, compares how it ended with
+ * the expected outcome, and checks the kernel's free pages and kernel
+ * objects before and after (a difference is a leak). After each hostile test
+ * it runs t_alive as the test alive-after-<name>. Prints TEST-PLAN,
+ * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
+ * when everything passed, 1 otherwise.
+ *
+ * Usage: testinit [-v] [name ...]
+ *   -v      also print a line before each test
+ *   name    run only these tests: a test name ("mmap", "fault-ud"), or a
+ *           program name ("t_mmap", "t_fault": every test that runs it); a
+ *           trailing '*' matches a prefix ("fault-*"). The alive-after test
+ *           of a chosen hostile test always runs. A name that matches
+ *           nothing is reported as a failed test.
+ *
+ * On Linux (no spawn call) it runs the programs from its own directory with
+ * posix_spawn and skips the leak check, which makes it testable on a host.
+ */
+#define _GNU_SOURCE
+#include <myrmex.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define STRINGIFY_VALUE(x) #x
+#define STRINGIFY(x) STRINGIFY_VALUE(x)
+
+/* Tests run one level below the default priority, where the init runs, so
+ * that a test that spins cannot keep the init from enforcing the timeout. */
+#define TEST_PRIO 15
+_Static_assert(TEST_PRIO < MYRMEX_PRIO_DEFAULT, "tests run below the init");
+
+#define TIMEOUT_NS (120ULL * 1000000000ULL)  /* per test, guest time */
+#define POLL_NS (5ULL * 1000000ULL)
+#define REAP_AFTER_KILL_NS (10ULL * 1000000000ULL)
+#define LEAK_SETTLE_TRIES 100                  /* re-reads of kstats, 2 ms apart */
+#define LEAK_SETTLE_NS (2ULL * 1000000ULL)
+#define MAX_ARGS 4
+#define LINE_MAX_LEN 512
+
+enum ending { EXITS, KILLED };
+
+struct test {
+	const char *name;
+	const char *module;
+	const char *args[MAX_ARGS]; /* after argv[0], which is the module name */
+	enum ending ending;
+	int value;                  /* exit code or signal number */
+	int hostile;                /* followed by alive-after-<name> */
+};
+
+#define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1 }
+
+static const struct test tests[] = {
+	{ "hello", "t_hello", { "alpha", "beta" }, EXITS, 0, 0 },
+	{ "ids", "t_ids", { 0 }, EXITS, 0, 0 },
+	{ "time", "t_time", { 0 }, EXITS, 0, 0 },
+	{ "brk", "t_brk", { 0 }, EXITS, 0, 0 },
+	{ "mmap", "t_mmap", { 0 }, EXITS, 0, 0 },
+	{ "threads", "t_threads", { 0 }, EXITS, 0, 0 },
+	{ "threads-group-exit", "t_threads", { "group" }, EXITS, 7, 0 },
+	{ "threads-leader-exit", "t_threads", { "leader" }, EXITS, 5, 0 },
+	{ "futex", "t_futex", { 0 }, EXITS, 0, 0 },
+	{ "sched", "t_sched", { STRINGIFY(TEST_PRIO) }, EXITS, 0, 0 },
+	{ "spawn", "t_spawn", { 0 }, EXITS, 0, 0 },
+	{ "alive", "t_alive", { 0 }, EXITS, 0, 0 },
+	FAULT("null-read", SIGSEGV),
+	FAULT("null-write", SIGSEGV),
+	FAULT("kernel-read", SIGSEGV),
+	FAULT("kernel-write", SIGSEGV),
+	FAULT("physmap-read", SIGSEGV),
+	FAULT("physmap-write", SIGSEGV),
+	FAULT("exec-nx", SIGSEGV),
+	FAULT("exec-kernel", SIGSEGV),
+	FAULT("noncanonical", SIGSEGV),
+	FAULT("privileged", SIGSEGV),
+	FAULT("port-io", SIGSEGV),
+	FAULT("read-cr3", SIGSEGV),
+	FAULT("soft-int", SIGSEGV),
+	FAULT("ud", SIGILL),
+	FAULT("divide", SIGFPE),
+	FAULT("int3", SIGTRAP),
+	FAULT("stack-overflow", SIGSEGV),
+	FAULT("write-readonly", SIGSEGV),
+	FAULT("write-text", SIGSEGV),
+	FAULT("write-rodata", SIGSEGV),
+	FAULT("kernel-stack-syscall", SIGSEGV),
+	FAULT("sysret-noncanonical", SIGSEGV),
+	FAULT("thread-bad-stack", SIGSEGV),
+	{ "fault-hostile-rsp", "t_fault", { "hostile-rsp" }, EXITS, 0, 1 },
+	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1 },
+	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1 },
+	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1 },
+	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1 },
+	{ "exhaust-procs", "t_exhaust_procs", { 0 }, EXITS, 0, 1 },
+};
+#define TEST_COUNT (sizeof tests / sizeof tests[0])
+
+static const struct test alive_test = { "alive", "t_alive", { 0 }, EXITS, 0, 0 };
+
+static char *test_envp[] = { "MYRMEX_TEST=1", NULL };
+
+static int native;                 /* on Myrmex: spawn and kstats work */
+static int verbose;
+static const char *program_dir = "."; /* Linux: where the test programs are */
+static int passed, failed;
+
+/* ------------------------------------------------------------ output */
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		long done = myrmex_syscall6(SYS_write, fd, (long)buf, (long)len, 0, 0, 0);
+		if (done <= 0)
+			return;
+		buf += done;
+		len -= (size_t)done;
+	}
+}
+
+/* Formats one line (a newline is added) and writes it with one write. */
+__attribute__((format(printf, 1, 2)))
+static void emit(const char *fmt, ...)
+{
+	char line[LINE_MAX_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	size_t len = strlen(line);
+	line[len++] = '\n';
+	write_all(1, line, len);
+}
+
+static const char *error_name(long err)
+{
+	switch (-err) {
+	case ENOENT: return "ENOENT";
+	case EFAULT: return "EFAULT";
+	case E2BIG: return "E2BIG";
+	case EINVAL: return "EINVAL";
+	case ENOEXEC: return "ENOEXEC";
+	case EAGAIN: return "EAGAIN";
+	case ENOMEM: return "ENOMEM";
+	case EPERM: return "EPERM";
+	case ECHILD: return "ECHILD";
+	case ESRCH: return "ESRCH";
+	case ENOSYS: return "ENOSYS";
+	default: return "error";
+	}
+}
+
+/* "exit 0" or "killed by signal 11" into buf. */
+static void describe_status(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, size, "exit %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, size, "killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(buf, size, "wait status %#x", status);
+}
+
+static void describe_expected(const struct test *t, char *buf, size_t size)
+{
+	if (t->ending == EXITS)
+		snprintf(buf, size, "exit %d", t->value);
+	else
+		snprintf(buf, size, "killed by signal %d", t->value);
+}
+
+/* ------------------------------------------------------------ processes */
+
+/* Linux stand-in for spawn: the program file next to testinit. */
+static long host_spawn(const char *module, char **argv)
+{
+	char path[LINE_MAX_LEN];
+	snprintf(path, sizeof path, "%s/%s", program_dir, module);
+	pid_t pid;
+	int err = posix_spawn(&pid, path, NULL, NULL, argv, test_envp);
+	return err ? -err : pid;
+}
+
+static long start_test(const struct test *t)
+{
+	char *argv[MAX_ARGS + 2];
+	int argc = 0;
+	argv[argc++] = (char *)t->module;
+	for (int i = 0; i < MAX_ARGS && t->args[i]; i++)
+		argv[argc++] = (char *)t->args[i];
+	argv[argc] = NULL;
+	if (native)
+		return myrmex_spawn(t->module, argv, test_envp, TEST_PRIO);
+	return host_spawn(t->module, argv);
+}
+
+static long wait_nohang(long pid, int *status)
+{
+	return myrmex_syscall6(SYS_wait4, pid, (long)status, WNOHANG, 0, 0, 0);
+}
+
+/* Polls for pid's end for at most limit_ns. Returns pid when reaped (with
+ * *status), 0 on timeout, or -errno from wait4. */
+static long wait_with_timeout(long pid, int *status, uint64_t limit_ns)
+{
+	uint64_t start = myrmex_now_ns();
+	for (uint64_t polls = 0;; polls++) {
+		long r = wait_nohang(pid, status);
+		if (r != 0)
+			return r;
+		uint64_t now = myrmex_now_ns();
+		/* Without a working clock, count the sleeps instead. */
+		uint64_t elapsed = (now && start) ? now - start : polls * POLL_NS;
+		if (elapsed >= limit_ns)
+			return 0;
+		myrmex_sleep_ns(POLL_NS);
+	}
+}
+
+/* ------------------------------------------------------------ leak check */
+
+struct counts {
+	uint64_t free_pages;
+	uint64_t kernel_objects;
+};
+
+static int read_counts(struct counts *c)
+{
+	struct myrmex_kstats stats;
+	if (myrmex_kstats(&stats) < 0)
+		return -1;
+	c->free_pages = stats.free_pages;
+	c->kernel_objects = stats.kernel_objects;
+	return 0;
+}
+
+/* Compares with `before`, giving the kernel a moment to finish any deferred
+ * freeing. Writes "leak: ..." to reason and returns 1 if counts still differ. */
+static int find_leak(const struct counts *before, char *reason, size_t size)
+{
+	struct counts after;
+	for (int i = 0; i < LEAK_SETTLE_TRIES; i++) {
+		if (read_counts(&after) < 0) {
+			snprintf(reason, size, "kstats failed after the test");
+			return 1;
+		}
+		if (after.free_pages == before->free_pages &&
+		    after.kernel_objects == before->kernel_objects)
+			return 0;
+		myrmex_sleep_ns(LEAK_SETTLE_NS);
+	}
+	snprintf(reason, size, "leak: %lld pages, %lld objects",
+	         (long long)(before->free_pages - after.free_pages),
+	         (long long)(after.kernel_objects - before->kernel_objects));
+	return 1;
+}
+
+/* ------------------------------------------------------------ running */
+
+static void report(const char *name, int ok, const char *reason)
+{
+	if (ok) {
+		passed++;
+		emit("TEST-RESULT %s PASS", name);
+	} else {
+		failed++;
+		emit("TEST-RESULT %s FAIL %s", name, reason);
+	}
+}
+
+/*
+ * Runs t once and judges it. Writes the failure reason (empty when it
+ * passed) to reason and returns 1 for a pass.
+ */
+static int run_and_judge(const struct test *t, char *reason, size_t size)
+{
+	struct counts before = { 0, 0 };
+	int check_leaks = native && read_counts(&before) == 0;
+	reason[0] = '\0';
+
+	long pid = start_test(t);
+	if (pid <= 0) {
+		snprintf(reason, size, "spawn failed: %ld (%s)", pid, error_name(pid));
+		return 0;
+	}
+	int status = 0;
+	long r = wait_with_timeout(pid, &status, TIMEOUT_NS);
+	if (r == 0) {
+		myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
+		long reaped = wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS);
+		snprintf(reason, size, "timeout after %llu s%s",
+		         (unsigned long long)(TIMEOUT_NS / 1000000000ULL),
+		         reaped == pid ? "" : " (and SIGKILL did not end it)");
+		return 0;
+	}
+	if (r != pid) {
+		snprintf(reason, size, "wait4 returned %ld", r);
+		return 0;
+	}
+
+	int ok = t->ending == EXITS ? WIFEXITED(status) && WEXITSTATUS(status) == t->value
+	                            : WIFSIGNALED(status) && WTERMSIG(status) == t->value;
+	if (!ok) {
+		char got[64], wanted[64];
+		describe_status(status, got, sizeof got);
+		describe_expected(t, wanted, sizeof wanted);
+		snprintf(reason, size, "%s, expected %s", got, wanted);
+	}
+	if (check_leaks) {
+		char leak[128];
+		if (find_leak(&before, leak, sizeof leak)) {
+			size_t used = strlen(reason);
+			snprintf(reason + used, size - used, "%s%s", ok ? "" : "; ", leak);
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
+static void run_test(const struct test *t, const char *name)
+{
+	char reason[LINE_MAX_LEN - 64];
+	if (verbose)
+		emit("testinit: running %s (%s%s%s%s%s)", name, t->module,
+		     t->args[0] ? " " : "", t->args[0] ? t->args[0] : "",
+		     t->args[1] ? " " : "", t->args[1] ? t->args[1] : "");
+	int ok = run_and_judge(t, reason, sizeof reason);
+	report(name, ok, reason);
+}
+
+/* ------------------------------------------------------------ selection */
+
+static int pattern_matches(const char *pattern, const char *name)
+{
+	size_t len = strlen(pattern);
+	if (len > 0 && pattern[len - 1] == '*')
+		return strncmp(pattern, name, len - 1) == 0;
+	return strcmp(pattern, name) == 0;
+}
+
+/* A command-line name chooses a test by its own name or its program's. */
+static int name_matches(const char *pattern, const struct test *t)
+{
+	return pattern_matches(pattern, t->name) || pattern_matches(pattern, t->module);
+}
+
+/* selected[i] is set for each table entry a name chooses (all with none). */
+static void select_tests(int argc, char **argv, int *selected, int *unknown_names)
+{
+	int any_name = 0;
+	*unknown_names = 0;
+	for (int a = 1; a < argc; a++) {
+		if (argv[a][0] == '-')
+			continue;
+		any_name = 1;
+		int found = 0;
+		for (size_t i = 0; i < TEST_COUNT; i++) {
+			if (name_matches(argv[a], &tests[i])) {
+				selected[i] = 1;
+				found = 1;
+			}
+		}
+		if (!found)
+			(*unknown_names)++;
+	}
+	if (!any_name)
+		for (size_t i = 0; i < TEST_COUNT; i++)
+			selected[i] = 1;
+}
+
+static void report_unknown_names(int argc, char **argv)
+{
+	for (int a = 1; a < argc; a++) {
+		if (argv[a][0] == '-')
+			continue;
+		int found = 0;
+		for (size_t i = 0; i < TEST_COUNT; i++)
+			found |= name_matches(argv[a], &tests[i]);
+		if (!found)
+			report(argv[a], 0, "unknown test name");
+	}
+}
+
+static void parse_options(int argc, char **argv)
+{
+	for (int a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "-v") == 0)
+			verbose = 1;
+		else if (argv[a][0] == '-')
+			emit("testinit: ignoring unknown option %s", argv[a]);
+	}
+}
+
+/* ------------------------------------------------------------ main */
+
+/* Makes the stack pages the run uses present now, so that the init's own
+ * page faults do not show up between two kstats readings. */
+static void prefault_stack(void)
+{
+	volatile char area[32 * 1024];
+	for (size_t i = 0; i < sizeof area; i += 512)
+		area[i] = 0;
+}
+
+/* One run of t_alive that is not counted: the kernel's first-use caches
+ * (slabs, tables) get filled before the first leak check. */
+static void warm_up(void)
+{
+	char reason[LINE_MAX_LEN - 64];
+	if (!run_and_judge(&alive_test, reason, sizeof reason))
+		emit("testinit: warm-up run of t_alive: %s", reason[0] ? reason : "failed");
+}
+
+static void find_program_dir(const char *argv0)
+{
+	static char dir[LINE_MAX_LEN];
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+	if (!slash)
+		return;
+	size_t len = (size_t)(slash - argv0);
+	if (len >= sizeof dir)
+		return;
+	memcpy(dir, argv0, len);
+	dir[len] = '\0';
+	program_dir = len ? dir : "/";
+}
+
+int main(int argc, char **argv)
+{
+	int selected[TEST_COUNT] = { 0 };
+	int unknown_names;
+
+	native = myrmex_is_native();
+	find_program_dir(argc > 0 ? argv[0] : NULL);
+	parse_options(argc, argv);
+	select_tests(argc, argv, selected, &unknown_names);
+	prefault_stack();
+
+	int plan = unknown_names;
+	for (size_t i = 0; i < TEST_COUNT; i++)
+		if (selected[i])
+			plan += 1 + tests[i].hostile;
+	emit("TEST-PLAN %d", plan);
+	if (!native)
+		emit("testinit: not on Myrmex: programs from %s, no leak check", program_dir);
+
+	if (native)
+		warm_up();
+	report_unknown_names(argc, argv);
+	for (size_t i = 0; i < TEST_COUNT; i++) {
+		if (!selected[i])
+			continue;
+		run_test(&tests[i], tests[i].name);
+		if (tests[i].hostile) {
+			char name[128];
+			snprintf(name, sizeof name, "alive-after-%s", tests[i].name);
+			run_test(&alive_test, name);
+		}
+	}
+	emit("TEST-SUMMARY %d %d", passed, failed);
+
+	long r = myrmex_poweroff(failed ? 1 : 0);
+	if (native)
+		emit("testinit: poweroff returned %ld", r);
+	return failed ? 1 : 0;
+}
