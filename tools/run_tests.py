@@ -269,6 +269,38 @@ def boot_tests(args, tally):
     return parser.panic_lines if parser.panic else []
 
 
+# ----------------------------------------------------------- panic checks
+
+# Boots that must end in a clean kernel panic: the cause, the registers, a
+# backtrace symbolized down to kmain, and QEMU's exit status 255 (code 0x7f).
+PANIC_CASES = [
+    ("panic-no-modules", [], "no boot modules"),
+    ("panic-bad-init", ["Makefile"], "cannot start init"),
+]
+PANIC_STATUS = (0x7f << 1) | 1
+
+
+def panic_checks(args, tally):
+    say("== panic checks")
+    accel, _ = qemu.choose_accel()
+    for name, modules, cause in PANIC_CASES:
+        lines = []
+        cmd = qemu.qemu_command(args.kernel, modules, accel)
+        log = os.path.join(os.path.dirname(args.log) or ".", name + ".log")
+        run = qemu.run_guest(cmd, log, 120, lines.append, echo=None)
+        text = "\n".join(lines)
+        missing = [what for what, needle in (
+            ("cause", "KERNEL PANIC: " + cause), ("registers", "cr3="),
+            ("symbolized backtrace", "kmain+")) if needle not in text]
+        if run.status != PANIC_STATUS:
+            missing.append("exit status %s (want %d)" % (run.status, PANIC_STATUS))
+        if missing:
+            tally.fail(name, "missing: " + ", ".join(missing) + " (log %s)" % log)
+        else:
+            tally.ok(name)
+        say("%s %s" % ("PASS" if not missing else "FAIL", name))
+
+
 # ---------------------------------------------------------------- report
 
 def report(tally, panic_lines):
@@ -327,6 +359,7 @@ def main(argv=None):
     try:
         run_unit_tests(args.unit, tally)
         if not args.no_boot:
+            panic_checks(args, tally)
             panic_lines = boot_tests(args, tally)
     except KeyboardInterrupt:
         tally.fail("interrupted", "stopped by the user (Ctrl-C)")

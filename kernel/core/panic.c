@@ -33,6 +33,7 @@ static NORETURN void panic_finish(const struct trapframe *tf, const char *fmt, v
 		print_frame(arch_tf_ip(tf));
 		arch_backtrace(arch_tf_frame_pointer(tf), print_frame);
 	} else {
+		arch_dump_cpu_state();
 		printk("backtrace:\n");
 		arch_backtrace(0, print_frame);
 	}
