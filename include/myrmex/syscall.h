@@ -17,7 +17,8 @@
 #define MYRMEX_SYS_BASE      4096
 
 /*
- * spawn(const char *module, char *const argv[], char *const envp[], int prio)
+ * spawn(const char *module, char *const argv[], char *const envp[], int prio,
+ *       unsigned flags)
  * Starts a new process from the boot module whose name (basename of the
  * module's first command-line word) is `module`. argv/envp are NULL-terminated
  * arrays as for execve. prio is 0..MYRMEX_PRIO_MAX, or -1 to inherit the
@@ -25,6 +26,9 @@
  * (reap it with wait4). Errors: -ENOENT no such module, -EFAULT bad pointer,
  * -E2BIG argv/envp too large, -EINVAL bad prio or bad ELF (-ENOEXEC),
  * -EAGAIN process limit reached, -ENOMEM out of memory.
+ * flags: MYRMEX_SPAWN_SERVER (include/myrmex/ica.h) gives the child the
+ * right to register as a server; only a process with the right may pass it
+ * (-EPERM); other bits -EINVAL.
  * Only until the process manager server exists (the POSIX personality issue).
  */
 #define MYRMEX_SYS_SPAWN     (MYRMEX_SYS_BASE + 0)
@@ -75,8 +79,14 @@ struct myrmex_kstats {
 	uint64_t processes;         /* live processes now */
 	uint64_t threads;           /* live threads now */
 	uint64_t bytes_copied;      /* bytes copied between user and kernel */
-	uint64_t reserved[1];
+	uint64_t ipc_calls;         /* callsync + callasync accepted */
+	uint64_t ipc_returns;       /* results delivered (ret, get(p), server death) */
+	uint64_t ica_attaches;      /* ICAs mapped into an address space */
+	uint64_t ica_detaches;      /* ICAs unmapped from an address space */
+	uint64_t ica_pages_mapped;  /* pages mapped by those attaches */
+	uint64_t ica_live;          /* ICAs allocated now (not a counter) */
+	uint64_t reserved[3];
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 16 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 24 * 8, "kstats layout");
 
 #endif

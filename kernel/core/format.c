@@ -123,9 +123,11 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			put_padded(&o, s, n, width, left, ' ');
 			break;
 		}
-		case 'c':
-			put(&o, (char)va_arg(ap, int));
+		case 'c': {
+			char c = (char)va_arg(ap, int);
+			put_padded(&o, &c, 1, width, left, ' ');
 			break;
+		}
 		case '%':
 			put(&o, '%');
 			break;

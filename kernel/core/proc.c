@@ -12,6 +12,7 @@
 #include <kernel/boot.h>
 #include <kernel/errno.h>
 #include <kernel/futex.h>
+#include <kernel/ipc.h>
 #include <kernel/kmem.h>
 #include <kernel/loader.h>
 #include <kernel/panic.h>
@@ -78,7 +79,8 @@ static void process_free(struct process *p)
 }
 
 int proc_spawn(const char *module, const char *const *argv, int argc,
-               const char *const *envp, int envc, int prio, struct process *parent)
+               const char *const *envp, int envc, int prio, bool may_serve,
+               struct process *parent)
 {
 	const struct boot_module *m = boot_find_module(module);
 	if (!m)
@@ -120,6 +122,11 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 	list_init(&p->sibling_link);
 	list_init(&p->threads);
 	waitq_init(&p->child_exit);
+	p->may_serve = may_serve;
+	p->server_coreid = -1;
+	list_init(&p->requests);
+	list_init(&p->results);
+	waitq_init(&p->ipc_waiters);
 	list_push_back(&process_table, &p->table_link);
 	if (parent)
 		list_push_back(&parent->children, &p->sibling_link);
@@ -152,6 +159,8 @@ int thread_clone(struct thread *parent, uptr_t sp, bool set_tls, uptr_t tls,
 /* The last thread is gone: free the memory, become a zombie, tell the parent. */
 static void process_end(struct process *p)
 {
+	p->killed = true;   /* nothing is delivered to p from here on */
+	ipc_process_exit(p);
 	arch_as_activate_kernel();
 	vm_space_destroy(&p->vm);
 	p->state = PROC_ZOMBIE;

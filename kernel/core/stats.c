@@ -2,6 +2,7 @@
  * Kernel counters (see kernel/stats.h).
  */
 #include <kernel/stats.h>
+#include <kernel/ica.h>
 #include <kernel/kmem.h>
 #include <kernel/pmm.h>
 #include <kernel/proc.h>
@@ -18,4 +19,5 @@ void stats_snapshot(struct myrmex_kstats *out)
 	out->tsc_khz = time_tsc_khz();
 	out->processes = proc_count();
 	out->threads = thread_count();
+	out->ica_live = ica_live_count();
 }

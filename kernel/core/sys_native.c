@@ -9,6 +9,7 @@
 #include <kernel/proc.h>
 #include <kernel/stats.h>
 #include <kernel/usercopy.h>
+#include <myrmex/ica.h>
 #include <myrmex/syscall.h>
 
 #define SPAWN_MAX_ARGS   128      /* argv and envp entries, each */
@@ -42,6 +43,11 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 {
 	struct thread *t = current_thread();
 	int prio = (int)a->arg[3];
+	uint64_t flags = a->arg[4];
+	if (flags & ~(uint64_t)MYRMEX_SPAWN_SERVER)
+		return -EINVAL;
+	if ((flags & MYRMEX_SPAWN_SERVER) && !t->proc->may_serve)
+		return -EPERM;
 	if (prio == -1)
 		prio = t->prio;
 	if (prio < 0 || prio > t->proc->prio_ceiling)
@@ -67,7 +73,7 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	else if (envc < 0)
 		r = envc;
 	else
-		r = proc_spawn(name, argv, argc, envp, envc, prio, t->proc);
+		r = proc_spawn(name, argv, argc, envp, envc, prio, flags & MYRMEX_SPAWN_SERVER, t->proc);
 	pmm_free(scratch, SPAWN_ARG_BYTES / PAGE_SIZE + 1);
 	return r;
 }

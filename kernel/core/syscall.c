@@ -9,6 +9,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/stats.h>
+#include <myrmex/ica.h>
 #include <myrmex/syscall.h>
 
 static const syscall_fn linux_calls[] = {
@@ -45,6 +46,15 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_KSTATS - MYRMEX_SYS_BASE] = sys_myrmex_kstats,
 	[MYRMEX_SYS_POWEROFF - MYRMEX_SYS_BASE] = sys_myrmex_poweroff,
 	[MYRMEX_SYS_SETPRIO - MYRMEX_SYS_BASE] = sys_myrmex_setprio,
+	[MYRMEX_SYS_ICA_ALLOC - MYRMEX_SYS_BASE] = sys_ica_alloc,
+	[MYRMEX_SYS_ICA_FREE - MYRMEX_SYS_BASE] = sys_ica_free,
+	[MYRMEX_SYS_ICA_DETACH - MYRMEX_SYS_BASE] = sys_ica_detach,
+	[MYRMEX_SYS_ICA_ATTACH - MYRMEX_SYS_BASE] = sys_ica_attach,
+	[MYRMEX_SYS_REGISTSERVER - MYRMEX_SYS_BASE] = sys_registserver,
+	[MYRMEX_SYS_CALLSYNC - MYRMEX_SYS_BASE] = sys_callsync,
+	[MYRMEX_SYS_CALLASYNC - MYRMEX_SYS_BASE] = sys_callasync,
+	[MYRMEX_SYS_GET - MYRMEX_SYS_BASE] = sys_get,
+	[MYRMEX_SYS_RET - MYRMEX_SYS_BASE] = sys_ret,
 };
 
 #define LOGGED_MAX 512

@@ -194,7 +194,7 @@ static int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
 	return 0;
 }
 
-/* Highest free range of size bytes below USER_MMAP_TOP; 0 when none. */
+/* Highest free range of size bytes in [USER_MMAP_BASE, USER_MMAP_TOP); 0 when none. */
 static vaddr_t find_gap(struct vm_space *vm, uint64_t size)
 {
 	vaddr_t end = USER_MMAP_TOP;
@@ -203,11 +203,13 @@ static vaddr_t find_gap(struct vm_space *vm, uint64_t size)
 		struct vma *v = region_of(n);
 		if (v->start >= end)
 			continue;
-		if (end - USER_BASE >= size && v->end <= end - size)
+		if (end - USER_MMAP_BASE >= size && v->end <= end - size)
 			return end - size;
 		end = v->start;
+		if (end <= USER_MMAP_BASE)
+			return 0;
 	}
-	return end >= USER_BASE && end - USER_BASE >= size ? end - size : 0;
+	return end - USER_MMAP_BASE >= size ? end - size : 0;
 }
 
 static int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot)
@@ -243,11 +245,13 @@ int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, uns
 			return -ENOMEM;
 		if (start < USER_BASE)
 			return -EPERM;
+		if (start < USER_MMAP_BASE && start + size > USER_BRK_TOP)
+			return -ENOMEM;   /* the ICA window is the kernel's */
 		if ((flags & VM_NOREPLACE) && !range_is_free(vm, start, start + size))
 			return -EEXIST;
 	} else {
 		start = ALIGN_DOWN(*addr, PAGE_SIZE);
-		bool hint_ok = start >= USER_BASE && start <= USER_MMAP_TOP &&
+		bool hint_ok = start >= USER_MMAP_BASE && start <= USER_MMAP_TOP &&
 		               size <= USER_MMAP_TOP - start && range_is_free(vm, start, start + size);
 		if (!hint_ok)
 			start = find_gap(vm, size);
@@ -327,7 +331,7 @@ int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot)
 
 vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk)
 {
-	if (new_brk < vm->brk_start || new_brk > USER_MMAP_TOP)
+	if (new_brk < vm->brk_start || new_brk > USER_BRK_TOP)
 		return vm->brk;
 	vaddr_t old_end = ALIGN_UP(vm->brk, PAGE_SIZE), new_end = ALIGN_UP(new_brk, PAGE_SIZE);
 	if (new_end > old_end) {

@@ -271,24 +271,32 @@ UNIT_TEST(next_fit_wraps_around)
 
 UNIT_TEST(run_straddling_hint)
 {
-	/* Free pages [40, 60) only, with the hint at 50 in the middle. */
-	for (uint64_t count = 11; count <= 21; count++) {
-		struct tmap t;
-		tmap_init(&t, 128, 1);
-		CHECK_EQ(pagemap_alloc(&t.m, 50), 0);           /* hint = 50 */
-		pagemap_set_used(&t.m, 60, 68);
-		CHECK_EQ(pagemap_free(&t.m, 40, 10), 0);
-		CHECK_EQ(t.m.free, 20);
-		uint64_t got = pagemap_alloc(&t.m, count);
-		if (count <= 20) {
-			CHECK_EQ(got, 40);
-			CHECK(range_used(&t.m, 40, count));
-			CHECK_EQ(t.m.free, 20 - count);
-		} else {
-			CHECK_EQ(got, NONE);
-			CHECK_EQ(t.m.free, 20);
+	/* Free pages [lo, 60) only, with the hint at 50: a run of up to 10 pages
+	 * comes from the hint on; a longer one must start before the hint, which
+	 * the second pass finds, down to a run starting at hint - 1. */
+	static const uint64_t los[] = { 40, 45, 49 };
+	for (size_t l = 0; l < sizeof(los) / sizeof(los[0]); l++) {
+		uint64_t lo = los[l];
+		for (uint64_t count = 1; count <= 60 - lo + 1; count++) {
+			struct tmap t;
+			tmap_init(&t, 128, 1);
+			CHECK_EQ(pagemap_alloc(&t.m, 50), 0);           /* hint = 50 */
+			pagemap_set_used(&t.m, 60, 68);
+			CHECK_EQ(pagemap_free(&t.m, lo, 50 - lo), 0);
+			CHECK_EQ(t.m.free, 60 - lo);
+			uint64_t got = pagemap_alloc(&t.m, count);
+			if (count <= 10) {
+				CHECK_EQ(got, 50);
+			} else if (count <= 60 - lo) {
+				CHECK_EQ(got, lo);
+				CHECK(range_used(&t.m, lo, count));
+				CHECK_EQ(t.m.free, 60 - lo - count);
+			} else {
+				CHECK_EQ(got, NONE);
+				CHECK_EQ(t.m.free, 60 - lo);
+			}
+			tmap_fini(&t);
 		}
-		tmap_fini(&t);
 	}
 }
 

@@ -76,8 +76,10 @@ static void unit_fail(const char *file, int line, const char *fmt, ...)
 			*c = ' ';
 	if (unit_failures++ == 0)
 		snprintf(unit_reason, sizeof(unit_reason), "%s:%d %s", file, line, text);
-	else
+	else if (unit_failures <= 20)
 		printf("  also: %s:%d %s\n", file, line, text);
+	else if (unit_failures == 21)
+		printf("  also: (further failures not shown)\n");
 }
 
 __attribute__((unused))

@@ -21,9 +21,11 @@
 #define EEXIST  17
 #define ENODEV  19
 #define EINVAL  22
+#define EPIPE   32
 #define ENOTTY  25
 #define ERANGE  34
 #define ENOSYS  38
 #define ETIMEDOUT 110
+#define ECANCELED 125
 
 #endif

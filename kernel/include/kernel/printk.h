@@ -1,6 +1,7 @@
 /*
  * Kernel console output: printk formats to the early console (COM1).
- * Supported conversions: %d %i %u %x %X %p %s %c %%, with flags '0' and '-',
+ * Supported conversions: %d %i %u %x %X %p %s %c %%, with flags '0', '-' and
+ * '#' (a 0x prefix for %x and %X, also for zero),
  * a field width, and the length modifiers l, ll and z.
  */
 #ifndef KERNEL_PRINTK_H

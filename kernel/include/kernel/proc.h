@@ -40,6 +40,9 @@ struct thread {
 	struct waitq *waiting_on;      /* set while blocked on a wait queue */
 	uptr_t clear_child_tid;        /* CLONE_CHILD_CLEARTID / set_tid_address */
 	uptr_t futex_addr;             /* the word a futex waiter sleeps on */
+	struct ica *ipc_waiting;       /* callsync: the control ICA whose result we await */
+	struct ica *ipc_delivered;     /* callsync: set with the result when it arrives */
+	int64_t ipc_status;            /* callsync: why there is no result (-ECANCELED...) */
 	void *kstack;                  /* KSTACK_PAGES pages, through the direct map */
 	struct arch_thread arch;
 };
@@ -61,15 +64,26 @@ struct process {
 	unsigned thread_count;         /* threads not yet exited */
 	struct waitq child_exit;       /* the parent's threads wait here in wait4 */
 	struct vm_space vm;
+	/* The communication mechanism (kernel/ipc.h, kernel/ica.h). */
+	bool may_serve;                /* may call registserver */
+	int server_coreid;             /* -1 when not a server */
+	struct list_node requests;     /* control ICAs queued for this server */
+	unsigned request_count;
+	struct list_node results;      /* control ICAs whose results wait for get */
+	struct waitq ipc_waiters;      /* threads blocked in get */
+	unsigned ica_count;            /* ICAs charged to this process */
+	uint64_t ica_pages;
 };
 
 extern struct spinlock proc_lock;
 
 void proc_init(void);
 /* Starts a program from a boot module. argv/envp are kernel strings. The new
- * process is a child of parent (NULL for init). Returns the pid or -errno. */
+ * process is a child of parent (NULL for init); may_serve gives it the right
+ * to register as a server. Returns the pid or -errno. */
 int proc_spawn(const char *module, const char *const *argv, int argc,
-               const char *const *envp, int envc, int prio, struct process *parent);
+               const char *const *envp, int envc, int prio, bool may_serve,
+               struct process *parent);
 /* Creates a thread in the current process that enters user mode at the
  * current system call's return point, with stack sp (clone). Returns the
  * tid or -EAGAIN/-ENOMEM. */

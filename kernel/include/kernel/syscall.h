@@ -54,5 +54,14 @@ long sys_myrmex_spawn(const struct syscall_args *a);
 long sys_myrmex_kstats(const struct syscall_args *a);
 long sys_myrmex_poweroff(const struct syscall_args *a);
 long sys_myrmex_setprio(const struct syscall_args *a);
+long sys_ica_alloc(const struct syscall_args *a);
+long sys_ica_free(const struct syscall_args *a);
+long sys_ica_detach(const struct syscall_args *a);
+long sys_ica_attach(const struct syscall_args *a);
+long sys_registserver(const struct syscall_args *a);
+long sys_callsync(const struct syscall_args *a);
+long sys_callasync(const struct syscall_args *a);
+long sys_get(const struct syscall_args *a);
+long sys_ret(const struct syscall_args *a);
 
 #endif

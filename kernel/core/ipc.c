@@ -1,0 +1,396 @@
+/*
+ * The communication mechanism (see kernel/ipc.h and docs/ipc.md).
+ *
+ * A call reads the caller's top frame once into kernel memory, checks it
+ * completely (control ICA, frame bounds, target, data ICAs, queue room), and
+ * only then moves anything. From then on the kernel follows its own record
+ * (struct ipc_call: the hops), never the frames, which the caller may still
+ * write. Every mapping into a receiver happens in the receiver's own context
+ * (its get or its wake-up in callsync); a data ICA that cannot be mapped
+ * there is parked for it instead.
+ *
+ * Locking: one CPU, kernel not preemptible; ipc_lock will cover the queues
+ * and the server table for SMP.
+ */
+#include <kernel/ipc.h>
+#include <kernel/errno.h>
+#include <kernel/ica.h>
+#include <kernel/panic.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/stats.h>
+#include <kernel/string.h>
+
+static struct process *servers[MYRMEX_MAX_COREID + 1];
+
+int ipc_register(struct process *p, uint64_t coreid)
+{
+	if (!p->may_serve)
+		return -EPERM;
+	if (coreid > MYRMEX_MAX_COREID)
+		return -EINVAL;
+	if (p->server_coreid >= 0)
+		return -EEXIST;
+	if (servers[coreid])
+		return -EBUSY;
+	servers[coreid] = p;
+	p->server_coreid = (int)coreid;
+	return 0;
+}
+
+/* ---- Reading the control ICA ---- */
+
+static bool frame_offset_ok(const struct ica *ctl, uint64_t off)
+{
+	uint64_t size = (uint64_t)ctl->npages * PAGE_SIZE;
+	return off >= sizeof(struct myrmex_ctl_header) && (off & 7) == 0 &&
+	       off + sizeof(struct myrmex_frame) <= size;
+}
+
+/* Copies the top frame after checking the header and the frame's links. */
+static int read_top_frame(const struct ica *ctl, uint32_t *offset, struct myrmex_frame *f,
+                          uint32_t *flags)
+{
+	struct myrmex_ctl_header h;
+	memcpy(&h, ica_kernel_ptr(ctl, 0), sizeof(h));
+	if (h.magic != MYRMEX_CTL_MAGIC || !frame_offset_ok(ctl, h.currentp))
+		return -EINVAL;
+	memcpy(f, ica_kernel_ptr(ctl, h.currentp), sizeof(*f));
+	if (f->prev != 0 && (f->prev >= h.currentp || !frame_offset_ok(ctl, f->prev)))
+		return -EINVAL;
+	if (f->ndata > MYRMEX_FRAME_DATA)
+		return -EINVAL;
+	*offset = h.currentp;
+	*flags = h.flags;
+	return 0;
+}
+
+/* The data ICAs a frame names must be distinct idle ICAs attached to p. */
+static int check_data(struct process *p, const struct ica *ctl, const struct myrmex_frame *f,
+                      struct ica **data)
+{
+	for (uint32_t i = 0; i < f->ndata; i++) {
+		struct ica *d = ica_lookup(f->data[i]);
+		if (!d || d == ctl || d->state != ICA_ATTACHED || d->owner != p)
+			return -EINVAL;
+		for (uint32_t j = 0; j < i; j++)
+			if (data[j] == d)
+				return -EINVAL;
+		data[i] = d;
+	}
+	return 0;
+}
+
+/* Detaches checked data ICAs from p; they travel with ctl. */
+static void carry(struct ica *ctl, struct process *p, struct ica **data, uint32_t n)
+{
+	ctl->call.ncarried = n;
+	for (uint32_t i = 0; i < n; i++) {
+		ica_unmap(data[i], p);
+		data[i]->state = ICA_IN_FLIGHT;
+		data[i]->owner = NULL;
+		data[i]->carrier = ctl;
+		ctl->call.carried[i] = data[i];
+	}
+}
+
+static void wake_getters(struct process *p)
+{
+	waitq_wake(&p->ipc_waiters, 1);
+}
+
+/* ---- Delivery ---- */
+
+static void cancel_waiter(struct thread *w, int64_t status)
+{
+	w->ipc_waiting = NULL;
+	w->ipc_delivered = NULL;
+	w->ipc_status = status;
+	thread_wake(w, 0);
+}
+
+/* Pops the returning stage (or, direct, every stage) and hands the result to
+ * the caller of the last popped stage; a result for a caller that has gone
+ * is freed with what it carries. */
+static void deliver_result(struct ica *ctl, int64_t status, bool direct, int from)
+{
+	struct ipc_call *c = &ctl->call;
+	uint32_t result_frame = c->hops[c->nhops - 1].frame;
+	struct ipc_hop dest;
+	if (direct) {
+		for (unsigned i = c->nhops - 1; i >= 1; i--)
+			if (c->hops[i].waiter)
+				cancel_waiter(c->hops[i].waiter, -ECANCELED);
+		dest = c->hops[0];
+		c->nhops = 0;
+	} else {
+		dest = c->hops[--c->nhops];
+	}
+	c->kind = MYRMEX_DELIVERY_RESULT;
+	c->status = status;
+	c->from = from;
+	c->frame = result_frame;
+	STAT_INC(ipc_returns);
+	struct process *r = proc_find(dest.requester);
+	if (!r || r->state != PROC_ALIVE || r->killed) {
+		if (dest.waiter)
+			cancel_waiter(dest.waiter, -EINTR);
+		ica_destroy(ctl);
+		return;
+	}
+	if (dest.waiter) {
+		dest.waiter->ipc_waiting = NULL;
+		dest.waiter->ipc_delivered = ctl;
+		thread_wake(dest.waiter, 0);
+	} else {
+		list_push_back(&r->results, &c->link);
+		wake_getters(r);
+	}
+}
+
+/* Takes delivery of ctl in me's own context: maps it and what it carries,
+ * updates the header, and describes it in *out. 0 or -ENOMEM (nothing moved). */
+static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *out)
+{
+	struct ipc_call *c = &ctl->call;
+	if (me != c->home) {
+		int err = ica_map(ctl, me);
+		if (err)
+			return err;
+	}
+	struct myrmex_ctl_header *h = ica_kernel_ptr(ctl, 0);
+	int requester = c->kind == MYRMEX_DELIVERY_REQUEST ? c->hops[c->nhops - 1].requester : c->from;
+	if (c->kind == MYRMEX_DELIVERY_RESULT) {
+		h->currentp = c->nhops ? c->hops[c->nhops - 1].frame : 0;
+		h->resultp = c->frame;
+	}
+	h->kind = c->kind;
+	if (c->kind == MYRMEX_DELIVERY_RESULT && c->nhops == 0) {
+		/* The call is over: the control ICA is idle again, and mine. */
+		if (c->home && c->home != me)
+			ica_unmap(ctl, c->home);
+		ctl->state = ICA_ATTACHED;
+		ctl->owner = me;
+		c->home = NULL;
+		c->handler = NULL;
+	} else {
+		c->handler = me;
+	}
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		out->control = ica_address(ctl);
+		out->handle = ctl->handle;
+		out->kind = c->kind;
+		out->requester = requester;
+		out->frame = c->frame;
+		out->opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, c->frame))->opcode;
+		out->status = c->kind == MYRMEX_DELIVERY_RESULT ? c->status : 0;
+		out->ndata = c->ncarried;
+	}
+	for (unsigned i = 0; i < c->ncarried; i++) {
+		struct ica *d = c->carried[i];
+		d->carrier = NULL;
+		d->owner = me;
+		d->state = ica_map(d, me) == 0 ? ICA_ATTACHED : ICA_PARKED;
+		if (out)
+			out->data[i] = d->handle;
+	}
+	c->ncarried = 0;
+	return 0;
+}
+
+/* After callsync's wait: take the result (or the reason there is none). */
+static int receive_sync(struct thread *t)
+{
+	struct ica *ctl = t->ipc_delivered;
+	t->ipc_delivered = NULL;
+	if (!ctl)
+		return (int)t->ipc_status;
+	int64_t status = ctl->call.status;
+	bool from_kernel = ctl->call.from == 0;
+	receive(ctl, t->proc, NULL);   /* the home mapping exists: cannot fail */
+	return from_kernel ? (int)status : 0;
+}
+
+/* ---- Calls ---- */
+
+int ipc_call(struct thread *t, uptr_t addr, bool sync)
+{
+	struct process *me = t->proc;
+	struct ica *ctl = ica_at(addr);
+	if (!ctl)
+		return -EINVAL;
+	bool idle = ctl->state == ICA_ATTACHED && ctl->owner == me;
+	bool forwarding = ctl->state == ICA_IN_FLIGHT && !ctl->carrier && ctl->call.handler == me;
+	if (!idle && !forwarding)
+		return -EINVAL;
+	struct ipc_call *c = &ctl->call;
+	if (forwarding && c->nhops >= MYRMEX_MAX_STAGES)
+		return -EINVAL;
+	uint32_t off, flags;
+	struct myrmex_frame f;
+	int err = read_top_frame(ctl, &off, &f, &flags);
+	if (err)
+		return err;
+	/* A forwarded call must push a new frame on top of the one it serves. */
+	if (forwarding && f.prev != c->hops[c->nhops - 1].frame)
+		return -EINVAL;
+	if (idle && f.prev != 0)
+		return -EINVAL;
+	if (f.target > MYRMEX_MAX_COREID || !servers[f.target])
+		return -ESRCH;
+	struct process *server = servers[f.target];
+	if (server->request_count >= IPC_QUEUE_MAX)
+		return -EAGAIN;
+	/* Direct return skips intermediate stages, which must not wait for it. */
+	if (sync && forwarding && (flags & MYRMEX_CTL_DIRECT_RETURN))
+		return -EINVAL;
+	struct ica *data[MYRMEX_FRAME_DATA];
+	err = check_data(me, ctl, &f, data);
+	if (err)
+		return err;
+
+	/* Checked: now move. */
+	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
+	if (idle) {
+		ctl->state = ICA_IN_FLIGHT;
+		ctl->owner = NULL;
+		c->home = sync ? me : NULL;
+		c->handler = NULL;
+		c->nhops = 0;
+		if (!sync)
+			ica_unmap(ctl, me);
+	} else {
+		if (me != c->home)
+			ica_unmap(ctl, me);
+		c->handler = NULL;
+	}
+	carry(ctl, me, data, f.ndata);
+	c->hops[c->nhops++] = (struct ipc_hop){ me->pid, sync ? t : NULL, off };
+	c->kind = MYRMEX_DELIVERY_REQUEST;
+	c->frame = off;
+	list_push_back(&server->requests, &c->link);
+	server->request_count++;
+	STAT_INC(ipc_calls);
+	wake_getters(server);
+	if (!sync)
+		return 0;
+
+	t->ipc_waiting = ctl;
+	int r = thread_block(NULL, 0);
+	if (t->ipc_waiting) {
+		/* Killed while waiting: the call goes on without us. */
+		for (unsigned i = 0; i < c->nhops; i++)
+			if (c->hops[i].waiter == t)
+				c->hops[i].waiter = NULL;
+		t->ipc_waiting = NULL;
+		return r < 0 ? r : -EINTR;
+	}
+	return receive_sync(t);
+}
+
+int ipc_return(struct thread *t, uptr_t addr)
+{
+	struct process *me = t->proc;
+	struct ica *ctl = ica_at(addr);
+	if (!ctl || ctl->state != ICA_IN_FLIGHT || ctl->carrier || ctl->call.handler != me)
+		return -EINVAL;
+	struct ipc_call *c = &ctl->call;
+	uint32_t off = c->hops[c->nhops - 1].frame;
+	struct myrmex_frame f;
+	memcpy(&f, ica_kernel_ptr(ctl, off), sizeof(f));
+	uint32_t flags = ((struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->flags;
+	if (f.ndata > MYRMEX_FRAME_DATA)
+		return -EINVAL;
+	struct ica *data[MYRMEX_FRAME_DATA];
+	int err = check_data(me, ctl, &f, data);
+	if (err)
+		return err;
+	if (me != c->home)
+		ica_unmap(ctl, me);
+	c->handler = NULL;
+	carry(ctl, me, data, f.ndata);
+	deliver_result(ctl, f.status, flags & MYRMEX_CTL_DIRECT_RETURN, me->pid);
+	return 0;
+}
+
+long ipc_get(struct thread *t, struct myrmex_delivery *out)
+{
+	struct process *me = t->proc;
+	for (;;) {
+		struct list_node *queue = !list_empty(&me->requests) ? &me->requests
+		                        : !list_empty(&me->results) ? &me->results : NULL;
+		if (queue) {
+			struct ica *ctl = container_of(queue->next, struct ica, call.link);
+			list_remove(&ctl->call.link);
+			int err = receive(ctl, me, out);
+			if (err) {
+				list_push_front(queue, &ctl->call.link);
+				return err;
+			}
+			if (queue == &me->requests)
+				me->request_count--;
+			return (long)ica_address(ctl);
+		}
+		int r = thread_block(&me->ipc_waiters, 0);
+		if (r < 0)
+			return r;
+	}
+}
+
+/* ---- A process ends ---- */
+
+/* An ICA p held goes; a request p was working on fails with -EPIPE; a sync
+ * call p made goes on without its home mapping. */
+static void exit_cleanup(struct ica *ica, void *arg)
+{
+	struct process *p = arg;
+	if (ica->state != ICA_IN_FLIGHT) {
+		if (ica->owner == p)
+			ica_destroy(ica);
+		return;
+	}
+	if (ica->carrier)
+		return;
+	struct ipc_call *c = &ica->call;
+	bool handled = c->handler == p;
+	if (!handled && c->home != p)
+		return;
+	ica_unmap(ica, p);   /* mapped once, even when p is both */
+	if (c->home == p)
+		c->home = NULL;
+	if (handled) {
+		c->handler = NULL;
+		deliver_result(ica, -EPIPE, false, 0);
+	}
+}
+
+static void uncharge(struct ica *ica, void *arg)
+{
+	if (ica->charged == arg)
+		ica->charged = NULL;
+}
+
+void ipc_process_exit(struct process *p)
+{
+	KASSERT(p->killed);   /* so that no result is delivered to p any more */
+	if (p->server_coreid >= 0) {
+		servers[p->server_coreid] = NULL;
+		p->server_coreid = -1;
+	}
+	/* Requests queued for p, and results p would have passed on, fail. */
+	struct list_node *n;
+	while ((n = list_pop_front(&p->requests))) {
+		p->request_count--;
+		deliver_result(container_of(n, struct ica, call.link), -EPIPE, false, 0);
+	}
+	while ((n = list_pop_front(&p->results))) {
+		struct ica *ctl = container_of(n, struct ica, call.link);
+		if (ctl->call.nhops > 0)
+			deliver_result(ctl, -EPIPE, false, 0);
+		else
+			ica_destroy(ctl);
+	}
+	ica_for_each(exit_cleanup, p);
+	ica_for_each(uncharge, p);
+}

@@ -1,0 +1,105 @@
+/*
+ * System calls of ICAs and the communication mechanism (include/myrmex/ica.h):
+ * decode and check the arguments, then call kernel/ica.c and kernel/ipc.c.
+ */
+#include <kernel/syscall.h>
+#include <kernel/errno.h>
+#include <kernel/ica.h>
+#include <kernel/ipc.h>
+#include <kernel/proc.h>
+#include <kernel/usercopy.h>
+
+static struct process *self(void)
+{
+	return current_thread()->proc;
+}
+
+/* The caller's own idle ICA named by a handle, or NULL. */
+static struct ica *own_idle(uint64_t handle, enum ica_state state)
+{
+	struct ica *ica = handle <= UINT32_MAX ? ica_lookup((uint32_t)handle) : NULL;
+	return ica && ica->state == state && ica->owner == self() ? ica : NULL;
+}
+
+long sys_ica_alloc(const struct syscall_args *a)
+{
+	if (a->arg[0] > MYRMEX_ICA_MAX_PAGES)
+		return -EINVAL;
+	struct ica *ica;
+	int err = ica_alloc(self(), (uint32_t)a->arg[0], &ica);
+	return err ? err : (long)ica->handle;
+}
+
+long sys_ica_free(const struct syscall_args *a)
+{
+	struct ica *ica = own_idle(a->arg[0], ICA_ATTACHED);
+	if (!ica)
+		ica = own_idle(a->arg[0], ICA_PARKED);
+	if (!ica) {
+		struct ica *other = a->arg[0] <= UINT32_MAX ? ica_lookup((uint32_t)a->arg[0]) : NULL;
+		return other && other->state == ICA_IN_FLIGHT &&
+		       (other->call.home == self() || other->call.handler == self()) ? -EBUSY : -EINVAL;
+	}
+	ica_destroy(ica);
+	return 0;
+}
+
+long sys_ica_detach(const struct syscall_args *a)
+{
+	struct ica *ica = own_idle(a->arg[0], ICA_ATTACHED);
+	if (!ica)
+		return -EINVAL;
+	ica_unmap(ica, self());
+	ica->state = ICA_PARKED;
+	return 0;
+}
+
+long sys_ica_attach(const struct syscall_args *a)
+{
+	struct ica *ica = own_idle(a->arg[0], ICA_PARKED);
+	if (!ica)
+		return -EINVAL;
+	int err = ica_map(ica, self());
+	if (err)
+		return err;
+	ica->state = ICA_ATTACHED;
+	return 0;
+}
+
+long sys_registserver(const struct syscall_args *a)
+{
+	return ipc_register(self(), a->arg[0]);
+}
+
+long sys_callsync(const struct syscall_args *a)
+{
+	return ipc_call(current_thread(), a->arg[0], true);
+}
+
+long sys_callasync(const struct syscall_args *a)
+{
+	return ipc_call(current_thread(), a->arg[0], false);
+}
+
+long sys_ret(const struct syscall_args *a)
+{
+	return ipc_return(current_thread(), a->arg[0]);
+}
+
+long sys_get(const struct syscall_args *a)
+{
+	uptr_t ctl = a->arg[0], out = a->arg[1];
+	struct myrmex_delivery d;
+	/* Check the out pointer before anything moves. */
+	if (out && (copy_from_user(&d, out, sizeof(d)) < 0 || copy_to_user(out, &d, sizeof(d)) < 0))
+		return -EFAULT;
+	if (ctl) {
+		int err = ipc_return(current_thread(), ctl);
+		if (err)
+			return err;
+	}
+	long r = ipc_get(current_thread(), &d);
+	if (r >= 0 && out)
+		copy_to_user(out, &d, sizeof(d));
+	return r;
+}

@@ -1,0 +1,82 @@
+/*
+ * ICAs: n physically contiguous pages, allocated and freed as a unit, that
+ * the kernel maps into an address space at the handle's slot of the ICA
+ * window (include/myrmex/ica.h) and moves between address spaces instead of
+ * copying.
+ *
+ * States: ATTACHED (mapped in owner), PARKED (owner's, unmapped), IN_FLIGHT
+ * (travelling with a call: a control ICA with its call state, or a data ICA
+ * carried by a control ICA). An idle ICA is mapped in at most one address
+ * space; a control ICA in flight may be mapped in two: its home (the sync
+ * caller, which waits) and its handler (the server working on it), as AnT
+ * does (paper 004, section 3.2).
+ */
+#ifndef KERNEL_ICA_H
+#define KERNEL_ICA_H
+
+#include <kernel/types.h>
+#include <kernel/list.h>
+#include <myrmex/ica.h>
+
+struct process;
+struct thread;
+
+#define ICA_MAX_PER_PROCESS   64
+#define ICA_MAX_PAGES_CHARGED 4096   /* per process: 16 MiB */
+
+enum ica_state { ICA_ATTACHED, ICA_PARKED, ICA_IN_FLIGHT };
+
+/* One stage of a call: who called, and the frame that describes it. */
+struct ipc_hop {
+	int requester;          /* pid */
+	struct thread *waiter;  /* the thread blocked in callsync, or NULL (async) */
+	uint32_t frame;         /* offset of the frame in the control ICA */
+};
+
+/* The kernel's state of a control ICA in flight (kernel/ipc.c). */
+struct ipc_call {
+	struct process *home;       /* sync original caller: the ICA stays mapped there */
+	struct process *handler;    /* the server working on it: mapped there too */
+	struct list_node link;      /* on a request queue or a result queue */
+	unsigned nhops;
+	struct ipc_hop hops[MYRMEX_MAX_STAGES];
+	unsigned ncarried;
+	struct ica *carried[MYRMEX_FRAME_DATA];
+	/* The delivery in progress (request or result). */
+	uint32_t kind;
+	int64_t status;
+	int from;                   /* result: pid of the server that produced it */
+	uint32_t frame;             /* the frame the delivery concerns */
+};
+
+struct ica {
+	uint32_t handle;
+	uint32_t npages;
+	paddr_t base;
+	enum ica_state state;
+	struct process *owner;      /* ATTACHED or PARKED */
+	struct process *charged;    /* the allocator, until it dies */
+	struct ica *carrier;        /* a data ICA in flight: its control ICA */
+	struct ipc_call call;       /* a control ICA in flight */
+};
+
+/* Allocates an ICA attached to p. Errors: -EINVAL, -EAGAIN (limits), -ENOMEM. */
+int ica_alloc(struct process *p, uint32_t npages, struct ica **out);
+/* Frees an ICA, unmapping it from wherever it is mapped, and what it carries. */
+void ica_destroy(struct ica *ica);
+/* Maps / unmaps an ICA in p's address space (map: 0 or -ENOMEM/-EAGAIN). */
+int ica_map(struct ica *ica, struct process *p);
+void ica_unmap(struct ica *ica, struct process *p);
+/* The ICA a handle names, or NULL for a forged or stale handle. */
+struct ica *ica_lookup(uint32_t handle);
+/* The ICA whose slot starts exactly at user address addr, or NULL. */
+struct ica *ica_at(uptr_t addr);
+uptr_t ica_address(const struct ica *ica);
+/* Reads / writes ICA memory at a byte offset (through the direct map). */
+void *ica_kernel_ptr(const struct ica *ica, uint32_t offset);
+bool ica_in_window(uptr_t start, uint64_t size);
+/* Calls fn on every live ICA (safe against fn destroying it). */
+void ica_for_each(void (*fn)(struct ica *ica, void *arg), void *arg);
+uint64_t ica_live_count(void);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * The server program communication mechanism of AnT (paper 004): servers
+ * registered by coreid, a request queue per server and a result queue per
+ * process, sync and async calls carried by control ICAs, get/ret, multi-stage
+ * calls and direct return. See docs/ipc.md.
+ */
+#ifndef KERNEL_IPC_H
+#define KERNEL_IPC_H
+
+#include <kernel/types.h>
+#include <myrmex/ica.h>
+
+struct process;
+struct thread;
+
+#define IPC_QUEUE_MAX 64   /* requests waiting for one server */
+
+int ipc_register(struct process *p, uint64_t coreid);
+/* callsync / callasync of the control ICA at user address ctl. */
+int ipc_call(struct thread *t, uptr_t ctl, bool sync);
+/* Returns the result of the request at ctl that t's process is handling. */
+int ipc_return(struct thread *t, uptr_t ctl);
+/* Waits for the next request or result; fills *out, returns the control
+ * ICA's address or -errno. */
+long ipc_get(struct thread *t, struct myrmex_delivery *out);
+/* Tidies up when a process ends, before its address space goes: requests
+ * it serves or queued get -EPIPE; its ICAs are unmapped and freed. */
+void ipc_process_exit(struct process *p);
+
+#endif
