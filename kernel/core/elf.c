@@ -97,7 +97,9 @@ int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_info
 			return -ENOEXEC;
 		last_end = ph.vaddr + ph.memsz;
 		/* The program headers are in memory if a segment maps them. */
-		if (!out->phdr_vaddr && eh.phoff >= ph.offset && eh.phoff - ph.offset < ph.filesz)
+		uint64_t table = (uint64_t)eh.phnum * sizeof(struct elf64_phdr);
+		if (!out->phdr_vaddr && eh.phoff >= ph.offset && eh.phoff - ph.offset <= ph.filesz &&
+		    table <= ph.filesz - (eh.phoff - ph.offset))
 			out->phdr_vaddr = ph.vaddr + (eh.phoff - ph.offset);
 		if ((ph.flags & PF_X) && eh.entry >= ph.vaddr && eh.entry - ph.vaddr < ph.memsz)
 			entry_in_code = true;
