@@ -150,6 +150,8 @@ test: setup
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) \
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES)
 
+# Myrmex first, then the same bench binaries on Linux in the same QEMU machine
+# (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.
 bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks
 	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \

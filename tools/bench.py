@@ -5,8 +5,12 @@ Role: boots the benchmark init under QEMU once per mode and collects its
 `BENCH ...` lines (docs/testing.md):
   icount  TCG with -icount shift=0: the TSC counts guest instructions (deterministic)
   native  the normal accelerator (choose_accel): TSC cycles, converted to µs
+Then, unless MYRMEX_BENCH_LINUX=0, it runs the same bench programs (the folder of
+--init) on Linux in the same QEMU configuration (tools/linux_guest.py), which writes
+<out>/results.linux.jsonl; a Linux failure is reported but keeps the Myrmex results.
 Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if present),
-<out>/report.md (one table per suite, also printed) and <out>/<mode>.log.
+<out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed)
+and <out>/<mode>.log.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
         --modules build/bench/b_ipc ... [--out build/bench] [--timeout 1800] \\
@@ -26,6 +30,7 @@ MODES = {
     "icount": {"metric": "instructions", "unit": "instructions"},
     "native": {"metric": "cycles", "unit": "cycles"},
 }
+LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
 DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE
 PANIC_GRACE = 10    # seconds of panic dump before QEMU is killed
 
@@ -83,12 +88,16 @@ class BenchParser:
         self.panic = False
         self.problems = []
 
+    def is_panic(self, line):
+        """Does this console line report a kernel panic? (Myrmex's marker.)"""
+        return line.startswith("KERNEL PANIC")
+
     def feed(self, raw):
         """Take one line; return a grace period (s) once QEMU should stop."""
         line = raw.strip()
         words = line.split()
         head = words[0] if words else ""
-        if line.startswith("KERNEL PANIC"):
+        if self.is_panic(line):
             self.panic = True
             return PANIC_GRACE
         if head == "BENCH-DONE":
@@ -110,11 +119,11 @@ class BenchParser:
 # ---------------------------------------------------------------- running
 
 class ModeResult:
-    def __init__(self, mode):
+    def __init__(self, mode, parser=None):
         self.mode = mode
         self.accel = None
         self.reason = ""
-        self.parser = BenchParser()
+        self.parser = parser if parser is not None else BenchParser()
         self.error = None       # why the mode failed (no BENCH-DONE), or None
         self.notes = []
 
@@ -153,39 +162,52 @@ def run_mode(mode, args):
     cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
                             disk=args.disk)
     print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
+    run_boot(res, cmd, log_path, args.timeout, args.quiet)
+    return res
+
+
+def run_boot(res, cmd, log_path, timeout, quiet, describe=None):
+    """Run one guest boot (Myrmex or another OS) and fill res from its console.
+
+    res.parser reads the console; res.error is set when BENCH-DONE is missing.
+    describe(run) words how QEMU ended (default qemu.describe_run). Returns the
+    qemu.GuestRun.
+    """
+    describe = describe or qemu.describe_run
     print("log: %s" % log_path, flush=True)
-    echo = None if args.quiet else sys.stdout
-    run = qemu.run_guest(cmd, log_path, args.timeout, res.parser.feed, echo=echo)
-    print("\nqemu: %s" % qemu.describe_run(run), flush=True)
+    echo = None if quiet else sys.stdout
+    run = qemu.run_guest(cmd, log_path, timeout, res.parser.feed, echo=echo)
+    print("\nqemu: %s" % describe(run), flush=True)
     p = res.parser
     res.notes.extend(p.problems)
     if p.panic:
         res.notes.append("KERNEL PANIC on the console (see %s)" % log_path)
     if not p.done:
         res.error = "%s; missing %s" % (
-            qemu.describe_run(run), ", ".join(missing_items(mode, p)))
+            describe(run), ", ".join(missing_items(res.mode, p)))
         if run.stderr_lines:
             res.notes.append("QEMU stderr: " + " / ".join(run.stderr_lines[-5:]))
-    elif mode == "native" and p.tsc_khz is None:
+    elif res.mode == "native" and p.tsc_khz is None:
         res.notes.append("no BENCH-TSC-KHZ: no µs figures")
-    return res
+    return run
 
 
 # ---------------------------------------------------------------- records
 
-def make_records(res):
-    """results.jsonl records for one mode's figures."""
+def make_records(res, os_name="myrmex", extra=None):
+    """results.jsonl records for one mode's figures; extra: more keys for each."""
     spec = MODES[res.mode]
     khz = res.parser.tsc_khz
     records = []
     for fig in res.parser.figures:
-        rec = {"suite": fig["suite"], "name": fig["name"], "os": "myrmex",
+        rec = {"suite": fig["suite"], "name": fig["name"], "os": os_name,
                "metric": spec["metric"], "value": fig["median"], "unit": spec["unit"],
                "min": fig["min"], "runs": fig["runs"], "accel": res.accel,
                "tsc_khz": khz, "counts": fig["counts"]}
         if spec["metric"] == "cycles" and khz:
             rec["us"] = round(fig["median"] / khz * 1000, 3)
             rec["us_min"] = round(fig["min"] / khz * 1000, 3)
+        rec.update(extra or {})
         records.append(rec)
     return records
 
@@ -234,7 +256,8 @@ def fmt_counts(counts):
 
 
 def group_rows(records):
-    """{suite: {(os, name): {metric: record}}}, keeping first-seen order."""
+    """{suite: {(os, name): {metric: record}}}: names in first-seen order, and
+    for each name the Myrmex row first, then the other OSes' rows beside it."""
     suites = {}
     for rec in records:
         try:
@@ -243,7 +266,12 @@ def group_rows(records):
             row[rec["metric"]] = rec
         except (KeyError, TypeError):
             continue
-    return suites
+    ordered = {}
+    for suite, rows in suites.items():
+        names = list(dict.fromkeys(name for _, name in rows))
+        keys = sorted(rows, key=lambda k: (names.index(k[1]), k[0] != "myrmex"))
+        ordered[suite] = {k: rows[k] for k in keys}
+    return ordered
 
 
 def suite_table(rows):
@@ -260,7 +288,29 @@ def suite_table(rows):
     return lines
 
 
-def render_report(records, results, version):
+def other_os_lines(records):
+    """One line per other OS in the records: where its figures come from."""
+    lines = []
+    for os_name in dict.fromkeys(r.get("os") for r in records):
+        if os_name in (None, "myrmex"):
+            continue
+        mine = [r for r in records if r.get("os") == os_name]
+        parts = []
+        for key, label in (("kernel", "kernel"), ("cmdline", "command line"),
+                           ("date", "measured")):
+            values = list(dict.fromkeys(str(r[key]) for r in mine if r.get(key)))
+            if values:
+                parts.append("%s %s" % (label, "; ".join(
+                    "`%s`" % v if key == "cmdline" else v for v in values)))
+        modes = list(dict.fromkeys("%s: %s, TSC kHz %s" % (
+            r.get("metric"), r.get("accel"), fmt(r.get("tsc_khz"))) for r in mine))
+        parts.append("; ".join(modes))
+        lines.append("Rows marked (%s): %s." % (os_name, ", ".join(parts)))
+    return lines
+
+
+def render_report(records, results, version, notes=()):
+    """The report: header, accelerators, failures, notes, one table per suite."""
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     accels = "; ".join("%s: %s (%s)" % (r.mode, r.accel or "none", r.reason or r.error)
                        for r in results)
@@ -271,6 +321,8 @@ def render_report(records, results, version):
         if r.error:
             out.append("**Mode %s failed:** %s" % (r.mode, r.error))
             out.append("")
+    for line in list(notes) + other_os_lines(records):
+        out += [line, ""]
     suites = group_rows(records)
     if not suites:
         out.append("No figures.")
@@ -301,9 +353,68 @@ def parse_args(argv):
     p.add_argument("--modes", type=parse_modes, default=["icount", "native"],
                    help="comma-separated: icount,native (default both)")
     p.add_argument("--disk", help="raw disk image (virtio-blk)")
+    p.add_argument("--linux-timeout", type=float, default=600,
+                   help="seconds per mode for the Linux guest (default 600)")
     p.add_argument("--quiet", action="store_true",
                    help="do not echo the guest console")
     return p.parse_args(argv)
+
+
+def linux_wanted():
+    """False when MYRMEX_BENCH_LINUX=0 (or no/false/off) asks to skip Linux."""
+    value = os.environ.get(LINUX_ENV, "1").strip().lower()
+    return value not in ("0", "no", "false", "off")
+
+
+def run_linux(args):
+    """Run the same bench programs on Linux (tools/linux_guest.py).
+
+    Returns (report notes, failed). Never raises: a Linux failure must not cost
+    the Myrmex results, which are already written.
+    """
+    linux_file = os.path.join(args.out, "results.linux.jsonl")
+    if not linux_wanted():
+        note = "Linux run skipped (%s=0)" % LINUX_ENV
+        if os.path.isfile(linux_file):
+            note += "; the Linux rows are those of an earlier run (%s)" % linux_file
+        print("== %s" % note, flush=True)
+        return [note + "."], False
+    words = args.init.split()
+    bench_dir = os.path.dirname(os.path.abspath(words[0]))
+    print("== Linux: the same bench programs (%s) on Linux, same QEMU machine" %
+          bench_dir, flush=True)
+    try:
+        import linux_guest  # noqa: E402  (tools/linux_guest.py)
+        results = linux_guest.run_bench(bench_dir, args.out, args.modes,
+                                        timeout=args.linux_timeout,
+                                        quiet=args.quiet, only=words[1:])
+    except KeyboardInterrupt:
+        warn("Linux run interrupted; the Myrmex results are kept")
+        return ["**Linux run interrupted.**"], True
+    except Exception as e:  # noqa: BLE001 (any failure: keep the Myrmex results)
+        setup = type(e).__name__ in ("LinuxSetupError", "QemuError")
+        why = str(e) if setup else "%s: %s" % (type(e).__name__, e)
+        if os.path.isfile(linux_file):
+            why += " (the Linux rows below are those of an earlier run)"
+        return ["**Linux run failed:** %s" % why], True
+    notes, failed = [], False
+    for r in results:
+        if r.error:
+            notes.append("**Linux mode %s failed:** %s" % (r.mode, r.error))
+            failed = True
+    return notes, failed
+
+
+def publish(args, records, results, notes=(), show=False):
+    """Write results.jsonl (Myrmex, then other OSes) and report.md."""
+    other = read_other_os(os.path.join(args.out, "results.linux.jsonl"))
+    write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
+    report = render_report(records + other, results, qemu.qemu_version(), notes)
+    with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
+        f.write(report)
+    if show:
+        print()
+        print(report, end="")
 
 
 def main(argv=None):
@@ -317,13 +428,10 @@ def main(argv=None):
         warn("interrupted")
         return 130
     records = [rec for r in results for rec in make_records(r)]
-    other = read_other_os(os.path.join(args.out, "results.linux.jsonl"))
-    write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
-    report = render_report(records + other, results, qemu.qemu_version())
-    with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
-        f.write(report)
-    print()
-    print(report, end="")
+    # Written now, so that whatever happens to the Linux run keeps them.
+    publish(args, records, results)
+    linux_notes, linux_failed = run_linux(args)
+    publish(args, records, results, linux_notes, show=True)
     failed = False
     for r in results:
         for note in r.notes:
@@ -331,6 +439,11 @@ def main(argv=None):
         if r.error:
             warn("mode %s failed: %s" % (r.mode, r.error))
             failed = True
+    if linux_failed:
+        for note in linux_notes:
+            warn(note.replace("**", ""))
+        warn("the Linux comparison failed%s (set %s=0 to skip Linux)" % (
+            "" if failed else "; the Myrmex results above are complete", LINUX_ENV))
     return 1 if failed else 0
 
 

@@ -137,6 +137,14 @@ def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
     return cmd
 
 
+def linux_command(kernel, initrd, append, accel, icount=False, memory="512M",
+                  extra=()):
+    """Return the QEMU argv booting a Linux bzImage with an initramfs and a kernel
+    command line, on the same machine as qemu_command (used by linux_guest.py)."""
+    return qemu_command(kernel, [initrd], accel, icount=icount, memory=memory,
+                        extra=["-append", append] + list(extra))
+
+
 def describe_run(run):
     """One line on how a GuestRun ended."""
     if run.start_error:
