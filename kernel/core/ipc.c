@@ -13,6 +13,7 @@
  * and the server table for SMP.
  */
 #include <kernel/ipc.h>
+#include <kernel/device.h>
 #include <kernel/errno.h>
 #include <kernel/ica.h>
 #include <kernel/panic.h>
@@ -318,6 +319,13 @@ long ipc_get(struct thread *t, struct myrmex_delivery *out)
 {
 	struct process *me = t->proc;
 	for (;;) {
+		unsigned interrupts = device_take_interrupts(me);
+		if (interrupts) {
+			memset(out, 0, sizeof(*out));
+			out->kind = MYRMEX_DELIVERY_INTERRUPT;
+			out->opcode = interrupts;
+			return 0;
+		}
 		struct list_node *queue = !list_empty(&me->requests) ? &me->requests
 		                        : !list_empty(&me->results) ? &me->results : NULL;
 		if (queue) {

@@ -5,6 +5,7 @@
  */
 #include <kernel/arch.h>
 #include <kernel/boot.h>
+#include <kernel/device.h>
 #include <kernel/panic.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
@@ -65,6 +66,7 @@ void kmain(uint64_t magic, uint64_t info)
 	time_init();
 	sched_init();
 	proc_init();
+	device_init();
 	arch_timer_start(SCHED_HZ);
 	printk("boot: %u modules:", boot_info.module_count);
 	for (unsigned i = 0; i < boot_info.module_count; i++)

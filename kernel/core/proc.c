@@ -10,6 +10,7 @@
  */
 #include <kernel/proc.h>
 #include <kernel/boot.h>
+#include <kernel/device.h>
 #include <kernel/errno.h>
 #include <kernel/futex.h>
 #include <kernel/ipc.h>
@@ -161,6 +162,7 @@ static void process_end(struct process *p)
 {
 	p->killed = true;   /* nothing is delivered to p from here on */
 	ipc_process_exit(p);
+	device_process_exit(p);
 	arch_as_activate_kernel();
 	vm_space_destroy(&p->vm);
 	p->state = PROC_ZOMBIE;

@@ -4,11 +4,13 @@
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
+#include <kernel/device.h>
 #include <kernel/errno.h>
 #include <kernel/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/stats.h>
 #include <kernel/usercopy.h>
+#include <myrmex/device.h>
 #include <myrmex/ica.h>
 #include <myrmex/syscall.h>
 
@@ -44,10 +46,13 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	struct thread *t = current_thread();
 	int prio = (int)a->arg[3];
 	uint64_t flags = a->arg[4];
-	if (flags & ~(uint64_t)MYRMEX_SPAWN_SERVER)
+	uint64_t device = (flags >> 8) & 0xff;   /* MYRMEX_SPAWN_DEVICE(index): index + 1 */
+	if (flags & ~(uint64_t)(MYRMEX_SPAWN_SERVER | 0xff00))
 		return -EINVAL;
 	if ((flags & MYRMEX_SPAWN_SERVER) && !t->proc->may_serve)
 		return -EPERM;
+	if (device && (t->proc->pid != 1 || device > MYRMEX_MAX_DEVICES || !device_info(device - 1)))
+		return t->proc->pid != 1 ? -EPERM : -ENODEV;
 	if (prio == -1)
 		prio = t->prio;
 	if (prio < 0 || prio > t->proc->prio_ceiling)
@@ -74,6 +79,13 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 		r = envc;
 	else
 		r = proc_spawn(name, argv, argc, envp, envc, prio, flags & MYRMEX_SPAWN_SERVER, t->proc);
+	if (r > 0 && device) {
+		int err = device_grant((unsigned)(device - 1), proc_find((int)r));
+		if (err) {
+			proc_kill(proc_find((int)r), 9);
+			r = err;   /* the child dies unstarted; the caller still reaps it */
+		}
+	}
 	pmm_free(scratch, SPAWN_ARG_BYTES / PAGE_SIZE + 1);
 	return r;
 }

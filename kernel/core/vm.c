@@ -246,7 +246,7 @@ int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, uns
 		if (start < USER_BASE)
 			return -EPERM;
 		if (start < USER_MMAP_BASE && start + size > USER_BRK_TOP)
-			return -ENOMEM;   /* the ICA window is the kernel's */
+			return -ENOMEM;   /* the device and ICA windows are the kernel's */
 		if ((flags & VM_NOREPLACE) && !range_is_free(vm, start, start + size))
 			return -EEXIST;
 	} else {

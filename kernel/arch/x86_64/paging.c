@@ -29,6 +29,7 @@
 #define PTE_ADDR 0x000ffffffffff000ull
 
 #define LAPIC_PHYS 0xfee00000ull
+#define IOAPIC_PHYS 0xfec00000ull
 #define PCID_COUNT 4096
 
 static uint64_t kernel_pml4;   /* physical */
@@ -86,6 +87,7 @@ void arch_paging_init(paddr_t max_phys)
 	/* The local APIC's registers, uncached. */
 	KASSERT(max_phys <= LAPIC_PHYS);
 	kernel_map(DIRECT_MAP + LAPIC_PHYS, LAPIC_PHYS, PTE_P | PTE_W | PTE_G | PTE_PCD | PTE_PWT | nx, false);
+	kernel_map(DIRECT_MAP + IOAPIC_PHYS, IOAPIC_PHYS, PTE_P | PTE_W | PTE_G | PTE_PCD | PTE_PWT | nx, false);
 	/* Fill every kernel-half top-level entry now, so that user spaces can copy them. */
 	uint64_t *pml4 = arch_phys_to_virt(kernel_pml4);
 	for (int i = 256; i < 512; i++) {
@@ -201,6 +203,8 @@ static uint64_t leaf_flags(unsigned prot)
 		f |= PTE_W;
 	if (!(prot & MAP_X) && x86_features.nx)
 		f |= PTE_NX;
+	if (prot & MAP_DEVICE)
+		f |= PTE_PCD | PTE_PWT;
 	return f;
 }
 

@@ -6,6 +6,7 @@
  * makes the copy fail with -EFAULT.
  */
 #include <kernel/arch.h>
+#include <kernel/device.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
@@ -93,6 +94,10 @@ void trap_dispatch(struct trapframe *tf)
 		STAT_INC(timer_ticks);
 		lapic_eoi();
 		sched_tick();
+	} else if (tf->vector >= VEC_IRQ_BASE && tf->vector < VEC_IRQ_BASE + ARCH_IRQ_LINES) {
+		STAT_INC(interrupts);
+		device_interrupt((unsigned)(tf->vector - VEC_IRQ_BASE));
+		lapic_eoi();
 	} else if (tf->vector == VEC_SPURIOUS ||
 	           (tf->vector >= VEC_PIC_BASE && tf->vector < VEC_PIC_BASE + 16)) {
 		/* Spurious: no end-of-interrupt. */

@@ -46,6 +46,7 @@ paddr_t arch_virt_to_phys(const void *va);
 #define MAP_W 2u
 #define MAP_X 4u
 #define MAP_U 8u
+#define MAP_DEVICE 16u   /* device memory: uncached */
 
 /* Creates an empty user address space sharing the kernel half, allowed at
  * most table_limit page-table pages. 0 or -ENOMEM. */
@@ -98,6 +99,15 @@ uint64_t arch_tf_frame_pointer(const struct trapframe *tf);
 void arch_tf_dump(const struct trapframe *tf);
 /* Prints the current CPU's control registers (a panic without a trapframe). */
 void arch_dump_cpu_state(void);
+
+/* ---- PCI and device interrupts ---- */
+uint32_t arch_pci_read32(unsigned bus, unsigned slot, unsigned fn, unsigned offset);
+void arch_pci_write32(unsigned bus, unsigned slot, unsigned fn, unsigned offset, uint32_t v);
+/* Device interrupt lines (0..ARCH_IRQ_LINES-1) arrive as device_interrupt(line)
+ * (kernel/device.h). route sets a line up masked; mask/unmask gate it. */
+void arch_irq_route(unsigned line);
+void arch_irq_mask(unsigned line);
+void arch_irq_unmask(unsigned line);
 
 /* ---- Interrupt state and idle ---- */
 void arch_wait_for_interrupt(void); /* enable interrupts, halt, disable again */

@@ -11,6 +11,7 @@
 #include <kernel/types.h>
 #include <kernel/list.h>
 #include <kernel/arch.h>
+#include <myrmex/device.h>
 #include <myrmex/ica.h>
 
 /* User address-space layout (the top comes from the architecture). */
@@ -18,10 +19,11 @@
 #define USER_STACK_TOP   ARCH_USER_TOP
 #define USER_STACK_SIZE  (8ull << 20)
 #define USER_MMAP_TOP    (USER_STACK_TOP - USER_STACK_SIZE - (1ull << 30))
-/* The ICA window (include/myrmex/ica.h) lies between the program break, which
- * stays below it, and the mmap area, which stays above it. */
+/* The device and ICA windows (include/myrmex/device.h, ica.h) lie between the
+ * program break, which stays below them, and the mmap area, which stays above
+ * them; the kernel alone maps there. */
 #define USER_MMAP_BASE   (MYRMEX_ICA_WINDOW + MYRMEX_ICA_WINDOW_SIZE)
-#define USER_BRK_TOP     MYRMEX_ICA_WINDOW
+#define USER_BRK_TOP     MYRMEX_DEVICE_WINDOW
 
 /* Per-process limits (one process cannot exhaust kernel memory). */
 #define VM_MAX_REGIONS        512

@@ -13,6 +13,9 @@
  * user range ends at the non-canonical boundary). */
 #define ARCH_USER_TOP 0x00007ffffffff000ull
 
+/* Device interrupt lines: the I/O APIC's inputs. */
+#define ARCH_IRQ_LINES 24
+
 /* A user address space: its top-level table and its PCID. */
 struct arch_as {
 	uint64_t pml4;          /* physical address of the PML4 */

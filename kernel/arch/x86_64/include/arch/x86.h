@@ -45,6 +45,7 @@
 /* Interrupt vectors. */
 #define VEC_PIC_BASE     0x20
 #define VEC_TIMER        0x40
+#define VEC_IRQ_BASE     0x50    /* I/O APIC line n arrives at VEC_IRQ_BASE + n */
 #define VEC_SPURIOUS     0xff
 #define VEC_SYSCALL      0x100   /* marks a trapframe made by syscall_entry */
 

@@ -1,0 +1,95 @@
+/*
+ * Device system calls for user-level drivers (include/myrmex/device.h).
+ */
+#include <kernel/syscall.h>
+#include <kernel/arch.h>
+#include <kernel/device.h>
+#include <kernel/errno.h>
+#include <kernel/ica.h>
+#include <kernel/proc.h>
+#include <kernel/usercopy.h>
+
+static struct device *my_device(void)
+{
+	return device_of(current_thread()->proc);
+}
+
+long sys_dev_info(const struct syscall_args *a)
+{
+	const struct myrmex_pci_info *i = a->arg[0] < MYRMEX_MAX_DEVICES ? device_info((unsigned)a->arg[0]) : NULL;
+	if (!i)
+		return -ENODEV;
+	return copy_to_user(a->arg[1], i, sizeof(*i));
+}
+
+long sys_dev_config_read(const struct syscall_args *a)
+{
+	struct device *d = my_device();
+	uint64_t off = a->arg[0];
+	if (!d)
+		return -ENODEV;
+	if (off >= 256 || (off & 3))
+		return -EINVAL;
+	return arch_pci_read32(d->info.bus, d->info.slot, d->info.function, (unsigned)off);
+}
+
+long sys_dev_config_write(const struct syscall_args *a)
+{
+	struct device *d = my_device();
+	uint64_t off = a->arg[0];
+	if (!d)
+		return -ENODEV;
+	if (off >= 256 || (off & 3))
+		return -EINVAL;
+	if (off != 4 && off < 64)
+		return -EPERM;   /* BARs, interrupt line and the rest are the kernel's */
+	arch_pci_write32(d->info.bus, d->info.slot, d->info.function, (unsigned)off, (uint32_t)a->arg[1]);
+	return 0;
+}
+
+long sys_dev_map_bar(const struct syscall_args *a)
+{
+	struct device *d = my_device();
+	uint64_t bar = a->arg[0];
+	if (!d)
+		return -ENODEV;
+	if (bar >= 6 || !d->info.bar_size[bar] || (d->info.bar_is_io & (1u << bar)) ||
+	    d->info.bar_size[bar] > MYRMEX_DEVICE_BAR_SPAN || (d->info.bar_base[bar] & PAGE_MASK))
+		return -EINVAL;
+	uptr_t va = (uptr_t)myrmex_device_bar((unsigned)bar);
+	if (d->bars_mapped & (1u << bar))
+		return (long)va;
+	struct process *p = current_thread()->proc;
+	d->bars_mapped |= 1u << bar;
+	for (uint64_t off = 0; off < d->info.bar_size[bar]; off += PAGE_SIZE) {
+		int err = arch_as_map(&p->vm.as, va + off, d->info.bar_base[bar] + off,
+		                      MAP_R | MAP_W | MAP_U | MAP_DEVICE);
+		if (err) {
+			device_unmap_bar(d, (unsigned)bar);
+			return err == -EAGAIN ? -ENOMEM : err;
+		}
+	}
+	return (long)va;
+}
+
+long sys_dev_irq_ack(const struct syscall_args *a)
+{
+	(void)a;
+	struct device *d = my_device();
+	if (!d)
+		return -ENODEV;
+	if (d->info.irq_line < ARCH_IRQ_LINES)
+		arch_irq_unmask(d->info.irq_line);
+	return 0;
+}
+
+long sys_ica_phys(const struct syscall_args *a)
+{
+	struct process *p = current_thread()->proc;
+	if (!device_of(p))
+		return -EPERM;
+	struct ica *ica = a->arg[0] <= UINT32_MAX ? ica_lookup((uint32_t)a->arg[0]) : NULL;
+	if (!ica || ica->owner != p)
+		return -EINVAL;
+	return (long)ica->base;
+}
