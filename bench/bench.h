@@ -32,13 +32,38 @@ struct bench {
 /*
  * Measures b and prints one line with a single write():
  *   BENCH <suite> <name> median=<v> min=<v> runs=<R> syscalls=<x> ctxsw=<x>
- *         asswitch=<x> tlbflush=<x> tlbinval=<x> pgfault=<x>
+ *         asswitch=<x> tlbflush=<x> tlbinval=<x> pgfault=<x> ipc=<x>
+ *         attach=<x> detach=<x>
  * v are TSC ticks per operation (1 decimal), x kernel events per operation
- * (2 decimals). Without kstats (Linux) the counts are left out.
+ * (2 decimals): ipc = calls accepted (callsync + callasync), attach and
+ * detach = ICA mappings made and removed. Without kstats (Linux) the counts
+ * are left out.
  * Returns 0, or -1 if b is malformed (a message goes to stderr) or the
  * line could not be written.
  */
 int bench_run(const struct bench *b);
+
+/*
+ * Several figures from one measured loop, for operations whose parts are
+ * timed inside the loop (by the program, or by a server that writes its
+ * time stamps where the program can read them). The harness calls
+ * body(ctx, iters, ticks) once as a warm-up, then `runs` times; each call
+ * adds to ticks[f] (zeroed before) the TSC ticks of part f summed over its
+ * `iters` iterations. One BENCH line per figure, named names[f], with
+ * ticks per iteration; the kernel counts on every line are events per
+ * iteration of the whole loop (all parts together).
+ */
+#define BENCH_MAX_PARTS 4
+struct bench_parts {
+	const char *suite;
+	const char *names[BENCH_MAX_PARTS];
+	unsigned nparts;
+	unsigned runs;
+	uint64_t iters;
+	void (*body)(void *ctx, uint64_t iters, uint64_t *ticks);
+	void *ctx;
+};
+int bench_run_parts(const struct bench_parts *b);
 
 /* Writes "<prog>: <what>: <value>\n" to stderr with one write(). */
 void bench_fail(const char *prog, const char *what, long value);

@@ -1,6 +1,7 @@
 /*
  * Benchmark harness (see bench.h): warm-up, timed runs, median and minimum
- * per operation, kernel counter deltas, and the single-write BENCH line.
+ * per operation, kernel counter deltas, and the single-write BENCH line;
+ * also the variant that reports several parts timed inside one loop.
  * All arithmetic is integer fixed point: no floating-point formatting.
  */
 #include "bench.h"
@@ -52,6 +53,58 @@ void bench_fail(const char *prog, const char *what, long value)
 		return;
 }
 
+/* Median and minimum (tenths of a tick per operation) of v[0..runs), sorted in place. */
+static void median_min(uint64_t *v, unsigned runs, uint64_t *median, uint64_t *min)
+{
+	sort_u64(v, runs);
+	unsigned mid = runs / 2;
+	*median = runs % 2 ? v[mid] : (v[mid - 1] + v[mid] + 1) / 2;
+	*min = v[0];
+}
+
+/* Prints "BENCH <suite> <name> median=... min=... runs=... [counts]" with one
+ * write(); the counts are kernel events per operation over ops operations. */
+static int print_line(const char *suite, const char *name, uint64_t *tenths, unsigned runs,
+                      const struct myrmex_kstats *before, const struct myrmex_kstats *after,
+                      uint64_t ops)
+{
+	uint64_t median, min;
+	median_min(tenths, runs, &median, &min);
+
+	char line[512];
+	int n = snprintf(line, sizeof line,
+	                 "BENCH %s %s median=%" PRIu64 ".%" PRIu64
+	                 " min=%" PRIu64 ".%" PRIu64 " runs=%u",
+	                 suite, name, median / 10, median % 10, min / 10, min % 10, runs);
+	size_t len = n > 0 ? (size_t)n : 0;
+	if (before && after) {
+		put_count(line, sizeof line, &len, "syscalls",
+		          before->syscalls, after->syscalls, ops);
+		put_count(line, sizeof line, &len, "ctxsw",
+		          before->context_switches, after->context_switches, ops);
+		put_count(line, sizeof line, &len, "asswitch",
+		          before->address_space_switches, after->address_space_switches, ops);
+		put_count(line, sizeof line, &len, "tlbflush",
+		          before->tlb_flushes_full, after->tlb_flushes_full, ops);
+		put_count(line, sizeof line, &len, "tlbinval",
+		          before->tlb_invalidations, after->tlb_invalidations, ops);
+		put_count(line, sizeof line, &len, "pgfault",
+		          before->page_faults, after->page_faults, ops);
+		put_count(line, sizeof line, &len, "ipc",
+		          before->ipc_calls, after->ipc_calls, ops);
+		put_count(line, sizeof line, &len, "attach",
+		          before->ica_attaches, after->ica_attaches, ops);
+		put_count(line, sizeof line, &len, "detach",
+		          before->ica_detaches, after->ica_detaches, ops);
+	}
+	if (len > sizeof line - 2)
+		len = sizeof line - 2;
+	line[len++] = '\n';
+	if (write(1, line, len) != (ssize_t)len)
+		return -1;
+	return 0;
+}
+
 int bench_run(const struct bench *b)
 {
 	uint64_t tenths[BENCH_MAX_RUNS] = { 0 };
@@ -76,40 +129,44 @@ int bench_run(const struct bench *b)
 	if (have_counts)
 		have_counts = myrmex_kstats(&after) == (long)sizeof after;
 
-	sort_u64(tenths, b->runs);
-	unsigned mid = b->runs / 2;
-	uint64_t median = b->runs % 2 ? tenths[mid]
-	                              : (tenths[mid - 1] + tenths[mid] + 1) / 2;
-	uint64_t min = tenths[0];
+	return print_line(b->suite, b->name, tenths, b->runs, have_counts ? &before : NULL,
+	                  have_counts ? &after : NULL, ops_per_run * b->runs);
+}
 
-	char line[512];
-	int n = snprintf(line, sizeof line,
-	                 "BENCH %s %s median=%" PRIu64 ".%" PRIu64
-	                 " min=%" PRIu64 ".%" PRIu64 " runs=%u",
-	                 b->suite, b->name, median / 10, median % 10,
-	                 min / 10, min % 10, b->runs);
-	size_t len = n > 0 ? (size_t)n : 0;
-	if (have_counts) {
-		uint64_t ops = ops_per_run * b->runs;
-		put_count(line, sizeof line, &len, "syscalls",
-		          before.syscalls, after.syscalls, ops);
-		put_count(line, sizeof line, &len, "ctxsw",
-		          before.context_switches, after.context_switches, ops);
-		put_count(line, sizeof line, &len, "asswitch",
-		          before.address_space_switches, after.address_space_switches, ops);
-		put_count(line, sizeof line, &len, "tlbflush",
-		          before.tlb_flushes_full, after.tlb_flushes_full, ops);
-		put_count(line, sizeof line, &len, "tlbinval",
-		          before.tlb_invalidations, after.tlb_invalidations, ops);
-		put_count(line, sizeof line, &len, "pgfault",
-		          before.page_faults, after.page_faults, ops);
-	}
-	if (len > sizeof line - 2)
-		len = sizeof line - 2;
-	line[len++] = '\n';
-	if (write(1, line, len) != (ssize_t)len)
+int bench_run_parts(const struct bench_parts *b)
+{
+	static uint64_t tenths[BENCH_MAX_PARTS][BENCH_MAX_RUNS];
+	struct myrmex_kstats before, after;
+	uint64_t ticks[BENCH_MAX_PARTS];
+
+	if (b->runs == 0 || b->runs > BENCH_MAX_RUNS || b->iters == 0 || b->nparts == 0 ||
+	    b->nparts > BENCH_MAX_PARTS) {
+		bench_fail(b->names[0] ? b->names[0] : "bench_run_parts", "bad runs/iters/nparts",
+		           (long)b->runs);
 		return -1;
-	return 0;
+	}
+	for (unsigned f = 0; f < b->nparts; f++)
+		ticks[f] = 0;
+	b->body(b->ctx, b->iters, ticks); /* warm-up */
+
+	int have_counts = myrmex_kstats(&before) == (long)sizeof before;
+	for (unsigned r = 0; r < b->runs; r++) {
+		for (unsigned f = 0; f < b->nparts; f++)
+			ticks[f] = 0;
+		b->body(b->ctx, b->iters, ticks);
+		for (unsigned f = 0; f < b->nparts; f++)
+			tenths[f][r] = scaled_div(ticks[f], b->iters, 10);
+	}
+	if (have_counts)
+		have_counts = myrmex_kstats(&after) == (long)sizeof after;
+
+	int ret = 0;
+	for (unsigned f = 0; f < b->nparts; f++)
+		if (print_line(b->suite, b->names[f], tenths[f], b->runs,
+		               have_counts ? &before : NULL, have_counts ? &after : NULL,
+		               b->iters * b->runs) != 0)
+			ret = -1;
+	return ret;
 }
 
 _Noreturn void bench_yield_forever(void)

@@ -21,12 +21,17 @@
 
 extern char **environ;
 
-/* The benchmarks run by default. bench_yield_partner is not one: it is the
- * partner that bench_process_switch starts itself. */
+/* The benchmarks run by default. bench_yield_partner and bench_ipcsrv are
+ * not: they are the partner and the server the benchmarks start themselves. */
 static const char *const all_benchmarks[] = {
 	"bench_getpid",
 	"bench_thread_switch",
 	"bench_process_switch",
+	"bench_ica",
+	"bench_ipc_sync",
+	"bench_ipc_async",
+	"bench_ipc_remap",
+	"bench_ipc_stages",
 };
 
 /* Prints one formatted line with a single write(). */
@@ -74,7 +79,8 @@ static long start(const char *self, const char *name)
 	char *argv[] = { (char *)name, NULL };
 	char *envp[] = { NULL };
 
-	long pid = myrmex_spawn(name, argv, envp, -1);
+	/* With the server right: the IPC benchmarks start their own servers. */
+	long pid = myrmex_spawn_flags(name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
 	if (pid != -ENOSYS)
 		return pid;
 

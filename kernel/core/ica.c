@@ -11,6 +11,7 @@
 #include <kernel/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/stats.h>
+#include <kernel/vm.h>
 
 static struct kmem_cache ica_cache = KMEM_CACHE_INIT(ica_cache, "ica", struct ica);
 static struct ica *slots[MYRMEX_ICA_SLOTS];
@@ -89,12 +90,17 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 		slot++;
 	if (slot == MYRMEX_ICA_SLOTS)
 		return -EAGAIN;
+	if (vm_reserve_pages(npages) < 0)
+		return -ENOMEM;   /* ICAs share the system-wide memory budget */
 	struct ica *ica = kmem_alloc(&ica_cache);
-	if (!ica)
+	if (!ica) {
+		vm_release_pages(npages);
 		return -ENOMEM;
+	}
 	ica->base = pmm_alloc(npages);
 	if (!ica->base) {
 		kmem_free(&ica_cache, ica);
+		vm_release_pages(npages);
 		return -ENOMEM;
 	}
 	uint32_t gen = generation[slot] = (generation[slot] + 1) & (UINT32_MAX >> MYRMEX_ICA_GEN_SHIFT);
@@ -107,6 +113,7 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 	if (err) {
 		pmm_free(ica->base, npages);
 		kmem_free(&ica_cache, ica);
+		vm_release_pages(npages);
 		return err;
 	}
 	ica->state = ICA_ATTACHED;
@@ -141,6 +148,7 @@ void ica_destroy(struct ica *ica)
 	}
 	slots[slot_of(ica->handle)] = NULL;
 	pmm_free(ica->base, ica->npages);
+	vm_release_pages(ica->npages);
 	kmem_free(&ica_cache, ica);
 	live--;
 }

@@ -111,41 +111,50 @@ static void cancel_waiter(struct thread *w, int64_t status)
 }
 
 /* Pops the returning stage (or, direct, every stage) and hands the result to
- * the caller of the last popped stage; a result for a caller that has gone
- * is freed with what it carries. */
+ * the caller of the last popped stage. A stage whose caller has gone fails
+ * in turn: the stage below it gets -EPIPE. A result for nobody is freed with
+ * what it carries. */
 static void deliver_result(struct ica *ctl, int64_t status, bool direct, int from)
 {
 	struct ipc_call *c = &ctl->call;
-	uint32_t result_frame = c->hops[c->nhops - 1].frame;
-	struct ipc_hop dest;
-	if (direct) {
-		for (unsigned i = c->nhops - 1; i >= 1; i--)
-			if (c->hops[i].waiter)
-				cancel_waiter(c->hops[i].waiter, -ECANCELED);
-		dest = c->hops[0];
-		c->nhops = 0;
-	} else {
-		dest = c->hops[--c->nhops];
-	}
-	c->kind = MYRMEX_DELIVERY_RESULT;
-	c->status = status;
-	c->from = from;
-	c->frame = result_frame;
-	STAT_INC(ipc_returns);
-	struct process *r = proc_find(dest.requester);
-	if (!r || r->state != PROC_ALIVE || r->killed) {
+	for (;;) {
+		uint32_t result_frame = c->hops[c->nhops - 1].frame;
+		struct ipc_hop dest;
+		if (direct) {
+			for (unsigned i = c->nhops - 1; i >= 1; i--)
+				if (c->hops[i].waiter)
+					cancel_waiter(c->hops[i].waiter, -ECANCELED);
+			dest = c->hops[0];
+			c->nhops = 0;
+		} else {
+			dest = c->hops[--c->nhops];
+		}
+		c->kind = MYRMEX_DELIVERY_RESULT;
+		c->status = status;
+		c->from = from;
+		c->frame = result_frame;
+		STAT_INC(ipc_returns);
+		struct process *r = proc_find(dest.requester);
+		if (r && r->state == PROC_ALIVE && !r->killed) {
+			if (dest.waiter) {
+				dest.waiter->ipc_waiting = NULL;
+				dest.waiter->ipc_delivered = ctl;
+				thread_wake(dest.waiter, 0);
+			} else {
+				list_push_back(&r->results, &c->link);
+				wake_getters(r);
+			}
+			return;
+		}
 		if (dest.waiter)
 			cancel_waiter(dest.waiter, -EINTR);
-		ica_destroy(ctl);
-		return;
-	}
-	if (dest.waiter) {
-		dest.waiter->ipc_waiting = NULL;
-		dest.waiter->ipc_delivered = ctl;
-		thread_wake(dest.waiter, 0);
-	} else {
-		list_push_back(&r->results, &c->link);
-		wake_getters(r);
+		if (c->nhops == 0) {
+			ica_destroy(ctl);
+			return;
+		}
+		status = -EPIPE;
+		from = 0;
+		direct = false;
 	}
 }
 
@@ -164,6 +173,8 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 	if (c->kind == MYRMEX_DELIVERY_RESULT) {
 		h->currentp = c->nhops ? c->hops[c->nhops - 1].frame : 0;
 		h->resultp = c->frame;
+		if (c->from == 0)   /* a result the kernel made (-EPIPE): say so in the frame */
+			((struct myrmex_frame *)ica_kernel_ptr(ctl, c->frame))->status = c->status;
 	}
 	h->kind = c->kind;
 	if (c->kind == MYRMEX_DELIVERY_RESULT && c->nhops == 0) {
@@ -209,7 +220,12 @@ static int receive_sync(struct thread *t)
 		return (int)t->ipc_status;
 	int64_t status = ctl->call.status;
 	bool from_kernel = ctl->call.from == 0;
-	receive(ctl, t->proc, NULL);   /* the home mapping exists: cannot fail */
+	if (receive(ctl, t->proc, NULL) < 0) {
+		/* A middle stage that cannot map the control ICA now: the result
+		 * waits in its result queue, for a get() to take later. */
+		list_push_back(&t->proc->results, &ctl->call.link);
+		return -ENOMEM;
+	}
 	return from_kernel ? (int)status : 0;
 }
 

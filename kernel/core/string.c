@@ -1,36 +1,9 @@
 /*
- * Memory and string functions for the freestanding kernel (see kernel/string.h).
+ * String functions for the freestanding kernel (see kernel/string.h).
+ * memcpy, memmove and memset come from the architecture (they are hot).
  */
 #include <kernel/string.h>
 #include <stdint.h>
-
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	while (n--)
-		*d++ = *s++;
-	return dst;
-}
-
-void *memmove(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	if (d < s || d >= s + n)
-		return memcpy(dst, src, n);
-	while (n--)
-		d[n] = s[n];
-	return dst;
-}
-
-void *memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-	while (n--)
-		*d++ = (unsigned char)c;
-	return dst;
-}
 
 int memcmp(const void *a, const void *b, size_t n)
 {

@@ -90,7 +90,10 @@ long sys_get(const struct syscall_args *a)
 {
 	uptr_t ctl = a->arg[0], out = a->arg[1];
 	struct myrmex_delivery d;
-	/* Check the out pointer before anything moves. */
+	/* Check the out pointer before anything moves; it may not lie in the
+	 * ICA window, where the return below could unmap it. */
+	if (out && ica_in_window(out, sizeof(d)))
+		return -EINVAL;
 	if (out && (copy_from_user(&d, out, sizeof(d)) < 0 || copy_to_user(out, &d, sizeof(d)) < 0))
 		return -EFAULT;
 	if (ctl) {

@@ -47,6 +47,20 @@ static void uncommit(struct vm_space *vm, uint64_t pages)
 	commit_total -= pages;
 }
 
+int vm_reserve_pages(uint64_t pages)
+{
+	if (pages > commit_limit - commit_total)
+		return -ENOMEM;
+	commit_total += pages;
+	return 0;
+}
+
+void vm_release_pages(uint64_t pages)
+{
+	KASSERT(pages <= commit_total);
+	commit_total -= pages;
+}
+
 static struct vma *region_of(struct list_node *n)
 {
 	return container_of(n, struct vma, link);

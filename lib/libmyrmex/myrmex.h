@@ -10,13 +10,71 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <myrmex/syscall.h>
+#include <myrmex/ica.h>
 
 /* Native calls (see include/myrmex/syscall.h for the contracts).
  * Each returns the kernel's result: >= 0 on success, -errno on failure. */
 long myrmex_spawn(const char *module, char *const argv[], char *const envp[], int prio);
+/* spawn with flags (MYRMEX_SPAWN_SERVER: the child may call registserver);
+ * myrmex_spawn is this with flags 0. */
+long myrmex_spawn_flags(const char *module, char *const argv[], char *const envp[], int prio,
+                        unsigned flags);
 long myrmex_kstats(struct myrmex_kstats *out);
 long myrmex_poweroff(int code);
 long myrmex_setprio(int tid, int prio);
+
+/*
+ * ICAs and the server communication mechanism (include/myrmex/ica.h,
+ * docs/ipc.md). Each returns the kernel's result, -errno on failure.
+ *
+ * myrmex_ica_alloc(npages) -> handle (>= 0); the ICA is attached, zeroed, at
+ *   myrmex_ica_addr(handle). free / detach (park) / attach take a handle.
+ * myrmex_callsync(p) -> 0 once the result is back in the control ICA at p
+ *   (see myrmex_ctl_result), or -errno when the call was not made or the
+ *   server died (-EPIPE). myrmex_callasync(p) -> 0 once queued.
+ * myrmex_get(p or NULL, out) -> the address of the next control ICA
+ *   delivered to the caller (a request or a result), as a long, or -errno;
+ *   0 for a delivery without one (MYRMEX_DELIVERY_INTERRUPT, see
+ *   include/myrmex/device.h). With p it first returns p's result. out (may
+ *   be NULL) gets the kernel's trusted description; believe it rather than
+ *   the control ICA, and look at out->kind before using the address.
+ * myrmex_ret(p) -> 0; returns the result of request p without taking another.
+ */
+long myrmex_ica_alloc(uint32_t npages);
+long myrmex_ica_free(uint32_t handle);
+long myrmex_ica_detach(uint32_t handle);
+long myrmex_ica_attach(uint32_t handle);
+long myrmex_registserver(uint32_t coreid);
+long myrmex_callsync(void *p);
+long myrmex_callasync(void *p);
+long myrmex_get(void *p, struct myrmex_delivery *out);
+long myrmex_ret(void *p);
+
+/*
+ * Building and reading a control ICA (layout in include/myrmex/ica.h). The
+ * helpers keep nothing hidden: all they know is in the header, and the size
+ * of the ICA is a parameter of push.
+ *
+ * myrmex_ctl_init(ica): writes a fresh header (magic, no frame, no flags)
+ *   at the start of the ICA and returns it.
+ * myrmex_ctl_push(h, npages, target, opcode): puts a zeroed frame right
+ *   after the newest one (or at offset 32 when there is none) with prev =
+ *   the newest, target and opcode set, makes it the newest (currentp) and
+ *   returns it; NULL if it would not fit in npages pages, if the stack
+ *   already holds MYRMEX_MAX_STAGES frames, or if currentp is malformed.
+ *   A server pushes onto a control ICA it received the same way.
+ * myrmex_ctl_top(h): the newest frame (currentp), NULL when none/malformed.
+ * myrmex_ctl_result(h): the frame whose result arrived last (resultp),
+ *   NULL when none/malformed.
+ * myrmex_ctl_frame(h, offset): the frame at offset, NULL if offset is not a
+ *   frame position (0, inside the header, misaligned).
+ */
+struct myrmex_ctl_header *myrmex_ctl_init(void *ica);
+struct myrmex_frame *myrmex_ctl_push(struct myrmex_ctl_header *h, uint32_t npages,
+                                     uint32_t target, uint32_t opcode);
+struct myrmex_frame *myrmex_ctl_top(struct myrmex_ctl_header *h);
+struct myrmex_frame *myrmex_ctl_result(struct myrmex_ctl_header *h);
+struct myrmex_frame *myrmex_ctl_frame(struct myrmex_ctl_header *h, uint32_t offset);
 
 /* Raw Linux system call, returning -errno instead of setting errno. */
 long myrmex_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);

@@ -5,10 +5,16 @@
  */
 #include "myrmex.h"
 
-long myrmex_spawn(const char *module, char *const argv[], char *const envp[], int prio)
+long myrmex_spawn_flags(const char *module, char *const argv[], char *const envp[], int prio,
+                        unsigned flags)
 {
 	return myrmex_syscall6(MYRMEX_SYS_SPAWN, (long)module, (long)argv, (long)envp,
-	                       prio, 0, 0);
+	                       prio, (long)flags, 0);
+}
+
+long myrmex_spawn(const char *module, char *const argv[], char *const envp[], int prio)
+{
+	return myrmex_spawn_flags(module, argv, envp, prio, 0);
 }
 
 long myrmex_kstats(struct myrmex_kstats *out)

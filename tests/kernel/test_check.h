@@ -106,8 +106,8 @@ static inline const char *test_value_name(long v, char *buf)
 		{ 1, "EPERM" }, { 2, "ENOENT" }, { 3, "ESRCH" }, { 4, "EINTR" },
 		{ 7, "E2BIG" }, { 8, "ENOEXEC" }, { 9, "EBADF" }, { 10, "ECHILD" },
 		{ 11, "EAGAIN" }, { 12, "ENOMEM" }, { 14, "EFAULT" }, { 16, "EBUSY" },
-		{ 17, "EEXIST" }, { 22, "EINVAL" }, { 25, "ENOTTY" }, { 38, "ENOSYS" },
-		{ 110, "ETIMEDOUT" },
+		{ 17, "EEXIST" }, { 22, "EINVAL" }, { 25, "ENOTTY" }, { 32, "EPIPE" },
+		{ 38, "ENOSYS" }, { 110, "ETIMEDOUT" }, { 125, "ECANCELED" },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (v == -names[i].err) {

@@ -56,23 +56,27 @@ struct test {
 	enum ending ending;
 	int value;                  /* exit code or signal number */
 	int hostile;                /* followed by alive-after-<name> */
+	unsigned spawn_flags;       /* MYRMEX_SPAWN_SERVER: the test may start servers */
 };
 
-#define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1 }
+/* IPC tests start their own servers: they need the server right. */
+#define SERVER MYRMEX_SPAWN_SERVER
+
+#define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
 
 static const struct test tests[] = {
-	{ "hello", "t_hello", { "alpha", "beta" }, EXITS, 0, 0 },
-	{ "ids", "t_ids", { 0 }, EXITS, 0, 0 },
-	{ "time", "t_time", { 0 }, EXITS, 0, 0 },
-	{ "brk", "t_brk", { 0 }, EXITS, 0, 0 },
-	{ "mmap", "t_mmap", { 0 }, EXITS, 0, 0 },
-	{ "threads", "t_threads", { 0 }, EXITS, 0, 0 },
-	{ "threads-group-exit", "t_threads", { "group" }, EXITS, 7, 0 },
-	{ "threads-leader-exit", "t_threads", { "leader" }, EXITS, 5, 0 },
-	{ "futex", "t_futex", { 0 }, EXITS, 0, 0 },
-	{ "sched", "t_sched", { STRINGIFY(TEST_PRIO) }, EXITS, 0, 0 },
-	{ "spawn", "t_spawn", { 0 }, EXITS, 0, 0 },
-	{ "alive", "t_alive", { 0 }, EXITS, 0, 0 },
+	{ "hello", "t_hello", { "alpha", "beta" }, EXITS, 0, 0, 0 },
+	{ "ids", "t_ids", { 0 }, EXITS, 0, 0, 0 },
+	{ "time", "t_time", { 0 }, EXITS, 0, 0, 0 },
+	{ "brk", "t_brk", { 0 }, EXITS, 0, 0, 0 },
+	{ "mmap", "t_mmap", { 0 }, EXITS, 0, 0, 0 },
+	{ "threads", "t_threads", { 0 }, EXITS, 0, 0, 0 },
+	{ "threads-group-exit", "t_threads", { "group" }, EXITS, 7, 0, 0 },
+	{ "threads-leader-exit", "t_threads", { "leader" }, EXITS, 5, 0, 0 },
+	{ "futex", "t_futex", { 0 }, EXITS, 0, 0, 0 },
+	{ "sched", "t_sched", { STRINGIFY(TEST_PRIO) }, EXITS, 0, 0, 0 },
+	{ "spawn", "t_spawn", { 0 }, EXITS, 0, 0, 0 },
+	{ "alive", "t_alive", { 0 }, EXITS, 0, 0, 0 },
 	FAULT("null-read", SIGSEGV),
 	FAULT("null-write", SIGSEGV),
 	FAULT("kernel-read", SIGSEGV),
@@ -96,16 +100,34 @@ static const struct test tests[] = {
 	FAULT("kernel-stack-syscall", SIGSEGV),
 	FAULT("sysret-noncanonical", SIGSEGV),
 	FAULT("thread-bad-stack", SIGSEGV),
-	{ "fault-hostile-rsp", "t_fault", { "hostile-rsp" }, EXITS, 0, 1 },
-	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1 },
-	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1 },
-	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1 },
-	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1 },
-	{ "exhaust-procs", "t_exhaust_procs", { 0 }, EXITS, 0, 1 },
+	{ "fault-hostile-rsp", "t_fault", { "hostile-rsp" }, EXITS, 0, 1, 0 },
+	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1, 0 },
+	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1, 0 },
+	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1, 0 },
+	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1, 0 },
+	{ "exhaust-procs", "t_exhaust_procs", { 0 }, EXITS, 0, 1, 0 },
+	{ "ipc-sync", "t_ipc_sync", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-async", "t_ipc_async", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-threads", "t_ipc_threads", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-stages", "t_ipc_stages", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-limits", "t_ipc_limits", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-register", "t_ipc_register", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-queue", "t_ipc_queue", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-death", "t_ipc_death", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-orphan", "t_ipc_orphan", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-stage-death-async", "t_ipc_stage_death", { "async" }, EXITS, 0, 0, SERVER },
+	{ "ipc-stage-death-sync", "t_ipc_stage_death", { "sync" }, EXITS, 0, 0, SERVER },
+	{ "ipc-badcalls", "t_ipc_badcalls", { 0 }, EXITS, 0, 1, SERVER },
+	{ "ipc-exhaust", "t_ipc_exhaust", { 0 }, EXITS, 0, 1, SERVER },
+	{ "ipc-touch-freed", "t_ipc_touch", { "freed" }, KILLED, SIGSEGV, 1, 0 },
+	{ "ipc-touch-parked", "t_ipc_touch", { "parked" }, KILLED, SIGSEGV, 1, 0 },
+	{ "ipc-touch-passed-data", "t_ipc_touch", { "passed-data" }, KILLED, SIGSEGV, 1, SERVER },
+	{ "ipc-touch-passed-ctl", "t_ipc_touch", { "passed-ctl" }, KILLED, SIGSEGV, 1, SERVER },
+	{ "ipc-touch-returned", "t_ipc_touch", { "returned" }, KILLED, SIGSEGV, 1, SERVER },
 };
 #define TEST_COUNT (sizeof tests / sizeof tests[0])
 
-static const struct test alive_test = { "alive", "t_alive", { 0 }, EXITS, 0, 0 };
+static const struct test alive_test = { "alive", "t_alive", { 0 }, EXITS, 0, 0, 0 };
 
 static char *test_envp[] = { "MYRMEX_TEST=1", NULL };
 
@@ -201,7 +223,7 @@ static long start_test(const struct test *t)
 		argv[argc++] = (char *)t->args[i];
 	argv[argc] = NULL;
 	if (native)
-		return myrmex_spawn(t->module, argv, test_envp, TEST_PRIO);
+		return myrmex_spawn_flags(t->module, argv, test_envp, TEST_PRIO, t->spawn_flags);
 	return host_spawn(t->module, argv);
 }
 

@@ -1,18 +1,22 @@
 /*
  * The demo init (pid 1) that `make run` boots: it greets, starts a few
- * programs from the boot modules, shows what the kernel counted, and powers
- * the machine off. The shell replaces it once the POSIX personality exists.
+ * programs from the boot modules, shows the communication mechanism at work
+ * (the echo server and the three-stage chain, started with the server right
+ * and stopped at the end), shows what the kernel counted, and powers the
+ * machine off. The shell replaces it once the POSIX personality exists.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <myrmex.h>
 
+static char *const demo_envp[] = { "HOME=/", NULL };
+
 static void run(const char *module, char *const argv[])
 {
-	char *const envp[] = { "HOME=/", NULL };
-	long pid = myrmex_spawn(module, argv, envp, -1);
+	long pid = myrmex_spawn(module, argv, demo_envp, -1);
 	if (pid < 0) {
 		printf("init: cannot start %s: error %ld\n", module, -pid);
 		return;
@@ -25,6 +29,35 @@ static void run(const char *module, char *const argv[])
 		printf("init: %s (pid %ld) was killed by signal %d\n", module, pid, WTERMSIG(status));
 }
 
+/* The demo servers, started with the server right at init's priority. */
+static const char *const servers[] = { "echo_server", "stage_a", "stage_b", "stage_c" };
+#define SERVER_COUNT (sizeof servers / sizeof servers[0])
+
+static void start_servers(long *pids)
+{
+	for (size_t i = 0; i < SERVER_COUNT; i++) {
+		char *const argv[] = { (char *)servers[i], NULL };
+		pids[i] = myrmex_spawn_flags(servers[i], argv, demo_envp, -1, MYRMEX_SPAWN_SERVER);
+		if (pids[i] < 0)
+			printf("init: cannot start server %s: error %ld\n", servers[i], -pids[i]);
+	}
+	fflush(stdout);
+}
+
+/* The servers never end by themselves: kill and reap them (the kernel
+ * unregisters a server when it ends). */
+static void stop_servers(const long *pids)
+{
+	for (size_t i = 0; i < SERVER_COUNT; i++) {
+		if (pids[i] <= 0)
+			continue;
+		kill((pid_t)pids[i], SIGKILL);
+		int status = 0;
+		waitpid((pid_t)pids[i], &status, 0);
+	}
+	printf("init: servers stopped\n");
+}
+
 int main(void)
 {
 	struct timespec now;
@@ -34,6 +67,14 @@ int main(void)
 	fflush(stdout);
 	char *const hello_argv[] = { "hello", "one", "two", NULL };
 	run("hello", hello_argv);
+
+	long server_pids[SERVER_COUNT];
+	start_servers(server_pids);
+	char *const echo_argv[] = { "echo_client", "zero copies, one page moved twice", NULL };
+	run("echo_client", echo_argv);
+	char *const stage_argv[] = { "stage_client", NULL };
+	run("stage_client", stage_argv);
+	stop_servers(server_pids);
 
 	struct myrmex_kstats s;
 	if (myrmex_kstats(&s) > 0)
