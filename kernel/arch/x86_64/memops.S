@@ -7,10 +7,14 @@
 	.text
 	.globl memcpy, memmove, memset
 
-/* void *memcpy(void *dst, const void *src, size_t n) */
+/* void *memcpy(void *dst, const void *src, size_t n): quadwords, then bytes. */
 memcpy:
 	movq %rdi, %rax
 	movq %rdx, %rcx
+	shrq $3, %rcx
+	rep movsq
+	movq %rdx, %rcx
+	andq $7, %rcx
 	rep movsb
 	ret
 
@@ -33,11 +37,18 @@ memmove:
 1:	rep movsb
 	ret
 
-/* void *memset(void *dst, int c, size_t n) */
+/* void *memset(void *dst, int c, size_t n): the byte spread over a quadword,
+ * stored by quadwords, then the remaining bytes. */
 memset:
 	movq %rdi, %r9
-	movl %esi, %eax
+	movzbl %sil, %eax
+	movabsq $0x0101010101010101, %r8
+	imulq %r8, %rax
 	movq %rdx, %rcx
+	shrq $3, %rcx
+	rep stosq
+	movq %rdx, %rcx
+	andq $7, %rcx
 	rep stosb
 	movq %r9, %rax
 	ret

@@ -17,6 +17,10 @@ arch_copy_to_user:
 	je 1f
 	stac
 1:	movq %rdx, %rcx
+	shrq $3, %rcx
+	rep movsq
+	movq %rdx, %rcx
+	andq $7, %rcx
 	rep movsb
 	xorl %eax, %eax
 	jmp 2f
