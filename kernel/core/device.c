@@ -142,12 +142,6 @@ unsigned device_take_interrupts(struct process *p)
 	return n;
 }
 
-bool device_in_window(uptr_t start, uint64_t size)
-{
-	uint64_t end = MYRMEX_DEVICE_WINDOW + 6 * MYRMEX_DEVICE_BAR_SPAN;
-	return start < end && start + size > MYRMEX_DEVICE_WINDOW;
-}
-
 void device_unmap_bar(struct device *d, unsigned bar)
 {
 	uptr_t va = (uptr_t)myrmex_device_bar(bar);

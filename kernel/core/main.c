@@ -65,7 +65,6 @@ void kmain(uint64_t magic, uint64_t info)
 	vm_init();
 	time_init();
 	sched_init();
-	proc_init();
 	device_init();
 	arch_timer_start(SCHED_HZ);
 	printk("boot: %u modules:", boot_info.module_count);

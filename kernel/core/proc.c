@@ -22,16 +22,11 @@
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 
-struct spinlock proc_lock = SPINLOCK_INIT("proc");
 static struct kmem_cache process_cache = KMEM_CACHE_INIT(process_cache, "process", struct process);
 static struct kmem_cache thread_cache = KMEM_CACHE_INIT(thread_cache, "thread", struct thread);
 static struct list_node process_table = LIST_INIT(process_table);
 static unsigned live_processes, live_threads;
 static int next_id = 1;
-
-void proc_init(void)
-{
-}
 
 unsigned proc_count(void) { return live_processes; }
 unsigned thread_count(void) { return live_threads; }

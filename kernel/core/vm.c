@@ -25,11 +25,6 @@ void vm_init(void)
 	commit_limit = free > KERNEL_RESERVE_PAGES ? free - KERNEL_RESERVE_PAGES : 0;
 }
 
-uint64_t vm_committed_total(void)
-{
-	return commit_total;
-}
-
 static int commit(struct vm_space *vm, uint64_t pages)
 {
 	if (pages > VM_MAX_COMMIT_PAGES - vm->committed_pages ||

@@ -287,8 +287,3 @@ void arch_as_activate_kernel(void)
 	x86_cpu0.active_as = NULL;
 	STAT_INC(address_space_switches);
 }
-
-uint64_t arch_as_table_pages(const struct arch_as *as)
-{
-	return as->table_pages;
-}

@@ -66,8 +66,6 @@ paddr_t arch_as_lookup(struct arch_as *as, vaddr_t va, unsigned *prot);
 void arch_as_activate(struct arch_as *as);
 /* Switches to the kernel's own address space (before destroying a user one). */
 void arch_as_activate_kernel(void);
-/* Number of page-table pages the address space holds. */
-uint64_t arch_as_table_pages(const struct arch_as *as);
 
 /* ---- Threads ---- */
 /* Prepares a new thread that will enter user mode at ip with stack sp, with

@@ -29,7 +29,6 @@ void device_interrupt(unsigned line);
 unsigned device_take_interrupts(struct process *p);
 /* Unmaps p's BARs and frees its device; before p's address space goes. */
 void device_process_exit(struct process *p);
-bool device_in_window(uptr_t start, uint64_t size);
 const struct myrmex_pci_info *device_info(unsigned index);
 void device_unmap_bar(struct device *d, unsigned bar);
 

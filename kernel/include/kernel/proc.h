@@ -3,10 +3,8 @@
  * thread is what the scheduler runs. Threads and processes share one id
  * space: a process's pid is the tid of its first thread, as on Linux.
  *
- * Locking: with one CPU and a non-preemptible kernel that runs with
- * interrupts off, the process table is protected by proc_lock only for the
- * benefit of a later SMP step; fields marked (owner) are touched only by the
- * process's own threads.
+ * Locking: one CPU and a non-preemptible kernel that runs with interrupts
+ * off; the SMP step will add a lock over the process table.
  */
 #ifndef KERNEL_PROC_H
 #define KERNEL_PROC_H
@@ -75,9 +73,6 @@ struct process {
 	uint64_t ica_pages;
 };
 
-extern struct spinlock proc_lock;
-
-void proc_init(void);
 /* Starts a program from a boot module. argv/envp are kernel strings. The new
  * process is a child of parent (NULL for init); may_serve gives it the right
  * to register as a server. Returns the pid or -errno. */

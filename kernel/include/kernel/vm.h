@@ -73,8 +73,6 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access);
 /* Writes bytes into the space regardless of protection (the ELF loader and
  * the initial stack), allocating pages as needed. 0 or -EFAULT/-ENOMEM. */
 int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n);
-/* Pages committed by all address spaces and the system-wide budget. */
-uint64_t vm_committed_total(void);
 /* Takes pages from (or gives them back to) the system-wide budget for memory
  * that is not in an address space's regions (ICAs): 0 or -ENOMEM. */
 int vm_reserve_pages(uint64_t pages);
