@@ -22,28 +22,34 @@ long sys_dev_info(const struct syscall_args *a)
 	return copy_to_user(a->arg[1], i, sizeof(*i));
 }
 
+/* The caller's device and a checked configuration offset: 0 or -errno. */
+static int config_target(uint64_t offset, struct device **d)
+{
+	*d = my_device();
+	if (!*d)
+		return -ENODEV;
+	return offset < 256 && (offset & 3) == 0 ? 0 : -EINVAL;
+}
+
 long sys_dev_config_read(const struct syscall_args *a)
 {
-	struct device *d = my_device();
-	uint64_t off = a->arg[0];
-	if (!d)
-		return -ENODEV;
-	if (off >= 256 || (off & 3))
-		return -EINVAL;
-	return arch_pci_read32(d->info.bus, d->info.slot, d->info.function, (unsigned)off);
+	struct device *d;
+	int err = config_target(a->arg[0], &d);
+	if (err)
+		return err;
+	return arch_pci_read32(d->info.bus, d->info.slot, d->info.function, (unsigned)a->arg[0]);
 }
 
 long sys_dev_config_write(const struct syscall_args *a)
 {
-	struct device *d = my_device();
-	uint64_t off = a->arg[0];
-	if (!d)
-		return -ENODEV;
-	if (off >= 256 || (off & 3))
-		return -EINVAL;
-	if (off != 4 && off < 64)
+	struct device *d;
+	int err = config_target(a->arg[0], &d);
+	if (err)
+		return err;
+	if (a->arg[0] != 4 && a->arg[0] < 64)
 		return -EPERM;   /* BARs, interrupt line and the rest are the kernel's */
-	arch_pci_write32(d->info.bus, d->info.slot, d->info.function, (unsigned)off, (uint32_t)a->arg[1]);
+	arch_pci_write32(d->info.bus, d->info.slot, d->info.function, (unsigned)a->arg[0],
+	                 (uint32_t)a->arg[1]);
 	return 0;
 }
 
