@@ -144,9 +144,8 @@ unsigned device_take_interrupts(struct process *p)
 
 void device_unmap_bar(struct device *d, unsigned bar)
 {
-	uptr_t va = (uptr_t)myrmex_device_bar(bar);
-	for (uint64_t off = 0; off < d->info.bar_size[bar]; off += PAGE_SIZE)
-		arch_as_unmap(&d->owner->vm.as, va + off);
+	arch_as_unmap_range(&d->owner->vm.as, (uptr_t)myrmex_device_bar(bar),
+	                    ALIGN_UP(d->info.bar_size[bar], PAGE_SIZE) / PAGE_SIZE);
 	d->bars_mapped &= ~(1u << bar);
 }
 

@@ -56,16 +56,10 @@ void *ica_kernel_ptr(const struct ica *ica, uint32_t offset)
 
 int ica_map(struct ica *ica, struct process *p)
 {
-	uptr_t va = ica_address(ica);
-	for (uint32_t i = 0; i < ica->npages; i++) {
-		int err = arch_as_map(&p->vm.as, va + i * PAGE_SIZE, ica->base + i * PAGE_SIZE,
-		                      MAP_R | MAP_W | MAP_U);
-		if (err) {
-			while (i-- > 0)
-				arch_as_unmap(&p->vm.as, va + i * PAGE_SIZE);
-			return err == -EAGAIN ? -ENOMEM : err;
-		}
-	}
+	int err = arch_as_map_range(&p->vm.as, ica_address(ica), ica->base, ica->npages,
+	                            MAP_R | MAP_W | MAP_U);
+	if (err)
+		return err == -EAGAIN ? -ENOMEM : err;
 	STAT_INC(ica_attaches);
 	STAT_ADD(ica_pages_mapped, ica->npages);
 	return 0;
@@ -73,9 +67,7 @@ int ica_map(struct ica *ica, struct process *p)
 
 void ica_unmap(struct ica *ica, struct process *p)
 {
-	uptr_t va = ica_address(ica);
-	for (uint32_t i = 0; i < ica->npages; i++)
-		arch_as_unmap(&p->vm.as, va + i * PAGE_SIZE);
+	arch_as_unmap_range(&p->vm.as, ica_address(ica), ica->npages);
 	STAT_INC(ica_detaches);
 }
 

@@ -66,15 +66,12 @@ long sys_dev_map_bar(const struct syscall_args *a)
 	if (d->bars_mapped & (1u << bar))
 		return (long)va;
 	struct process *p = current_thread()->proc;
+	int err = arch_as_map_range(&p->vm.as, va, d->info.bar_base[bar],
+	                            ALIGN_UP(d->info.bar_size[bar], PAGE_SIZE) / PAGE_SIZE,
+	                            MAP_R | MAP_W | MAP_U | MAP_DEVICE);
+	if (err)
+		return err == -EAGAIN ? -ENOMEM : err;
 	d->bars_mapped |= 1u << bar;
-	for (uint64_t off = 0; off < d->info.bar_size[bar]; off += PAGE_SIZE) {
-		int err = arch_as_map(&p->vm.as, va + off, d->info.bar_base[bar] + off,
-		                      MAP_R | MAP_W | MAP_U | MAP_DEVICE);
-		if (err) {
-			device_unmap_bar(d, (unsigned)bar);
-			return err == -EAGAIN ? -ENOMEM : err;
-		}
-	}
 	return (long)va;
 }
 

@@ -232,6 +232,50 @@ int arch_as_map(struct arch_as *as, vaddr_t va, paddr_t pa, unsigned prot)
 	return 0;
 }
 
+void arch_as_unmap_range(struct arch_as *as, vaddr_t va, uint64_t npages)
+{
+	uint64_t i = 0;
+	while (i < npages) {
+		uint64_t *pte = walk(as, va + i * PAGE_SIZE, false, NULL);
+		unsigned index = index_at(va + i * PAGE_SIZE, 0);
+		if (!pte) {   /* no page table here: skip to the next one */
+			i += 512 - index;
+			continue;
+		}
+		for (; i < npages && index < 512; i++, index++, pte++) {
+			if (*pte & PTE_P) {
+				*pte = 0;
+				invalidate(as, va + i * PAGE_SIZE);
+			}
+		}
+	}
+}
+
+int arch_as_map_range(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot)
+{
+	uint64_t flags = leaf_flags(prot);
+	uint64_t i = 0;
+	while (i < npages) {
+		int err = 0;
+		uint64_t *pte = walk(as, va + i * PAGE_SIZE, true, &err);
+		if (pte) {
+			unsigned index = index_at(va + i * PAGE_SIZE, 0);
+			for (; i < npages && index < 512; i++, index++, pte++) {
+				if (*pte & PTE_P) {
+					err = -EEXIST;
+					break;
+				}
+				*pte = (pa + i * PAGE_SIZE) | flags;
+			}
+		}
+		if (err) {
+			arch_as_unmap_range(as, va, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
 paddr_t arch_as_unmap(struct arch_as *as, vaddr_t va)
 {
 	uint64_t *pte = walk(as, va, false, NULL);

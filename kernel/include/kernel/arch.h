@@ -56,6 +56,11 @@ void arch_as_destroy(struct arch_as *as, void (*release)(paddr_t pa));
 /* Maps one page. May allocate page-table pages: -ENOMEM, or -EAGAIN when the
  * address space's page-table limit is reached. Replaces nothing: -EEXIST. */
 int arch_as_map(struct arch_as *as, vaddr_t va, paddr_t pa, unsigned prot);
+/* Maps npages consecutive pages to consecutive frames (an ICA), walking the
+ * tables once per page table. All or nothing: errors as arch_as_map. */
+int arch_as_map_range(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot);
+/* Unmaps npages consecutive pages and invalidates exactly their TLB entries. */
+void arch_as_unmap_range(struct arch_as *as, vaddr_t va, uint64_t npages);
 /* Unmaps one page and invalidates its TLB entry; returns its frame or 0. */
 paddr_t arch_as_unmap(struct arch_as *as, vaddr_t va);
 /* Changes the protection of a mapped page (TLB entry invalidated); -ENOENT. */
