@@ -67,7 +67,7 @@ struct ext2_fs {
 	bool check_backups;         /* the backup positions are known (no sparse_super2) */
 
 	bool sb_dirty;
-	uint8_t sb[1024];           /* the on-disk superblock (struct ext2_super) */
+	_Alignas(8) uint8_t sb[1024];   /* the on-disk superblock (struct ext2_super) */
 };
 
 /* Mode bits (the Linux values). */
