@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <myrmex.h>
+#include <myrmex/device.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -61,6 +62,7 @@ struct test {
 
 /* IPC tests start their own servers: they need the server right. */
 #define SERVER MYRMEX_SPAWN_SERVER
+#define GIVE_NIC (1u << 31)  /* testinit only: give the test the emulated e1000 */
 
 #define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
 
@@ -124,6 +126,8 @@ static const struct test tests[] = {
 	{ "ipc-touch-passed-data", "t_ipc_touch", { "passed-data" }, KILLED, SIGSEGV, 1, SERVER },
 	{ "ipc-touch-passed-ctl", "t_ipc_touch", { "passed-ctl" }, KILLED, SIGSEGV, 1, SERVER },
 	{ "ipc-touch-returned", "t_ipc_touch", { "returned" }, KILLED, SIGSEGV, 1, SERVER },
+	{ "dev-none", "t_dev", { "none" }, EXITS, 0, 1, 0 },
+	{ "dev-owner", "t_dev", { "owner" }, EXITS, 0, 1, GIVE_NIC },
 };
 #define TEST_COUNT (sizeof tests / sizeof tests[0])
 
@@ -214,6 +218,23 @@ static long host_spawn(const char *module, char **argv)
 	return err ? -err : pid;
 }
 
+/* The spawn flags a test asks for, with GIVE_NIC turned into the emulated
+ * e1000's device index (the only device the tests drive directly). */
+static unsigned test_spawn_flags(const struct test *t)
+{
+	unsigned flags = t->spawn_flags & ~GIVE_NIC;
+	if (!(t->spawn_flags & GIVE_NIC))
+		return flags;
+	struct myrmex_pci_info info;
+	for (unsigned i = 0; i < MYRMEX_MAX_DEVICES; i++) {
+		if (myrmex_syscall6(MYRMEX_SYS_DEV_INFO, i, (long)&info, 0, 0, 0, 0) < 0)
+			break;
+		if (info.vendor == 0x8086 && info.device == 0x100e)
+			return flags | MYRMEX_SPAWN_DEVICE(i);
+	}
+	return flags;
+}
+
 static long start_test(const struct test *t)
 {
 	char *argv[MAX_ARGS + 2];
@@ -223,7 +244,7 @@ static long start_test(const struct test *t)
 		argv[argc++] = (char *)t->args[i];
 	argv[argc] = NULL;
 	if (native)
-		return myrmex_spawn_flags(t->module, argv, test_envp, TEST_PRIO, t->spawn_flags);
+		return myrmex_spawn_flags(t->module, argv, test_envp, TEST_PRIO, test_spawn_flags(t));
 	return host_spawn(t->module, argv);
 }
 
