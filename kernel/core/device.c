@@ -97,6 +97,7 @@ int device_grant(unsigned index, struct process *p)
 	if (d->owner || device_of(p))
 		return -EBUSY;
 	d->owner = p;
+	p->device = d;
 	d->info.owned = 1;
 	d->irq_pending = 0;
 	if (d->info.irq_line < ARCH_IRQ_LINES) {
@@ -108,10 +109,7 @@ int device_grant(unsigned index, struct process *p)
 
 struct device *device_of(struct process *p)
 {
-	for (unsigned i = 0; i < device_count; i++)
-		if (devices[i].owner == p)
-			return &devices[i];
-	return NULL;
+	return p->device;
 }
 
 const struct myrmex_pci_info *device_info(unsigned index)
@@ -134,7 +132,7 @@ void device_interrupt(unsigned line)
 
 unsigned device_take_interrupts(struct process *p)
 {
-	struct device *d = device_of(p);
+	struct device *d = p->device;
 	if (!d || !d->irq_pending)
 		return 0;
 	unsigned n = d->irq_pending;
@@ -160,6 +158,7 @@ void device_process_exit(struct process *p)
 	if (d->info.irq_line < ARCH_IRQ_LINES)
 		arch_irq_mask(d->info.irq_line);
 	d->owner = NULL;
+	p->device = NULL;
 	d->info.owned = 0;
 	d->irq_pending = 0;
 }

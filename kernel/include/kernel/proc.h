@@ -23,6 +23,7 @@
 enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD };
 
 struct process;
+struct device;
 
 struct thread {
 	int tid;
@@ -69,6 +70,7 @@ struct process {
 	unsigned request_count;
 	struct list_node results;      /* control ICAs whose results wait for get */
 	struct waitq ipc_waiters;      /* threads blocked in get */
+	struct device *device;         /* the device given to this driver, or NULL */
 	unsigned ica_count;            /* ICAs charged to this process */
 	uint64_t ica_pages;
 };
