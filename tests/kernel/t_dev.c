@@ -6,8 +6,9 @@
  *                 may give a device at spawn.
  *   t_dev owner   run by the test init with the emulated e1000 NIC given to
  *                 it: its configuration space, a memory BAR mapped uncached
- *                 (a register read back), the limits on configuration writes,
- *                 and the physical address of an ICA.
+ *                 (a register read back), its interrupt arriving through get()
+ *                 as a message (twice, with dev_irq_ack between), the limits on
+ *                 configuration writes, and the physical address of an ICA.
  */
 #define TEST_NAME "t_dev"
 #include "test_check.h"
@@ -18,6 +19,11 @@
 #define NIC_VENDOR 0x8086
 #define NIC_DEVICE 0x100e
 #define E1000_STATUS 0x8
+#define E1000_ICR    0xc0   /* interrupt cause read (reading clears it) */
+#define E1000_ICS    0xc8   /* interrupt cause set */
+#define E1000_IMS    0xd0   /* interrupt mask set */
+#define E1000_IMC    0xd8   /* interrupt mask clear */
+#define E1000_INT_LSC 0x4   /* link status change */
 
 static long dev_call(long nr, long a, long b)
 {
@@ -46,6 +52,25 @@ static void without_device(void)
 	CHECK_EQ(myrmex_spawn_flags("t_alive", argv, argv + 1, -1, 1u << 20), -EINVAL);
 	/* The device window is the kernel's: no mapping may land there. */
 	CHECK_EQ(myrmex_syscall6(SYS_mmap, (long)MYRMEX_DEVICE_WINDOW, 4096, 3, 0x32, -1, 0), -ENOMEM);
+}
+
+/* Makes the NIC raise its interrupt line and expects it as a get() message;
+ * after the driver clears the cause and acknowledges, it comes again. */
+static void interrupt_as_message(volatile uint32_t *regs)
+{
+	regs[E1000_IMS / 4] = E1000_INT_LSC;
+	for (int round = 0; round < 2; round++) {
+		regs[E1000_ICS / 4] = E1000_INT_LSC;
+		struct myrmex_delivery d;
+		long r = myrmex_get(NULL, &d);
+		CHECK_EQ(r, 0);
+		CHECK(d.kind == MYRMEX_DELIVERY_INTERRUPT && d.opcode >= 1,
+		      "round %d: get gave kind %u count %u, not an interrupt", round, d.kind, d.opcode);
+		uint32_t cause = regs[E1000_ICR / 4];   /* deasserts the line */
+		CHECK(cause & E1000_INT_LSC, "round %d: ICR %#x lacks the cause", round, cause);
+		CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_DEV_IRQ_ACK, 0, 0, 0, 0, 0, 0), 0);
+	}
+	regs[E1000_IMC / 4] = 0xffffffffu;
 }
 
 static void with_device(void)
@@ -79,6 +104,10 @@ static void with_device(void)
 		volatile uint32_t *regs = (volatile uint32_t *)bar;
 		uint32_t status = regs[E1000_STATUS / 4];
 		CHECK(status != 0xffffffffu, "e1000 STATUS reads all ones: BAR not mapped to the device");
+		if (info.irq_line < 24)
+			interrupt_as_message(regs);
+		else
+			test_fail("the NIC has no interrupt line (%u)", info.irq_line);
 	}
 	if (info.bar_is_io & 2)
 		CHECK_EQ(dev_call(MYRMEX_SYS_DEV_MAP_BAR, 1, 0), -EINVAL);   /* I/O ports */
