@@ -132,7 +132,7 @@ struct myrmex_delivery {
 	uint32_t ndata;
 	uint32_t data[MYRMEX_FRAME_DATA];   /* data ICAs now yours (attached, or parked when
 	                                       they could not be mapped) */
-	uint32_t reserved[2];
+	uint16_t data_pages[MYRMEX_FRAME_DATA];   /* their sizes in pages */
 	int64_t status;      /* result: the status */
 };
 _Static_assert(sizeof(struct myrmex_delivery) == 64, "delivery layout");

@@ -204,8 +204,10 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 		d->carrier = NULL;
 		d->owner = me;
 		d->state = ica_map(d, me) == 0 ? ICA_ATTACHED : ICA_PARKED;
-		if (out)
+		if (out) {
 			out->data[i] = d->handle;
+			out->data_pages[i] = (uint16_t)d->npages;
+		}
 	}
 	c->ncarried = 0;
 	return 0;

@@ -54,6 +54,7 @@ static void check_one(long server)
 	CHECK_EQ(dl.status, (long)strlen(MSG));
 	CHECK_EQ(dl.ndata, 1);
 	CHECK_EQ(dl.data[0], data);
+	CHECK_EQ(dl.data_pages[0], 1);
 	CHECK_EQ(h->currentp, 0);
 	CHECK_EQ(h->resultp, 32);
 	CHECK_EQ(h->kind, MYRMEX_DELIVERY_RESULT);
