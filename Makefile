@@ -121,12 +121,36 @@ $(BUILD)/unit/%: tests/unit/%.c $$(call unit_sources,tests/unit/%.c) $(wildcard 
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(UNIT_CFLAGS) $< $(call unit_sources,$<) -o $@
 
-# ------------------------------------------------------------- commands --
-.PHONY: all kernel user tests benchmarks unit run test bench setup clean
+# --------------------------------------------------------------- servers --
+# OS servers and drivers: servers/<group>/<name>/ holding a main.c, with every
+# .c beside it -> build/servers/<name> (a folder without main.c, such as
+# servers/fs/ext2, is a library for a server, not a program). They are boot
+# modules of `make run` and `make test`, started by the init.
+SERVER_DIRS := $(patsubst %/main.c,%,$(wildcard servers/*/*/main.c))
+SERVER_BINS := $(addprefix $(BUILD)/servers/,$(notdir $(SERVER_DIRS)))
+$(BUILD)/servers/%: $$(wildcard servers/*/$$*/*.c) $$(wildcard servers/*/$$*/*.h) \
+		$(wildcard include/myrmex/*.h) $(LIBMYRMEX)
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) -o $@
 
-all: kernel user tests benchmarks unit
+# ------------------------------------------------------------ disk images --
+# Raw images for the virtio-blk disk, written by tools/mkpattern.py: sector s
+# starts with s (8 bytes, little endian), the rest follows from s, so a test
+# can check what it reads. `make test` writes a fresh one for every run (the
+# tests write to it); `make run` makes its own once.
+DISK_MIB  := 64
+TEST_DISK := $(BUILD)/test/disk.img
+RUN_DISK  := $(BUILD)/run/disk.img
+$(RUN_DISK): tools/mkpattern.py
+	$(PYTHON) tools/mkpattern.py $@ $(DISK_MIB)
+
+# ------------------------------------------------------------- commands --
+.PHONY: all kernel user servers tests benchmarks unit run test bench setup clean
+
+all: kernel user servers tests benchmarks unit
 kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
+servers: $(SERVER_BINS)
 tests: $(KTEST_BINS)
 benchmarks: $(BENCH_BINS)
 unit: $(UNIT_BINS)
@@ -135,19 +159,20 @@ setup:
 	@scripts/setup.sh
 
 # Boot modules: the first is init (pid 1); the others are programs it spawns.
-DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init,$(USER_BINS))
-TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS))
+DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init,$(USER_BINS)) $(SERVER_BINS)
+TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS)
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS))
 
 run: setup
-	@$(MAKE) --no-print-directory kernel user
-	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --modules $(DEMO_MODULES)
+	@$(MAKE) --no-print-directory kernel user servers $(RUN_DISK)
+	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(RUN_DISK) --modules $(DEMO_MODULES)
 
 # TESTS="t_hello t_mmap" runs a subset of the booted tests.
 test: setup
 	@$(MAKE) --no-print-directory all
+	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
-		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) \
+		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) --disk $(TEST_DISK) \
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES)
 
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine

@@ -8,7 +8,8 @@ KERNEL PANIC, see docs/testing.md). It always ends with exactly one line
 
     python3 tools/run_tests.py --unit build/unit/t_pmm ... \\
         --kernel build/kernel.elf --init "build/tests/testinit -v" \\
-        --modules build/tests/t_alive ... [--timeout 900] [--log build/test/kernel.log]
+        --modules build/tests/t_alive ... [--disk build/test/disk.img] \\
+        [--timeout 900] [--log build/test/kernel.log]
     python3 tools/run_tests.py --no-boot --unit build/unit/t_pmm ...
 """
 
@@ -244,14 +245,14 @@ def boot_tests(args, tally):
     modules = [args.init] + list(args.modules)
     parser = ConsoleParser()
     try:
-        qemu.check_files(args.kernel, modules)
+        qemu.check_files(args.kernel, modules, args.disk)
         accel, reason = qemu.choose_accel()
     except qemu.QemuError as e:
         run = qemu.GuestRun()
         run.start_error = str(e)
     else:
         say("accelerator: %s (%s)" % (accel, reason))
-        cmd = qemu.qemu_command(args.kernel, modules, accel)
+        cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk)
         say("qemu: %s" % shlex.join(cmd))
         say("log: %s" % args.log)
         run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout)
@@ -341,6 +342,8 @@ def parse_args(argv):
     p.add_argument("--init", help='test init module: "<path> args"')
     p.add_argument("--modules", nargs="*", default=[], metavar="PATH",
                    help="further boot modules (test programs)")
+    p.add_argument("--disk", metavar="IMAGE",
+                   help="raw disk image attached as a virtio-blk device to the test boot")
     p.add_argument("--timeout", type=float, default=900,
                    help="seconds for the whole guest run (default 900)")
     p.add_argument("--log", default="build/test/kernel.log",

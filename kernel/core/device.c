@@ -157,6 +157,10 @@ void device_process_exit(struct process *p)
 			device_unmap_bar(d, b);
 	if (d->info.irq_line < ARCH_IRQ_LINES)
 		arch_irq_mask(d->info.irq_line);
+	/* Stop the device's DMA before the driver's ICAs (its rings and buffers)
+	 * are freed: clear Bus Master Enable in the command register. */
+	uint32_t command = arch_pci_read32(d->info.bus, d->info.slot, d->info.function, 4);
+	arch_pci_write32(d->info.bus, d->info.slot, d->info.function, 4, command & 0xfffbu);
 	d->owner = NULL;
 	p->device = NULL;
 	d->info.owned = 0;

@@ -156,8 +156,8 @@ int thread_clone(struct thread *parent, uptr_t sp, bool set_tls, uptr_t tls,
 static void process_end(struct process *p)
 {
 	p->killed = true;   /* nothing is delivered to p from here on */
+	device_process_exit(p);   /* first: the device must stop writing into p's ICAs */
 	ipc_process_exit(p);
-	device_process_exit(p);
 	arch_as_activate_kernel();
 	vm_space_destroy(&p->vm);
 	p->state = PROC_ZOMBIE;

@@ -133,4 +133,32 @@ static inline uint64_t myrmex_rdtsc(void)
 /* Writes a string to fd 1 with one write system call (no stdio buffering). */
 void myrmex_puts(const char *s);
 
+/*
+ * Devices for user-level drivers (include/myrmex/device.h). Each returns the
+ * kernel's result, -errno on failure (-ENODEV when the caller owns no
+ * device).
+ *
+ * myrmex_dev_info(index, out) -> 0 and PCI device `index` in *out (anyone).
+ * myrmex_dev_config_read(offset) -> the 32-bit configuration word (>= 0).
+ * myrmex_dev_config_write(offset, value) -> 0 (command register and 64..255).
+ * myrmex_dev_map_bar(bar) -> the address of the mapped memory BAR, which is
+ *   always myrmex_device_bar(bar).
+ * myrmex_dev_irq_ack() -> 0; unmasks the line after an interrupt delivery.
+ * myrmex_ica_phys(handle) -> the physical address of an ICA the caller
+ *   holds, for DMA.
+ * myrmex_dev_find(vendor, devices, n, out) -> the index of the first device
+ *   with that vendor and one of the n device ids (its description in *out
+ *   when out is not NULL), or -1 when there is none.
+ */
+#include <myrmex/device.h>
+
+long myrmex_dev_info(uint32_t index, struct myrmex_pci_info *out);
+long myrmex_dev_config_read(uint32_t offset);
+long myrmex_dev_config_write(uint32_t offset, uint32_t value);
+long myrmex_dev_map_bar(uint32_t bar);
+long myrmex_dev_irq_ack(void);
+long myrmex_ica_phys(uint32_t handle);
+int myrmex_dev_find(uint16_t vendor, const uint16_t *devices, unsigned ndevices,
+                    struct myrmex_pci_info *out);
+
 #endif

@@ -4,7 +4,9 @@
  * native spawn call, waits for it with a timeout, compares how it ended with
  * the expected outcome, and checks the kernel's free pages and kernel
  * objects before and after (a difference is a leak). After each hostile test
- * it runs t_alive as the test alive-after-<name>. Prints TEST-PLAN,
+ * it runs t_alive as the test alive-after-<name>. A disk test (DISK) runs
+ * with the virtio-blk driver, which the init starts with the device just
+ * before it and kills just after it, inside the leak check. Prints TEST-PLAN,
  * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
  * when everything passed, 1 otherwise.
  *
@@ -63,6 +65,7 @@ struct test {
 /* IPC tests start their own servers: they need the server right. */
 #define SERVER MYRMEX_SPAWN_SERVER
 #define GIVE_NIC (1u << 31)  /* testinit only: give the test the emulated e1000 */
+#define DISK (1u << 30)      /* testinit only: the virtio-blk driver runs during the test */
 
 #define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
 
@@ -128,6 +131,14 @@ static const struct test tests[] = {
 	{ "ipc-touch-returned", "t_ipc_touch", { "returned" }, KILLED, SIGSEGV, 1, SERVER },
 	{ "dev-none", "t_dev", { "none" }, EXITS, 0, 1, 0 },
 	{ "dev-owner", "t_dev", { "owner" }, EXITS, 0, 1, GIVE_NIC },
+	{ "disk-info", "t_disk", { "info" }, EXITS, 0, 0, DISK },
+	{ "disk-read", "t_disk", { "read" }, EXITS, 0, 0, DISK },
+	{ "disk-write", "t_disk", { "write" }, EXITS, 0, 0, DISK },
+	{ "disk-async", "t_disk", { "async" }, EXITS, 0, 0, DISK },
+	{ "disk-range", "t_disk", { "range" }, EXITS, 0, 1, DISK },
+	{ "disk-small", "t_disk", { "small" }, EXITS, 0, 1, DISK },
+	{ "disk-badop", "t_disk", { "badop" }, EXITS, 0, 1, DISK },
+	{ "disk-orphan", "t_disk", { "orphan" }, EXITS, 0, 0, DISK },
 };
 #define TEST_COUNT (sizeof tests / sizeof tests[0])
 
@@ -222,7 +233,7 @@ static long host_spawn(const char *module, char **argv)
  * e1000's device index (the only device the tests drive directly). */
 static unsigned test_spawn_flags(const struct test *t)
 {
-	unsigned flags = t->spawn_flags & ~GIVE_NIC;
+	unsigned flags = t->spawn_flags & ~(GIVE_NIC | DISK);
 	if (!(t->spawn_flags & GIVE_NIC))
 		return flags;
 	struct myrmex_pci_info info;
@@ -323,19 +334,16 @@ static void report(const char *name, int ok, const char *reason)
 }
 
 /*
- * Runs t once and judges it. Writes the failure reason (empty when it
- * passed) to reason and returns 1 for a pass.
+ * Runs t once and judges how it ended: 1 passed, 0 failed (reason written),
+ * -1 failed before it could be judged (spawn, wait or timeout; the leak
+ * check is skipped then).
  */
-static int run_and_judge(const struct test *t, char *reason, size_t size)
+static int run_once(const struct test *t, char *reason, size_t size)
 {
-	struct counts before = { 0, 0 };
-	int check_leaks = native && read_counts(&before) == 0;
-	reason[0] = '\0';
-
 	long pid = start_test(t);
 	if (pid <= 0) {
 		snprintf(reason, size, "spawn failed: %ld (%s)", pid, error_name(pid));
-		return 0;
+		return -1;
 	}
 	int status = 0;
 	long r = wait_with_timeout(pid, &status, TIMEOUT_NS);
@@ -345,11 +353,11 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 		snprintf(reason, size, "timeout after %llu s%s",
 		         (unsigned long long)(TIMEOUT_NS / 1000000000ULL),
 		         reaped == pid ? "" : " (and SIGKILL did not end it)");
-		return 0;
+		return -1;
 	}
 	if (r != pid) {
 		snprintf(reason, size, "wait4 returned %ld", r);
-		return 0;
+		return -1;
 	}
 
 	int ok = t->ending == EXITS ? WIFEXITED(status) && WEXITSTATUS(status) == t->value
@@ -360,6 +368,85 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 		describe_expected(t, wanted, sizeof wanted);
 		snprintf(reason, size, "%s, expected %s", got, wanted);
 	}
+	return ok;
+}
+
+/* Appends "; <text>" (or just the text to an empty reason). */
+__attribute__((format(printf, 3, 4)))
+static void add_reason(char *reason, size_t size, const char *fmt, ...)
+{
+	size_t used = strlen(reason);
+	if (used && used + 2 < size) {
+		memcpy(reason + used, "; ", 3);
+		used += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(reason + used, size - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Starts the virtio-blk driver with the disk device and the server right,
+ * for a DISK test: its pid, or -1 with the reason written. */
+static long disk_driver_start(char *reason, size_t size)
+{
+	static const uint16_t ids[] = { 0x1042, 0x1001 };   /* modern, transitional */
+	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
+	if (index < 0) {
+		snprintf(reason, size, "no virtio-blk device (the run needs a disk image)");
+		return -1;
+	}
+	char arg[16];
+	snprintf(arg, sizeof arg, "%d", index);
+	char *argv[] = { "virtio_blk", arg, NULL };
+	long pid = myrmex_spawn_flags("virtio_blk", argv, test_envp, TEST_PRIO,
+	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start virtio_blk: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	return pid;
+}
+
+/* Stops the driver after its test (it serves until killed). 1 when it was
+ * still running and is reaped now; 0 with the reason added otherwise. */
+static int disk_driver_stop(long pid, char *reason, size_t size)
+{
+	int status = 0;
+	if (wait_nohang(pid, &status) == pid) {
+		char how[64];
+		describe_status(status, how, sizeof how);
+		add_reason(reason, size, "the driver ended during the test (%s)", how);
+		return 0;
+	}
+	myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
+	if (wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS) != pid) {
+		add_reason(reason, size, "the driver did not end after SIGKILL");
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Runs t once and judges it, with the kernel's counts compared around it
+ * (a DISK test's driver is started and stopped inside that window, so its
+ * teardown is checked too). Writes the failure reason (empty when it
+ * passed) to reason and returns 1 for a pass.
+ */
+static int run_and_judge(const struct test *t, char *reason, size_t size)
+{
+	struct counts before = { 0, 0 };
+	int check_leaks = native && read_counts(&before) == 0;
+	reason[0] = '\0';
+
+	long driver = 0;
+	if (native && (t->spawn_flags & DISK) && (driver = disk_driver_start(reason, size)) < 0)
+		return 0;
+	int ok = run_once(t, reason, size);
+	if (driver > 0 && !disk_driver_stop(driver, reason, size) && ok > 0)
+		ok = 0;
+	if (ok < 0)
+		return 0;
 	if (check_leaks) {
 		char leak[128];
 		if (find_leak(&before, leak, sizeof leak)) {

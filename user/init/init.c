@@ -2,8 +2,10 @@
  * The demo init (pid 1) that `make run` boots: it greets, starts a few
  * programs from the boot modules, shows the communication mechanism at work
  * (the echo server and the three-stage chain, started with the server right
- * and stopped at the end), shows what the kernel counted, and powers the
- * machine off. The shell replaces it once the POSIX personality exists.
+ * and stopped at the end), starts the disk driver when a virtio-blk disk is
+ * attached (giving it the device) and lets a client read from it, shows what
+ * the kernel counted, and powers the machine off. The shell replaces it once
+ * the POSIX personality exists.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -58,6 +60,30 @@ static void stop_servers(const long *pids)
 	printf("init: servers stopped\n");
 }
 
+/* Starts the virtio-blk driver with the server right and the device (only
+ * the init may give a device), if a virtio-blk disk is attached. Returns its
+ * pid, or 0 when there is no disk or it could not start. */
+static long start_disk_driver(void)
+{
+	static const uint16_t ids[] = { 0x1042, 0x1001 };   /* modern, transitional */
+	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
+	if (index < 0) {
+		printf("init: no virtio-blk disk attached\n");
+		return 0;
+	}
+	char arg[16];
+	snprintf(arg, sizeof arg, "%d", index);
+	char *const argv[] = { "virtio_blk", arg, NULL };
+	long pid = myrmex_spawn_flags("virtio_blk", argv, demo_envp, -1,
+	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
+	if (pid < 0) {
+		printf("init: cannot start virtio_blk: error %ld\n", -pid);
+		return 0;
+	}
+	fflush(stdout);
+	return pid;
+}
+
 int main(void)
 {
 	struct timespec now;
@@ -75,6 +101,16 @@ int main(void)
 	char *const stage_argv[] = { "stage_client", NULL };
 	run("stage_client", stage_argv);
 	stop_servers(server_pids);
+
+	long disk_driver = start_disk_driver();
+	if (disk_driver > 0) {
+		char *const disk_argv[] = { "disk_client", NULL };
+		run("disk_client", disk_argv);
+		kill((pid_t)disk_driver, SIGKILL);
+		int status = 0;
+		waitpid((pid_t)disk_driver, &status, 0);
+		printf("init: disk driver stopped\n");
+	}
 
 	struct myrmex_kstats s;
 	if (myrmex_kstats(&s) > 0)

@@ -1,0 +1,111 @@
+/*
+ * virtio_blk: the disk driver server for a virtio block device on the
+ * modern virtio PCI transport. The init starts it with the server right and
+ * the device (MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index)), passing the
+ * device index as its argument:
+ *
+ *     virtio_blk <device index>
+ *
+ * Without an argument it takes the first virtio-blk device dev_info lists.
+ * It brings the device up, registers MYRMEX_COREID_DISK, and then serves
+ * the disk protocol (include/myrmex/disk.h) forever: requests and interrupts
+ * both arrive through get(). Exits with 1 when the device cannot be used.
+ */
+#include "driver.h"
+#include "virtio_pci.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <myrmex/disk.h>
+
+#define VIRTIO_BLK_MODERN       0x1042
+#define VIRTIO_BLK_TRANSITIONAL 0x1001
+#define GET_RETRY_NS (1000ull * 1000)
+
+void drv_log(const char *fmt, ...)
+{
+	char line[256];
+	int n = snprintf(line, sizeof line, "virtio_blk: ");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	size_t len = strlen(line);
+	line[len++] = '\n';
+	myrmex_syscall6(SYS_write, 2, (long)line, (long)len, 0, 0, 0);
+}
+
+/* The device this process was given: by index from argv, else the first
+ * virtio-blk device. -1 when there is none. */
+static int find_device(int argc, char **argv, struct myrmex_pci_info *info)
+{
+	static const uint16_t ids[] = { VIRTIO_BLK_MODERN, VIRTIO_BLK_TRANSITIONAL };
+	if (argc < 2)
+		return myrmex_dev_find(VIRTIO_PCI_VENDOR, ids, 2, info);
+	char *end;
+	long index = strtol(argv[1], &end, 10);
+	if (*argv[1] == '\0' || *end != '\0' || index < 0 || index >= MYRMEX_MAX_DEVICES ||
+	    myrmex_dev_info((uint32_t)index, info) < 0)
+		return -1;
+	if (info->vendor != VIRTIO_PCI_VENDOR ||
+	    (info->device != VIRTIO_BLK_MODERN && info->device != VIRTIO_BLK_TRANSITIONAL))
+		return -1;
+	return (int)index;
+}
+
+/* One request: arguments copied once, the handler run, and the reply sent
+ * unless the handler parked the request. */
+static void serve(const struct myrmex_delivery *d)
+{
+	struct request rq;
+	memset(&rq, 0, sizeof rq);
+	rq.d = *d;
+	rq.frame = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
+	const volatile struct myrmex_frame *f = rq.frame;
+	rq.arg[0] = f->arg[0];
+	rq.arg[1] = f->arg[1];
+	blk_handler handler = table_lookup(d->opcode);
+	long status = handler ? handler(&rq) : -ENOSYS;
+	if (status != BLK_LATER)
+		blk_reply(&rq, status);
+}
+
+int main(int argc, char **argv)
+{
+	struct myrmex_pci_info info;
+	int index = find_device(argc, argv, &info);
+	if (index < 0) {
+		drv_log("no virtio-blk device%s%s", argc > 1 ? " at index " : "", argc > 1 ? argv[1] : "");
+		return 1;
+	}
+	if (blk_init(&info) < 0)
+		return 1;
+	long r = myrmex_registserver(MYRMEX_COREID_DISK);
+	if (r < 0) {
+		drv_log("registserver(%u): %ld", MYRMEX_COREID_DISK, r);
+		return 1;
+	}
+	char about[160];
+	blk_describe(about, sizeof about);
+	drv_log("device %d: %s", index, about);
+
+	for (;;) {
+		struct myrmex_delivery d;
+		r = myrmex_get(NULL, &d);
+		if (r < 0) {
+			/* e.g. -ENOMEM: the control ICA could not be mapped yet. */
+			drv_log("get: %ld", r);
+			myrmex_sleep_ns(GET_RETRY_NS);
+			continue;
+		}
+		if (d.kind == MYRMEX_DELIVERY_INTERRUPT)
+			blk_interrupt();
+		else if (d.kind == MYRMEX_DELIVERY_REQUEST)
+			serve(&d);
+		/* Results cannot come: the driver calls no one. */
+	}
+}
