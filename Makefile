@@ -125,10 +125,13 @@ $(BUILD)/unit/%: tests/unit/%.c $$(call unit_sources,tests/unit/%.c) $(wildcard 
 # OS servers and drivers: servers/<group>/<name>/ holding a main.c, with every
 # .c beside it -> build/servers/<name> (a folder without main.c, such as
 # servers/fs/ext2, is a library for a server, not a program). They are boot
-# modules of `make run` and `make test`, started by the init.
+# modules of `make run` and `make test`, started by the init. A server links
+# such a library by naming its folder in main.c: /* server-libraries: servers/fs/ext2 */
 SERVER_DIRS := $(patsubst %/main.c,%,$(wildcard servers/*/*/main.c))
 SERVER_BINS := $(addprefix $(BUILD)/servers/,$(notdir $(SERVER_DIRS)))
+server_libs = $(shell sed -n 's|.*server-libraries: *\(.*\) *\*/.*|\1|p' $(wildcard servers/*/$(1)/main.c))
 $(BUILD)/servers/%: $$(wildcard servers/*/$$*/*.c) $$(wildcard servers/*/$$*/*.h) \
+		$$(foreach d,$$(call server_libs,$$*),$$(wildcard $$(d)/*.c $$(d)/*.h)) \
 		$(wildcard include/myrmex/*.h) $(LIBMYRMEX)
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) -o $@

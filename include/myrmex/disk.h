@@ -9,10 +9,12 @@
  * (nothing is copied); it comes back with the result. The unit is always a
  * 512-byte sector, whatever the device's preferred block size.
  *
- *   DISK_READ   arg[0] first sector, arg[1] sector count (>= 1). The data ICA
- *               (at least count * 512 bytes) receives the sectors.
+ *   DISK_READ   arg[0] first sector, arg[1] sector count (>= 1), arg[2] the
+ *               byte offset in the data ICA where the transfer starts (a
+ *               multiple of 512; 0 for the start). The data ICA receives the
+ *               sectors there; they must fit before its end.
  *               status: bytes read.
- *   DISK_WRITE  the same; the data ICA's first count * 512 bytes are written.
+ *   DISK_WRITE  the same; count * 512 bytes from that offset are written.
  *               status: bytes written.
  *   DISK_INFO   no arguments, no data. status 0; arg[0] capacity in sectors,
  *               arg[1] sector size (DISK_SECTOR_SIZE), arg[2] the device's
@@ -21,8 +23,8 @@
  *               storage when it returns. status 0.
  *
  * Errors (status < 0): -EINVAL count 0, a range past the end of the disk
- * (checked before anything reaches the device), no data ICA or one too small
- * for count sectors; -EROFS a write to a read-only disk; -EIO the device
+ * (checked before anything reaches the device), no data ICA, an unaligned
+ * offset, or count sectors that do not fit in the ICA from that offset; -EROFS a write to a read-only disk; -EIO the device
  * failed the request; -EAGAIN the driver holds too many requests already;
  * -ENOSYS an unknown opcode. The kernel adds -EPIPE if the driver dies.
  */

@@ -75,7 +75,9 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 {
 	if (npages == 0 || npages > MYRMEX_ICA_MAX_PAGES)
 		return -EINVAL;
-	if (p->ica_count >= ICA_MAX_PER_PROCESS || p->ica_pages + npages > ICA_MAX_PAGES_CHARGED)
+	uint32_t max_icas = p->may_serve ? ICA_MAX_PER_SERVER : ICA_MAX_PER_PROCESS;
+	uint64_t max_pages = p->may_serve ? ICA_MAX_PAGES_SERVER : ICA_MAX_PAGES_CHARGED;
+	if (p->ica_count >= max_icas || p->ica_pages + npages > max_pages)
 		return -EAGAIN;
 	uint32_t slot = 0;
 	while (slot < MYRMEX_ICA_SLOTS && slots[slot])

@@ -161,4 +161,54 @@ long myrmex_ica_phys(uint32_t handle);
 int myrmex_dev_find(uint16_t vendor, const uint16_t *devices, unsigned ndevices,
                     struct myrmex_pci_info *out);
 
+/*
+ * The native file interface: calls to the file manager server over the
+ * communication mechanism (include/myrmex/fs.h). Each returns what the file
+ * manager answered: >= 0 on success, -errno on failure (-ESRCH when no file
+ * manager runs). The library keeps one channel per process, a control ICA
+ * and a data ICA of MYRMEX_FS_CHANNEL_BYTES, used by one call at a time
+ * (a lock serializes threads). Paths travel in the data ICA.
+ *
+ * myrmex_fs_read/write move at most MYRMEX_FS_CHANNEL_BYTES per call to the
+ * file manager and loop for more; the copy between the data ICA and buf is
+ * counted in myrmex_fs_lib_copies. myrmex_fs_read_direct leaves the bytes in
+ * the channel's data ICA and returns their address in *data (valid until the
+ * next call): one copy only, the file manager's.
+ * myrmex_fs_call is the raw form: opcode, arg[0..2], an optional payload
+ * copied into the data ICA first, and the result frame's arg[] out.
+ */
+#include <myrmex/fs.h>
+
+#define MYRMEX_FS_CHANNEL_PAGES 64
+#define MYRMEX_FS_CHANNEL_BYTES (MYRMEX_FS_CHANNEL_PAGES * 4096)
+
+int myrmex_fs_open(const char *path, int flags, int mode);
+int myrmex_fs_close(int fd);
+long myrmex_fs_read(int fd, void *buf, size_t len);
+long myrmex_fs_write(int fd, const void *buf, size_t len);
+long myrmex_fs_pread(int fd, void *buf, size_t len, uint64_t offset);
+long myrmex_fs_pwrite(int fd, const void *buf, size_t len, uint64_t offset);
+long myrmex_fs_read_direct(int fd, size_t len, const void **data);
+long myrmex_fs_lseek(int fd, int64_t offset, int whence);
+int myrmex_fs_fstat(int fd, struct myrmex_stat *st);
+int myrmex_fs_stat(const char *path, struct myrmex_stat *st);
+/* Fills buf with whole struct myrmex_dirent64 records; bytes, 0 at the end. */
+long myrmex_fs_readdir(int fd, void *buf, size_t len);
+int myrmex_fs_mkdir(const char *path, int mode);
+int myrmex_fs_rmdir(const char *path);
+int myrmex_fs_unlink(const char *path);
+int myrmex_fs_rename(const char *from, const char *to);
+int myrmex_fs_ftruncate(int fd, uint64_t size);
+int myrmex_fs_sync(void);
+int myrmex_fs_statfs(struct myrmex_statfs *out);
+int myrmex_fs_stats(uint64_t counters[8]);
+int myrmex_fs_drop_cache(void);
+int myrmex_fs_shutdown(void);
+long myrmex_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2,
+                    const void *payload, size_t payload_len, uint64_t out[8]);
+/* Waits (1 ms steps, up to timeout_ms) until a file manager answers; 0 or
+ * -ESRCH. For programs started together with the servers. */
+int myrmex_fs_wait(unsigned timeout_ms);
+extern uint64_t myrmex_fs_lib_copies;   /* data ICA <-> buffer copies made here */
+
 #endif

@@ -16,7 +16,9 @@
  *   t_disk range   ranges past the end, count 0 and an overflowing range give
  *                  -EINVAL and touch nothing; the next request works
  *   t_disk small   no data ICA, or one too small for the count: -EINVAL;
- *                  an ICA exactly big enough works
+ *                  an ICA exactly big enough works; a transfer at an offset
+ *                  in the ICA lands there, and an unaligned offset or one
+ *                  that does not leave room for the count gives -EINVAL
  *   t_disk badop   unknown opcodes give -ENOSYS; the driver goes on
  *   t_disk orphan  a child starts reads with callasync and exits at once; the
  *                  driver completes them for nobody (the kernel frees their
@@ -41,6 +43,7 @@
 #define ORPHAN_WAIT_MS 10000
 
 static struct myrmex_ctl_header *ctl;   /* for the synchronous calls */
+static uint64_t ica_offset;              /* arg[2] of the next calls: where in the data ICA */
 static uint32_t ctl_handle;
 
 /* ------------------------------------------------------------ the pattern */
@@ -111,6 +114,7 @@ static int64_t disk_call(uint32_t opcode, uint64_t a0, uint64_t a1, long data,
 	}
 	f->arg[0] = a0;
 	f->arg[1] = a1;
+	f->arg[2] = ica_offset;
 	if (data >= 0) {
 		f->ndata = 1;
 		f->data[0] = (uint32_t)data;
@@ -350,6 +354,24 @@ static void test_small(void)
 	CHECK_EQ(disk_call(DISK_WRITE, 0, 1, -1, NULL), -EINVAL);
 	read_and_check(one, 16, SECTORS_PER_PAGE, 0, "exactly one page");
 	read_and_check(two, 24, 2 * SECTORS_PER_PAGE, 0, "exactly two pages");
+
+	/* arg[2]: the transfer starts that far into the data ICA. */
+	ica_offset = 100;
+	expect_refused(DISK_READ, 0, 1, one, -EINVAL, "an unaligned offset");
+	ica_offset = PAGE;
+	expect_refused(DISK_READ, 0, 1, one, -EINVAL, "an offset at the end of the ICA");
+	ica_offset = PAGE - DISK_SECTOR_SIZE;
+	expect_refused(DISK_READ, 0, 2, one, -EINVAL, "two sectors at the last one");
+	ica_offset = UINT64_MAX - 511;
+	expect_refused(DISK_READ, 0, 1, one, -EINVAL, "an enormous offset");
+	ica_offset = 3 * DISK_SECTOR_SIZE;
+	uint8_t *buf = data_addr(one);
+	memset(buf, 0x5a, PAGE);
+	CHECK_EQ(disk_call(DISK_READ, 40, 2, one, NULL), 2 * (long)DISK_SECTOR_SIZE);
+	check_pattern(buf + ica_offset, 40, 2, 0, "two sectors at offset 1536");
+	CHECK(buf[ica_offset - 1] == 0x5a && buf[ica_offset + 2 * DISK_SECTOR_SIZE] == 0x5a,
+	      "a read at an offset wrote outside its range");
+	ica_offset = 0;
 	CHECK_EQ(myrmex_ica_free((uint32_t)one), 0);
 	CHECK_EQ(myrmex_ica_free((uint32_t)two), 0);
 }

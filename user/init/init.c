@@ -3,8 +3,11 @@
  * programs from the boot modules, shows the communication mechanism at work
  * (the echo server and the three-stage chain, started with the server right
  * and stopped at the end), starts the disk driver when a virtio-blk disk is
- * attached (giving it the device) and lets a client read from it, shows what
- * the kernel counted, and powers the machine off. The shell replaces it once
+ * attached (giving it the device) and lets a client read raw sectors from
+ * it, starts the file manager on that disk (the ext2 root image) and lets a
+ * client use files, shuts the file manager down in order (everything
+ * written reaches the disk), shows what the kernel counted, and powers the
+ * machine off. The shell replaces it once
  * the POSIX personality exists.
  */
 #include <signal.h>
@@ -106,6 +109,17 @@ int main(void)
 	if (disk_driver > 0) {
 		char *const disk_argv[] = { "disk_client", NULL };
 		run("disk_client", disk_argv);
+		char *const fm_argv[] = { "fileman", "32", NULL };
+		long fileman = myrmex_spawn_flags("fileman", fm_argv, demo_envp, -1, MYRMEX_SPAWN_SERVER);
+		if (fileman > 0) {
+			char *const fs_argv[] = { "fs_demo", NULL };
+			run("fs_demo", fs_argv);
+			printf("init: file manager shut down: %d\n", myrmex_fs_shutdown());
+			kill((pid_t)fileman, SIGKILL);
+			waitpid((pid_t)fileman, NULL, 0);
+		} else {
+			printf("init: cannot start fileman: error %ld\n", -fileman);
+		}
 		kill((pid_t)disk_driver, SIGKILL);
 		int status = 0;
 		waitpid((pid_t)disk_driver, &status, 0);

@@ -23,6 +23,11 @@ struct thread;
 
 #define ICA_MAX_PER_PROCESS   64
 #define ICA_MAX_PAGES_CHARGED 4096   /* per process: 16 MiB */
+/* A process with the server right may hold more: the file manager keeps its
+ * block cache in ICAs (the disk driver reads into them by DMA). The system
+ * memory budget (vm_reserve_pages) still bounds them all. */
+#define ICA_MAX_PER_SERVER        512
+#define ICA_MAX_PAGES_SERVER      65536   /* 256 MiB */
 
 enum ica_state { ICA_ATTACHED, ICA_PARKED, ICA_IN_FLIGHT };
 

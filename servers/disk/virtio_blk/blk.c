@@ -228,14 +228,17 @@ static void submit_pending(void)
 
 /* ---------------------------------------------------------- handlers */
 
-/* Checks a read or write and fills rq's type, bytes and data_phys. */
+/* Checks a read or write and fills rq's type, bytes and data_phys. The
+ * transfer starts arg[2] bytes into the data ICA (sector-aligned) and must
+ * end inside it. */
 static long check_transfer(struct request *rq, uint32_t type)
 {
-	uint64_t sector = rq->arg[0], count = rq->arg[1];
+	uint64_t sector = rq->arg[0], count = rq->arg[1], offset = rq->arg[2];
 	if (count == 0 || sector >= capacity || count > capacity - sector)
 		return -EINVAL;
-	if (rq->d.ndata == 0 ||
-	    count > (uint64_t)rq->d.data_pages[0] * (PAGE_SIZE / DISK_SECTOR_SIZE))
+	uint64_t ica_sectors = rq->d.ndata ? (uint64_t)rq->d.data_pages[0] * (PAGE_SIZE / DISK_SECTOR_SIZE) : 0;
+	if (offset % DISK_SECTOR_SIZE != 0 || offset / DISK_SECTOR_SIZE >= ica_sectors ||
+	    count > ica_sectors - offset / DISK_SECTOR_SIZE)
 		return -EINVAL;
 	if (type == VIRTIO_BLK_T_OUT && read_only)
 		return -EROFS;
@@ -244,7 +247,7 @@ static long check_transfer(struct request *rq, uint32_t type)
 		return -EINVAL;
 	rq->type = type;
 	rq->bytes = (uint32_t)(count * DISK_SECTOR_SIZE);   /* at most 64 pages */
-	rq->data_phys = (uint64_t)phys;
+	rq->data_phys = (uint64_t)phys + offset;   /* ICAs are physically contiguous */
 	return 0;
 }
 

@@ -22,7 +22,7 @@
 struct request {
 	struct myrmex_delivery d;
 	struct myrmex_frame *frame;   /* the frame being served, in the control ICA */
-	uint64_t arg[2];              /* arg[0], arg[1] as they were on arrival */
+	uint64_t arg[3];              /* arg[0..2] as they were on arrival */
 	/* Filled by the read and write handlers once the request is checked: */
 	uint32_t type;                /* VIRTIO_BLK_T_* */
 	uint32_t bytes;               /* data length */

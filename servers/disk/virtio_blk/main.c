@@ -68,6 +68,7 @@ static void serve(const struct myrmex_delivery *d)
 	const volatile struct myrmex_frame *f = rq.frame;
 	rq.arg[0] = f->arg[0];
 	rq.arg[1] = f->arg[1];
+	rq.arg[2] = f->arg[2];
 	blk_handler handler = table_lookup(d->opcode);
 	long status = handler ? handler(&rq) : -ENOSYS;
 	if (status != BLK_LATER)

@@ -105,11 +105,15 @@ int ext2_bmap(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t 
 			*out = b;
 			return 0;
 		}
-		rc = ext2_bread(fs, b, buf);
-		if (rc < 0)
+		/* A lookup only reads the map: a view of the block is enough.
+		 * An allocation needs the copy in buf, which it changes below. */
+		const uint32_t *map = alloc ? NULL : ext2_bview(fs, b, buf, &rc);
+		if (alloc && (rc = ext2_bread(fs, b, buf)) == 0)
+			map = buf;
+		if (!map)
 			return rc;
-		near = (idx[level] > 0 && buf[idx[level] - 1]) ? buf[idx[level] - 1] : b;
-		b = buf[idx[level]];
+		near = (idx[level] > 0 && map[idx[level] - 1]) ? map[idx[level] - 1] : b;
+		b = map[idx[level]];
 		level++;
 	}
 	if (!alloc)

@@ -37,13 +37,18 @@
 /* What the library asks of its host. read and write move one whole block and
  * return 0 or a negative errno. nblocks is the device size in blocks (0 if
  * unknown; then the file system is trusted to fit). now returns the time in
- * seconds since 1970 for time stamps; NULL means time 0. */
+ * seconds since 1970 for time stamps; NULL means time 0. peek (optional, may
+ * be NULL) lends a read-only view of a block without copying it, valid until
+ * the next call into the device, or NULL (then the library reads a copy);
+ * a host with a block cache uses it to spare lookups the copy of inode-table
+ * and indirect blocks. */
 struct ext2_blockdev {
 	void *ctx;
 	uint64_t nblocks;
 	int (*read)(void *ctx, uint64_t blockno, void *buf);
 	int (*write)(void *ctx, uint64_t blockno, const void *buf);
 	uint32_t (*now)(void *ctx);
+	const void *(*peek)(void *ctx, uint64_t blockno);
 };
 
 /* A mounted file system. The fields are read-only for the caller; the

@@ -191,6 +191,9 @@ int ext2_corrupt(struct ext2_fs *fs, const char *msg);
 /* Block I/O through the device, with blockno checked against the file system
  * (an out-of-range number is corruption). */
 int ext2_bread(struct ext2_fs *fs, uint64_t blockno, void *buf);
+/* A read-only view of a block: the device's own (peek) when it lends one,
+ * else buf filled by a read. NULL on error, with the error in *rc. */
+const void *ext2_bview(struct ext2_fs *fs, uint64_t blockno, void *buf, int *rc);
 int ext2_bwrite(struct ext2_fs *fs, uint64_t blockno, const void *buf);
 
 /* Writes the superblock if it changed. Every mutating public operation ends

@@ -46,13 +46,12 @@ int ext2_read_inode(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 	uint64_t b;
 	uint32_t off;
 	int rc = locate(fs, ino, &b, &off);
-	if (rc == 0)
-		rc = ext2_bread(fs, b, block);
-	if (rc < 0)
+	const uint8_t *view = rc == 0 ? ext2_bview(fs, b, block, &rc) : NULL;
+	if (!view)
 		return rc;
 	uint32_t n = fs->inode_size < sizeof(*in) ? fs->inode_size : (uint32_t)sizeof(*in);
 	memset(in, 0, sizeof(*in));
-	memcpy(in, block + off, n);
+	memcpy(in, view + off, n);
 	/* Fields past the declared extra size are not inode fields. */
 	n = known_bytes(fs, in);
 	memset((uint8_t *)in + n, 0, sizeof(*in) - n);

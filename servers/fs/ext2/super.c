@@ -36,6 +36,19 @@ int ext2_bread(struct ext2_fs *fs, uint64_t blockno, void *buf)
 	return fs->dev.read(fs->dev.ctx, blockno, buf);
 }
 
+const void *ext2_bview(struct ext2_fs *fs, uint64_t blockno, void *buf, int *rc)
+{
+	if (blockno >= fs->blocks_count) {
+		*rc = ext2_corrupt(fs, "block number beyond the file system");
+		return NULL;
+	}
+	const void *view = fs->dev.peek ? fs->dev.peek(fs->dev.ctx, blockno) : NULL;
+	if (view)
+		return view;
+	*rc = fs->dev.read(fs->dev.ctx, blockno, buf);
+	return *rc < 0 ? NULL : buf;
+}
+
 int ext2_bwrite(struct ext2_fs *fs, uint64_t blockno, const void *buf)
 {
 	if (fs->read_only)

@@ -1,0 +1,144 @@
+/*
+ * The file protocol: what a program sends to the file manager server
+ * (servers/fs/fileman) and what it gets back. Shared by the file manager,
+ * libmyrmex's native file interface (lib/libmyrmex/file.c) and the tests.
+ *
+ * A call is one frame (include/myrmex/ica.h) with target MYRMEX_COREID_FS,
+ * an opcode below, its arguments in arg[] and, where the opcode says so, one
+ * data ICA (data[0]) that carries a path in or data in either direction and
+ * always comes back with the result. Structures use Linux's x86-64 layouts
+ * (struct stat, struct linux_dirent64, O_* flags, errno values) so that the
+ * POSIX personality can hand them on unchanged. status is >= 0 on success,
+ * -errno on failure.
+ *
+ * Descriptors belong to the calling process (the kernel's requester pid):
+ * another process cannot use them, and they go when the process is gone.
+ *
+ *   FS_OPEN      data: path (NUL-terminated, < FS_PATH_MAX bytes). arg[0]
+ *                O_* flags (O_RDONLY/O_WRONLY/O_RDWR, O_CREAT, O_EXCL,
+ *                O_TRUNC, O_APPEND, O_DIRECTORY), arg[1] mode for O_CREAT.
+ *                status: the descriptor.
+ *   FS_CLOSE     arg[0] fd.
+ *   FS_READ      arg[0] fd, arg[1] length (at most the data ICA's size): the
+ *                data ICA receives the bytes from the descriptor's offset,
+ *                which advances. status: bytes (0 at the end).
+ *   FS_WRITE     arg[0] fd, arg[1] length: the data ICA's first bytes are
+ *                written at the offset (at the end with O_APPEND).
+ *   FS_PREAD     FS_READ at offset arg[2]; the descriptor's offset stays.
+ *   FS_PWRITE    FS_WRITE at offset arg[2].
+ *   FS_LSEEK     arg[0] fd, arg[1] offset (signed), arg[2] SEEK_SET/CUR/END.
+ *                status: the new offset.
+ *   FS_FSTAT     arg[0] fd: the data ICA receives a struct myrmex_stat.
+ *   FS_STAT      data: path in, struct myrmex_stat out (at offset 0).
+ *   FS_READDIR   arg[0] fd of a directory: the data ICA receives whole
+ *                struct myrmex_dirent64 records, as many as fit in arg[1]
+ *                bytes. status: bytes (0 at the end). The offset advances.
+ *   FS_MKDIR     data: path; arg[0] mode.
+ *   FS_RMDIR     data: path.
+ *   FS_UNLINK    data: path.
+ *   FS_RENAME    data: old path, NUL, new path, NUL.
+ *   FS_FTRUNCATE arg[0] fd (open for writing), arg[1] new size.
+ *   FS_SYNC      every dirty block to the disk, then the disk's own cache
+ *                flushed. status 0.
+ *   FS_STATFS    the data ICA receives a struct myrmex_statfs.
+ *   FS_STATS     no data; arg[0..7] receive the file manager's counters
+ *                (FS_STAT_* indexes).
+ *   FS_DROP_CACHE writes back every dirty block and forgets every cached
+ *                one (for cold-cache measurements). status 0.
+ *   FS_SHUTDOWN  init only (pid 1): sync, unmount (the file system is
+ *                marked clean) and refuse every later call with -ESHUTDOWN.
+ *
+ * The console: "/dev/console" opens the console (servers/console). Reads
+ * and writes on it are passed on to the console server, which returns its
+ * result straight to the caller (direct return); reads return one line.
+ *
+ * Errors, besides each call's own: -EBADF a descriptor that is not open (or
+ * not open for that direction), -EINVAL bad arguments, no data ICA or one
+ * too small, -ENAMETOOLONG a path of FS_PATH_MAX bytes or more or a name
+ * over 255 bytes, -ENOENT, -ENOTDIR, -EISDIR, -EEXIST, -ENOTEMPTY, -ENOSPC,
+ * -EMFILE no free descriptor, -EUCLEAN the file system is corrupt (the file
+ * manager says where on its console), -EIO the disk failed, -ESTALE the
+ * open file was deleted, -ENOSYS an unknown opcode. The kernel adds -EPIPE
+ * if the file manager dies.
+ */
+#ifndef MYRMEX_FS_H
+#define MYRMEX_FS_H
+
+#include <stdint.h>
+
+#define MYRMEX_COREID_FS      3u
+#define MYRMEX_COREID_CONSOLE 4u
+
+#define FS_OPEN        1u
+#define FS_CLOSE       2u
+#define FS_READ        3u
+#define FS_WRITE       4u
+#define FS_PREAD       5u
+#define FS_PWRITE      6u
+#define FS_LSEEK       7u
+#define FS_FSTAT       8u
+#define FS_STAT        9u
+#define FS_READDIR     10u
+#define FS_MKDIR       11u
+#define FS_RMDIR       12u
+#define FS_UNLINK      13u
+#define FS_RENAME      14u
+#define FS_FTRUNCATE   15u
+#define FS_SYNC        16u
+#define FS_STATFS      17u
+#define FS_STATS       18u
+#define FS_DROP_CACHE  19u
+#define FS_SHUTDOWN    20u
+
+#define FS_PATH_MAX    4096u     /* bytes in a path, its NUL included */
+#define FS_MAX_FDS     64u       /* open descriptors per process */
+
+/* FS_STATS: arg[] indexes. Copies are memcpy()s of file data between the
+ * cache and a client's data ICA, counted in 4 KiB blocks touched. */
+#define FS_STAT_REQUESTS     0   /* requests served */
+#define FS_STAT_CACHE_HITS   1   /* block lookups found in the cache */
+#define FS_STAT_CACHE_MISSES 2   /* block lookups that went to the disk */
+#define FS_STAT_DISK_READS   3   /* DISK_READ calls to the driver */
+#define FS_STAT_DISK_WRITES  4   /* DISK_WRITE calls to the driver */
+#define FS_STAT_COPIES       5   /* data copies cache <-> client (per block) */
+#define FS_STAT_COPY_BYTES   6   /* bytes copied cache <-> client */
+#define FS_STAT_CACHED       7   /* blocks in the cache now */
+
+/* Linux's struct stat on x86-64 (144 bytes). */
+struct myrmex_stat {
+	uint64_t st_dev;
+	uint64_t st_ino;
+	uint64_t st_nlink;
+	uint32_t st_mode;
+	uint32_t st_uid;
+	uint32_t st_gid;
+	uint32_t pad0;
+	uint64_t st_rdev;
+	int64_t st_size;
+	int64_t st_blksize;
+	int64_t st_blocks;        /* 512-byte units */
+	uint64_t st_atime_sec, st_atime_nsec;
+	uint64_t st_mtime_sec, st_mtime_nsec;
+	uint64_t st_ctime_sec, st_ctime_nsec;
+	int64_t reserved[3];
+};
+_Static_assert(sizeof(struct myrmex_stat) == 144, "struct stat layout");
+
+/* Linux's struct linux_dirent64: records are 8-byte aligned; d_off is the
+ * position after this entry. d_type is a DT_* value. */
+struct myrmex_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	uint16_t d_reclen;
+	uint8_t d_type;
+	char d_name[];            /* NUL-terminated, padded to d_reclen */
+};
+
+struct myrmex_statfs {
+	uint64_t block_size;
+	uint64_t blocks, free_blocks, available_blocks;
+	uint64_t inodes, free_inodes;
+	uint64_t name_max;
+};
+
+#endif

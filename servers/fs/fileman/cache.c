@@ -1,0 +1,301 @@
+/*
+ * cache.c - the file manager's block cache.
+ *
+ * The cache holds 4 KiB disk blocks in chunks: a chunk is one 64-page ICA
+ * caching the aligned run of 64 disk blocks it is keyed by (key = block /
+ * 64), with a bit per block for "valid" (holds the disk's data or newer)
+ * and "dirty" (newer than the disk). Keeping blocks in ICAs lets the disk
+ * driver fill them by DMA, at the block's offset in the chunk, with no copy
+ * between the servers, and lets a run of neighbouring blocks be read or
+ * written in one request.
+ *
+ * Chunks are allocated as the cache grows, up to max_chunks; after that the
+ * least recently used chunk is written back (runs of dirty blocks, one
+ * request each) and reused. Write-back is lazy: dirty blocks reach the disk
+ * on eviction, FS_SYNC, FS_DROP_CACHE and FS_SHUTDOWN.
+ *
+ * Invariant: a block that is dirty is valid; a chunk in the hash table has
+ * an ICA (handle != 0) or holds nothing (valid == 0).
+ */
+#include "fileman.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#define CHUNK_BLOCKS 64u
+#define HASH_SIZE 1024u
+
+struct chunk {
+	uint64_t key;
+	uint32_t handle;             /* the chunk's ICA, 0 when it has none */
+	uint64_t valid, dirty;       /* bit i: block key * 64 + i */
+	bool hashed;
+	struct chunk *hash_next;
+	struct chunk *newer, *older; /* the LRU list, newest at lru.older */
+};
+
+struct fm_stats fm_stats;
+
+static struct chunk *chunks;
+static unsigned chunk_count, chunk_max;
+static struct chunk *hash[HASH_SIZE];
+static struct chunk lru;         /* sentinel: lru.older is the newest, lru.newer the oldest */
+static uint64_t disk_blocks;
+
+static uint64_t bit(unsigned i)
+{
+	return 1ull << i;
+}
+
+static uint8_t *chunk_base(const struct chunk *c)
+{
+	return myrmex_ica_addr(c->handle);
+}
+
+static void lru_unlink(struct chunk *c)
+{
+	c->newer->older = c->older;
+	c->older->newer = c->newer;
+}
+
+static void lru_push_newest(struct chunk *c)
+{
+	c->older = lru.older;
+	c->newer = &lru;
+	lru.older->newer = c;
+	lru.older = c;
+}
+
+static void hash_remove(struct chunk *c)
+{
+	struct chunk **pp = &hash[c->key % HASH_SIZE];
+	while (*pp && *pp != c)
+		pp = &(*pp)->hash_next;
+	if (*pp)
+		*pp = c->hash_next;
+	c->hashed = false;
+}
+
+static void hash_insert(struct chunk *c)
+{
+	c->hash_next = hash[c->key % HASH_SIZE];
+	hash[c->key % HASH_SIZE] = c;
+	c->hashed = true;
+}
+
+void cache_init(unsigned max_chunks, uint64_t blocks)
+{
+	static struct chunk storage[ICA_LIMIT_FOR_CACHE];
+	chunks = storage;
+	chunk_max = max_chunks < ICA_LIMIT_FOR_CACHE ? max_chunks : ICA_LIMIT_FOR_CACHE;
+	chunk_count = 0;
+	lru.older = lru.newer = &lru;
+	disk_blocks = blocks;
+}
+
+/* The chunk lost its ICA (the driver died holding it): what it held is gone. */
+static void chunk_lost(struct chunk *c)
+{
+	c->handle = 0;
+	c->valid = c->dirty = 0;
+}
+
+/* Writes the dirty blocks of c, a run per request. */
+static int chunk_write_back(struct chunk *c)
+{
+	unsigned i = 0;
+	while (c->dirty && i < CHUNK_BLOCKS) {
+		if (!(c->dirty & bit(i))) {
+			i++;
+			continue;
+		}
+		unsigned n = 1;
+		while (i + n < CHUNK_BLOCKS && (c->dirty & bit(i + n)))
+			n++;
+		bool lost = false;
+		int rc = diskio_transfer(true, c->key * CHUNK_BLOCKS + i, n, c->handle,
+		                         (uint64_t)i * FM_BLOCK, &lost);
+		if (lost)
+			chunk_lost(c);
+		if (rc < 0)
+			return rc;
+		c->dirty &= ~(((n == 64 ? 0 : bit(n)) - 1) << i);
+		i += n;
+	}
+	return 0;
+}
+
+/* A chunk for key: found, new, or the least recently used one reused. */
+static struct chunk *chunk_for(uint64_t key, int *err)
+{
+	struct chunk *c = hash[key % HASH_SIZE];
+	while (c && c->key != key)
+		c = c->hash_next;
+	if (c) {
+		lru_unlink(c);
+		lru_push_newest(c);
+	} else if (chunk_count < chunk_max) {
+		c = &chunks[chunk_count++];
+		memset(c, 0, sizeof(*c));
+		lru_push_newest(c);
+	} else {
+		c = lru.newer;
+		if (c == &lru) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		int rc = chunk_write_back(c);
+		if (rc < 0) {
+			*err = rc;
+			return NULL;
+		}
+		hash_remove(c);
+		c->valid = c->dirty = 0;
+		lru_unlink(c);
+		lru_push_newest(c);
+	}
+	if (!c->hashed) {
+		c->key = key;
+		hash_insert(c);
+	}
+	if (c->handle == 0) {
+		long h = myrmex_ica_alloc(CHUNK_BLOCKS);
+		if (h < 0) {
+			*err = (int)h;
+			return NULL;
+		}
+		c->handle = (uint32_t)h;
+		c->valid = c->dirty = 0;
+	}
+	return c;
+}
+
+uint8_t *cache_get(uint64_t b, unsigned ahead, int *err)
+{
+	struct chunk *c = chunk_for(b / CHUNK_BLOCKS, err);
+	if (!c)
+		return NULL;
+	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
+	if (c->valid & bit(i)) {
+		fm_stats.v[FS_STAT_CACHE_HITS]++;
+		return chunk_base(c) + (uint64_t)i * FM_BLOCK;
+	}
+	fm_stats.v[FS_STAT_CACHE_MISSES]++;
+	/* Read b and the uncached blocks after it, as far as asked. */
+	unsigned n = 1;
+	while (n < ahead && i + n < CHUNK_BLOCKS && !(c->valid & bit(i + n)) && b + n < disk_blocks)
+		n++;
+	bool lost = false;
+	int rc = diskio_transfer(false, b, n, c->handle, (uint64_t)i * FM_BLOCK, &lost);
+	if (lost)
+		chunk_lost(c);
+	if (rc < 0) {
+		*err = rc;
+		return NULL;
+	}
+	c->valid |= ((n == 64 ? 0 : bit(n)) - 1) << i;
+	return chunk_base(c) + (uint64_t)i * FM_BLOCK;
+}
+
+uint8_t *cache_get_overwrite(uint64_t b, int *err)
+{
+	struct chunk *c = chunk_for(b / CHUNK_BLOCKS, err);
+	if (!c)
+		return NULL;
+	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
+	c->valid |= bit(i);   /* the caller fills it now */
+	return chunk_base(c) + (uint64_t)i * FM_BLOCK;
+}
+
+void cache_mark_dirty(uint64_t b)
+{
+	struct chunk *c = hash[(b / CHUNK_BLOCKS) % HASH_SIZE];
+	while (c && c->key != b / CHUNK_BLOCKS)
+		c = c->hash_next;
+	if (c && (c->valid & bit((unsigned)(b % CHUNK_BLOCKS))))
+		c->dirty |= bit((unsigned)(b % CHUNK_BLOCKS));
+}
+
+int cache_sync(bool flush_device)
+{
+	int first_error = 0;
+	for (unsigned i = 0; i < chunk_count; i++) {
+		int rc = chunks[i].dirty ? chunk_write_back(&chunks[i]) : 0;
+		if (rc < 0 && !first_error)
+			first_error = rc;
+	}
+	if (!first_error && flush_device)
+		first_error = diskio_flush();
+	return first_error;
+}
+
+int cache_drop(void)
+{
+	int rc = cache_sync(false);
+	if (rc < 0)
+		return rc;
+	for (unsigned i = 0; i < chunk_count; i++) {
+		struct chunk *c = &chunks[i];
+		if (c->hashed)
+			hash_remove(c);
+		c->valid = c->dirty = 0;
+	}
+	return 0;
+}
+
+uint64_t cache_cached_blocks(void)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < chunk_count; i++)
+		n += (uint64_t)__builtin_popcountll(chunks[i].valid);
+	return n;
+}
+
+/* ---- the block device of the ext2 library ---- */
+
+static int dev_read(void *ctx, uint64_t b, void *buf)
+{
+	(void)ctx;
+	int err = 0;
+	const uint8_t *p = cache_get(b, 1, &err);
+	if (!p)
+		return err;
+	memcpy(buf, p, FM_BLOCK);
+	return 0;
+}
+
+static int dev_write(void *ctx, uint64_t b, const void *buf)
+{
+	(void)ctx;
+	int err = 0;
+	uint8_t *p = cache_get_overwrite(b, &err);
+	if (!p)
+		return err;
+	if (p != buf)
+		memcpy(p, buf, FM_BLOCK);
+	cache_mark_dirty(b);
+	return 0;
+}
+
+static const void *dev_peek(void *ctx, uint64_t b)
+{
+	(void)ctx;
+	int err = 0;
+	return cache_get(b, 1, &err);
+}
+
+static uint32_t dev_now(void *ctx)
+{
+	(void)ctx;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint32_t)ts.tv_sec;
+}
+
+const struct ext2_blockdev cache_blockdev = {
+	.read = dev_read,
+	.write = dev_write,
+	.now = dev_now,
+	.peek = dev_peek,
+};

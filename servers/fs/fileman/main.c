@@ -1,0 +1,137 @@
+/*
+ * fileman: the file manager server. The init starts it with the server
+ * right, after the disk driver:
+ *
+ *     fileman [cache MiB]
+ *
+ * It registers MYRMEX_COREID_FS at once (early callers wait in its queue),
+ * waits for the disk driver, mounts the ext2 file system on the disk through
+ * its block cache, and serves the file protocol (include/myrmex/fs.h)
+ * forever. When the disk holds no usable file system it stays up and
+ * answers every call with the reason (-EUCLEAN for a corrupt one, -ENODEV
+ * without a disk), so that no client hangs.
+ */
+/* server-libraries: servers/fs/ext2 */
+#include "fileman.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <myrmex/disk.h>
+
+#define DEFAULT_CACHE_MIB 32u
+#define DRIVER_WAIT_MS 5000u
+#define GET_RETRY_NS (1000ull * 1000)
+
+struct ext2_fs fm_fs;
+int fm_fs_state = -ENODEV;
+
+void fm_log(const char *fmt, ...)
+{
+	char line[320];
+	int n = snprintf(line, sizeof line, "fileman: ");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	size_t len = strlen(line);
+	line[len++] = '\n';
+	myrmex_syscall6(SYS_write, 2, (long)line, (long)len, 0, 0, 0);
+}
+
+int64_t fm_result(int64_t rc, const char *what)
+{
+	if (rc == -EUCLEAN)
+		fm_log("%s: the file system is corrupt: %s", what,
+		       fm_fs.error ? fm_fs.error : "(no detail)");
+	return rc;
+}
+
+/* The cache size argument in MiB, within what the kernel lets a server hold. */
+static unsigned cache_chunks(int argc, char **argv)
+{
+	unsigned long mib = DEFAULT_CACHE_MIB;
+	if (argc > 1) {
+		char *end;
+		mib = strtoul(argv[1], &end, 10);
+		if (*argv[1] == '\0' || *end != '\0' || mib == 0) {
+			fm_log("bad cache size '%s' (MiB); using %u", argv[1], DEFAULT_CACHE_MIB);
+			mib = DEFAULT_CACHE_MIB;
+		}
+	}
+	unsigned long chunks = mib * 4;   /* 256 KiB each */
+	return chunks < ICA_LIMIT_FOR_CACHE ? (unsigned)chunks : ICA_LIMIT_FOR_CACHE;
+}
+
+/* Waits for the driver and mounts the disk; sets fm_fs_state. */
+static void mount_disk(unsigned chunks)
+{
+	uint32_t flags = 0;
+	int64_t sectors = diskio_start(DRIVER_WAIT_MS, &flags);
+	if (sectors < 0) {
+		fm_log("no disk driver answers (error %lld): serving -ENODEV", (long long)-sectors);
+		fm_fs_state = -ENODEV;
+		return;
+	}
+	uint64_t blocks = (uint64_t)sectors / (FM_BLOCK / DISK_SECTOR_SIZE);
+	cache_init(chunks, blocks);
+	struct ext2_blockdev dev = cache_blockdev;
+	dev.nblocks = blocks;
+	bool read_only = flags & DISK_INFO_READONLY;
+	int rc = ext2_mount(&fm_fs, &dev, read_only);
+	if (rc < 0) {
+		fm_log("cannot mount the disk: %s (error %d): serving -EUCLEAN",
+		       fm_fs.error ? fm_fs.error : "not an ext2 file system", -rc);
+		fm_fs_state = -EUCLEAN;
+		return;
+	}
+	struct ext2_statfs s;
+	ext2_get_statfs(&fm_fs, &s);
+	fm_log("ext2 mounted %s: %llu of %llu blocks free, %llu inodes free; cache up to %u KiB",
+	       read_only ? "read-only" : "read-write", (unsigned long long)s.free_blocks,
+	       (unsigned long long)s.blocks, (unsigned long long)s.free_inodes, chunks * 256);
+	fm_fs_state = 0;
+}
+
+/* Our calls to the driver are callsync and those passed on with direct
+ * return skip us, so a result reaches get() only when the kernel made it:
+ * the console server died holding a call (-EPIPE). It goes back to the
+ * caller as our result. */
+static void pass_back(const struct myrmex_delivery *d)
+{
+	struct myrmex_ctl_header *h = (struct myrmex_ctl_header *)(uintptr_t)d->control;
+	struct myrmex_frame *mine = myrmex_ctl_top(h);
+	if (!mine)
+		return;
+	mine->status = d->status;
+	mine->ndata = 0;
+	for (unsigned i = 0; i < d->ndata && i < MYRMEX_FRAME_DATA; i++)
+		mine->data[mine->ndata++] = d->data[i];
+	myrmex_ret(h);
+}
+
+int main(int argc, char **argv)
+{
+	long r = myrmex_registserver(MYRMEX_COREID_FS);
+	if (r < 0) {
+		fm_log("registserver(%u): error %ld", MYRMEX_COREID_FS, -r);
+		return 1;
+	}
+	mount_disk(cache_chunks(argc, argv));
+	for (;;) {
+		struct myrmex_delivery d;
+		r = myrmex_get(NULL, &d);
+		if (r < 0) {
+			fm_log("get: error %ld", -r);
+			myrmex_sleep_ns(GET_RETRY_NS);
+			continue;
+		}
+		if (d.kind == MYRMEX_DELIVERY_REQUEST)
+			request_serve(&d);
+		else if (d.kind == MYRMEX_DELIVERY_RESULT)
+			pass_back(&d);
+	}
+}

@@ -1,0 +1,188 @@
+/*
+ * ops_dir.c - names and directories: the parent of a path, and the
+ * handlers for readdir, mkdir, rmdir, unlink and rename.
+ *
+ * Removing the last name of a file that is still open frees it at once (the
+ * ext2 library does not defer it); the descriptors open on it are marked
+ * stale so that they can never reach an inode reused by another file.
+ */
+#include "fileman.h"
+
+#include <errno.h>
+#include <string.h>
+
+int path_parent(const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1])
+{
+	char parent[FS_PATH_MAX + 1];
+	size_t len = strnlen(path, FS_PATH_MAX);
+	if (len >= FS_PATH_MAX)
+		return -ENAMETOOLONG;
+	memcpy(parent, path, len + 1);
+	while (len > 1 && parent[len - 1] == '/')
+		parent[--len] = '\0';
+	char *slash = strrchr(parent, '/');
+	const char *last = slash ? slash + 1 : parent;
+	size_t name_len = strlen(last);
+	if (name_len > EXT2_NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, last, name_len + 1);
+	/* The parent, with a '/' kept at its end so that the lookup demands a
+	 * directory: "/a/b" -> "/a/", "b" -> "" (the root), "/b" -> "/". */
+	if (slash)
+		slash[1] = '\0';
+	else
+		parent[0] = '\0';
+	if (parent[0] == '\0') {
+		*dir = EXT2_ROOT_INO;
+		return 0;
+	}
+	return ext2_lookup_path(&fm_fs, parent, dir);
+}
+
+static uint8_t dirent_type(uint8_t ft)
+{
+	static const uint8_t dt[] = {
+		[EXT2_FT_UNKNOWN] = 0, [EXT2_FT_REG_FILE] = 8, [EXT2_FT_DIR] = 4,
+		[EXT2_FT_CHRDEV] = 2, [EXT2_FT_BLKDEV] = 6, [EXT2_FT_FIFO] = 1,
+		[EXT2_FT_SOCK] = 12, [EXT2_FT_SYMLINK] = 10,
+	};
+	return ft < sizeof(dt) ? dt[ft] : 0;
+}
+
+int64_t op_readdir(struct request *rq)
+{
+	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	if (!f)
+		return -EBADF;
+	if (f->kind != FM_DIR)
+		return -ENOTDIR;
+	if (f->ino == 0)
+		return -ESTALE;
+	uint64_t room = rq->arg[1] < rq->data_size ? rq->arg[1] : rq->data_size;
+	if (!rq->data)
+		return -EINVAL;
+	uint64_t used = 0, pos = f->offset;
+	for (;;) {
+		struct ext2_dirent ent;
+		uint64_t next = pos;
+		int rc = ext2_readdir(&fm_fs, f->ino, &next, &ent);
+		if (rc < 0)
+			return used ? (int64_t)used : fm_result(rc, "readdir");
+		if (rc == 0)
+			break;
+		uint64_t reclen = (offsetof(struct myrmex_dirent64, d_name) + ent.name_len + 1 + 7) & ~7ull;
+		if (used + reclen > room) {
+			if (used == 0)
+				return -EINVAL;   /* not even one record fits */
+			break;
+		}
+		struct myrmex_dirent64 *d = (struct myrmex_dirent64 *)(rq->data + used);
+		memset(d, 0, reclen);
+		d->d_ino = ent.ino;
+		d->d_off = (int64_t)next;
+		d->d_reclen = (uint16_t)reclen;
+		d->d_type = dirent_type(ent.type);
+		memcpy(d->d_name, ent.name, ent.name_len);
+		used += reclen;
+		pos = next;
+	}
+	f->offset = pos;
+	return (int64_t)used;
+}
+
+/* The request's path split into parent directory and name; a name of
+ * "" (the root itself) is refused with busy. */
+static int request_parent(struct request *rq, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
+                          int busy)
+{
+	int err = 0;
+	const char *path = request_path(rq, &err);
+	if (!path)
+		return err;
+	err = path_parent(path, dir, name);
+	if (err == 0 && name[0] == '\0')
+		err = busy;
+	return err;
+}
+
+int64_t op_mkdir(struct request *rq)
+{
+	uint32_t dir, ino;
+	char name[EXT2_NAME_MAX + 1];
+	int rc = request_parent(rq, &dir, name, -EEXIST);
+	if (rc == 0)
+		rc = ext2_mkdir(&fm_fs, dir, name, (uint32_t)rq->arg[0] & 07777, 0, 0, &ino);
+	return fm_result(rc, "mkdir");
+}
+
+int64_t op_rmdir(struct request *rq)
+{
+	uint32_t dir, ino = 0;
+	char name[EXT2_NAME_MAX + 1];
+	int rc = request_parent(rq, &dir, name, -EBUSY);
+	if (rc == 0)
+		rc = ext2_lookup(&fm_fs, dir, name, strlen(name), &ino);
+	if (rc == 0)
+		rc = ext2_rmdir(&fm_fs, dir, name);
+	if (rc == 0)
+		files_forget_inode(ino);
+	return fm_result(rc, "rmdir");
+}
+
+/* After a name of ino went: if that was its last, its descriptors go stale. */
+static void forget_if_gone(uint32_t ino)
+{
+	struct ext2_stat st;
+	if (ino && ext2_stat(&fm_fs, ino, &st) == -ENOENT)
+		files_forget_inode(ino);
+}
+
+int64_t op_unlink(struct request *rq)
+{
+	uint32_t dir, ino = 0;
+	char name[EXT2_NAME_MAX + 1];
+	int rc = request_parent(rq, &dir, name, -EISDIR);
+	if (rc == 0)
+		rc = ext2_lookup(&fm_fs, dir, name, strlen(name), &ino);
+	if (rc == 0)
+		rc = ext2_unlink(&fm_fs, dir, name);
+	if (rc == 0)
+		forget_if_gone(ino);
+	return fm_result(rc, "unlink");
+}
+
+int64_t op_rename(struct request *rq)
+{
+	if (!rq->data)
+		return -EINVAL;
+	/* Two paths, one after the other; each checked like a single one. */
+	uint64_t limit = rq->data_size;
+	const char *from = (const char *)rq->data;
+	const char *end = memchr(from, '\0', limit);
+	if (!end)
+		return -EINVAL;
+	if (end - from >= (long)FS_PATH_MAX)
+		return -ENAMETOOLONG;
+	const char *to = end + 1;
+	uint64_t left = limit - (uint64_t)(to - from);
+	if (left == 0 || !memchr(to, '\0', left))
+		return -EINVAL;
+	if (strnlen(to, FS_PATH_MAX) >= FS_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (from[0] == '\0' || to[0] == '\0')
+		return -ENOENT;
+	uint32_t old_dir, new_dir, replaced = 0;
+	char old_name[EXT2_NAME_MAX + 1], new_name[EXT2_NAME_MAX + 1];
+	int rc = path_parent(from, &old_dir, old_name);
+	if (rc == 0)
+		rc = path_parent(to, &new_dir, new_name);
+	if (rc == 0 && (old_name[0] == '\0' || new_name[0] == '\0'))
+		rc = -EBUSY;   /* the root cannot move, nor be replaced */
+	if (rc == 0 && ext2_lookup(&fm_fs, new_dir, new_name, strlen(new_name), &replaced) < 0)
+		replaced = 0;
+	if (rc == 0)
+		rc = ext2_rename(&fm_fs, old_dir, old_name, new_dir, new_name);
+	if (rc == 0)
+		forget_if_gone(replaced);
+	return fm_result(rc, "rename");
+}

@@ -1,0 +1,91 @@
+/*
+ * ops_fs.c - the handlers for the file system as a whole: sync, statfs,
+ * stats, drop-cache and shutdown.
+ *
+ * FS_SYNC writes the dirty blocks back itself, then passes the last step,
+ * the disk's DISK_FLUSH, on to the driver with direct return: the file
+ * manager has nothing left to do, so the driver's result goes straight to
+ * the caller without passing through here again.
+ */
+#include "fileman.h"
+
+#include <errno.h>
+#include <string.h>
+#include <myrmex/disk.h>
+
+int64_t op_sync(struct request *rq)
+{
+	int rc = cache_sync(false);
+	if (rc < 0)
+		return fm_result(rc, "sync");
+	struct myrmex_ctl_header *h = rq->ctl;
+	uint32_t below = h->currentp;
+	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_DISK, DISK_FLUSH);
+	if (!f)
+		return diskio_flush();
+	/* The caller's data ICAs (if it sent any) travel on and come back to it
+	 * with the driver's result. */
+	for (unsigned i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
+		f->data[f->ndata++] = rq->d.data[i];
+	uint32_t flags = h->flags;
+	h->flags = flags | MYRMEX_CTL_DIRECT_RETURN;
+	long r = myrmex_callasync(h);
+	if (r < 0) {
+		h->currentp = below;
+		h->flags = flags;
+		return r;
+	}
+	return FM_LATER;
+}
+
+int64_t op_statfs(struct request *rq)
+{
+	if (!rq->data || rq->data_size < sizeof(struct myrmex_statfs))
+		return -EINVAL;
+	struct ext2_statfs s;
+	ext2_get_statfs(&fm_fs, &s);
+	struct myrmex_statfs out = {
+		.block_size = s.block_size,
+		.blocks = s.blocks,
+		.free_blocks = s.free_blocks,
+		.available_blocks = s.free_blocks > s.reserved_blocks ? s.free_blocks - s.reserved_blocks : 0,
+		.inodes = s.inodes,
+		.free_inodes = s.free_inodes,
+		.name_max = s.name_max,
+	};
+	memcpy(rq->data, &out, sizeof(out));
+	return 0;
+}
+
+int64_t op_stats(struct request *rq)
+{
+	fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
+	memcpy(rq->out, fm_stats.v, sizeof(rq->out));
+	rq->has_out = true;
+	return 0;
+}
+
+int64_t op_drop_cache(struct request *rq)
+{
+	(void)rq;
+	return fm_result(cache_drop(), "drop-cache");
+}
+
+int64_t op_shutdown(struct request *rq)
+{
+	if (rq->pid != 1)
+		return -EPERM;
+	if (fm_fs_state != 0)
+		return 0;   /* nothing mounted: nothing to write */
+	int rc = cache_sync(false);
+	int unmount = ext2_unmount(&fm_fs);
+	if (rc == 0)
+		rc = unmount;
+	int flushed = cache_sync(true);   /* the superblock, now marked clean */
+	if (rc == 0)
+		rc = flushed;
+	fm_fs_state = -ESHUTDOWN;
+	if (rc < 0)
+		fm_log("shutdown: error %d; the disk may need e2fsck", -rc);
+	return rc;
+}
