@@ -69,6 +69,13 @@ static inline void *myrmex_ica_addr(uint32_t handle)
  * ret(p)                  -> 0; returns the result of request p to whoever
  *                            gets it next (the previous stage, or with
  *                            MYRMEX_CTL_DIRECT_RETURN the original caller).
+ * claim(p)                -> 0; a server handling request p takes the control
+ *                            ICA from its synchronous caller's address space
+ *                            until the result goes back: no thread of the
+ *                            caller can change the frames any more. A server
+ *                            claims before it pushes a frame whose arguments
+ *                            another server will act on. -EINVAL when p is
+ *                            not a request the caller handles.
  */
 #define MYRMEX_SYS_ICA_ALLOC     (MYRMEX_SYS_BASE + 8)
 #define MYRMEX_SYS_ICA_FREE      (MYRMEX_SYS_BASE + 9)
@@ -79,6 +86,7 @@ static inline void *myrmex_ica_addr(uint32_t handle)
 #define MYRMEX_SYS_CALLASYNC     (MYRMEX_SYS_BASE + 14)
 #define MYRMEX_SYS_GET           (MYRMEX_SYS_BASE + 15)
 #define MYRMEX_SYS_RET           (MYRMEX_SYS_BASE + 16)
+#define MYRMEX_SYS_CLAIM         (MYRMEX_SYS_BASE + 17)
 
 #define MYRMEX_MAX_COREID        255
 #define MYRMEX_MAX_STAGES        8     /* frames the kernel follows in one control ICA */

@@ -308,6 +308,22 @@ int ipc_call(struct thread *t, uptr_t addr, bool sync)
 	return receive_sync(t);
 }
 
+int ipc_claim(struct thread *t, uptr_t addr)
+{
+	struct process *me = t->proc;
+	struct ica *ctl = ica_at(addr);
+	if (!ctl || ctl->state != ICA_IN_FLIGHT || ctl->carrier || ctl->call.handler != me)
+		return -EINVAL;
+	/* Without a home the call is like an asynchronous one: the result is
+	 * mapped into whoever receives it, the waiting caller included. */
+	struct ipc_call *c = &ctl->call;
+	if (c->home && c->home != me) {
+		ica_unmap(ctl, c->home);
+		c->home = NULL;
+	}
+	return 0;
+}
+
 int ipc_return(struct thread *t, uptr_t addr)
 {
 	struct process *me = t->proc;

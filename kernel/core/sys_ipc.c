@@ -86,6 +86,11 @@ long sys_ret(const struct syscall_args *a)
 	return ipc_return(current_thread(), a->arg[0]);
 }
 
+long sys_claim(const struct syscall_args *a)
+{
+	return ipc_claim(current_thread(), a->arg[0]);
+}
+
 long sys_get(const struct syscall_args *a)
 {
 	uptr_t ctl = a->arg[0], out = a->arg[1];

@@ -56,12 +56,15 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_CALLASYNC - MYRMEX_SYS_BASE] = sys_callasync,
 	[MYRMEX_SYS_GET - MYRMEX_SYS_BASE] = sys_get,
 	[MYRMEX_SYS_RET - MYRMEX_SYS_BASE] = sys_ret,
+	[MYRMEX_SYS_CLAIM - MYRMEX_SYS_BASE] = sys_claim,
 	[MYRMEX_SYS_DEV_INFO - MYRMEX_SYS_BASE] = sys_dev_info,
 	[MYRMEX_SYS_DEV_CONFIG_READ - MYRMEX_SYS_BASE] = sys_dev_config_read,
 	[MYRMEX_SYS_DEV_CONFIG_WRITE - MYRMEX_SYS_BASE] = sys_dev_config_write,
 	[MYRMEX_SYS_DEV_MAP_BAR - MYRMEX_SYS_BASE] = sys_dev_map_bar,
 	[MYRMEX_SYS_DEV_IRQ_ACK - MYRMEX_SYS_BASE] = sys_dev_irq_ack,
 	[MYRMEX_SYS_ICA_PHYS - MYRMEX_SYS_BASE] = sys_ica_phys,
+	[MYRMEX_SYS_DEV_PORT_READ - MYRMEX_SYS_BASE] = sys_dev_port_read,
+	[MYRMEX_SYS_DEV_PORT_WRITE - MYRMEX_SYS_BASE] = sys_dev_port_write,
 };
 
 #define LOGGED_MAX 512

@@ -1,6 +1,7 @@
 /*
  * Wrappers for the server communication calls of AnT (include/myrmex/ica.h,
- * paper 004 table 1): registserver, callsync, callasync, get and ret. The
+ * paper 004 table 1): registserver, callsync, callasync, get and ret (and
+ * claim, which takes a lent control ICA away from its caller). The
  * control ICA is named by its address, as in the paper. On Linux each gives
  * -ENOSYS.
  */
@@ -29,4 +30,9 @@ long myrmex_get(void *p, struct myrmex_delivery *out)
 long myrmex_ret(void *p)
 {
 	return myrmex_syscall6(MYRMEX_SYS_RET, (long)p, 0, 0, 0, 0, 0);
+}
+
+long myrmex_claim(void *p)
+{
+	return myrmex_syscall6(MYRMEX_SYS_CLAIM, (long)p, 0, 0, 0, 0, 0);
 }

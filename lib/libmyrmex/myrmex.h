@@ -39,6 +39,8 @@ long myrmex_setprio(int tid, int prio);
  *   be NULL) gets the kernel's trusted description; believe it rather than
  *   the control ICA, and look at out->kind before using the address.
  * myrmex_ret(p) -> 0; returns the result of request p without taking another.
+ * myrmex_claim(p) -> 0; takes request p's control ICA away from its waiting
+ *   caller until the result goes back (see include/myrmex/ica.h).
  */
 long myrmex_ica_alloc(uint32_t npages);
 long myrmex_ica_free(uint32_t handle);
@@ -49,6 +51,7 @@ long myrmex_callsync(void *p);
 long myrmex_callasync(void *p);
 long myrmex_get(void *p, struct myrmex_delivery *out);
 long myrmex_ret(void *p);
+long myrmex_claim(void *p);
 
 /*
  * Building and reading a control ICA (layout in include/myrmex/ica.h). The
@@ -148,7 +151,12 @@ void myrmex_puts(const char *s);
  *   holds, for DMA.
  * myrmex_dev_find(vendor, devices, n, out) -> the index of the first device
  *   with that vendor and one of the n device ids (its description in *out
- *   when out is not NULL), or -1 when there is none.
+ *   when out is not NULL), or -1 when there is none. Legacy devices have
+ *   vendor MYRMEX_DEV_VENDOR_LEGACY (COM1: device MYRMEX_DEV_LEGACY_COM1).
+ * myrmex_dev_port_read(offset, width) -> the value (>= 0) of the I/O port
+ *   at offset in the caller's legacy device's port range; width 1, 2 or 4.
+ * myrmex_dev_port_write(offset, width, value) -> 0; -EPERM for a write the
+ *   kernel's guard of the device refuses.
  */
 #include <myrmex/device.h>
 
@@ -160,6 +168,8 @@ long myrmex_dev_irq_ack(void);
 long myrmex_ica_phys(uint32_t handle);
 int myrmex_dev_find(uint16_t vendor, const uint16_t *devices, unsigned ndevices,
                     struct myrmex_pci_info *out);
+long myrmex_dev_port_read(uint32_t offset, uint32_t width);
+long myrmex_dev_port_write(uint32_t offset, uint32_t width, uint32_t value);
 
 /*
  * The native file interface: calls to the file manager server over the

@@ -226,6 +226,12 @@ static int serve_one(struct myrmex_ctl_header *h, struct myrmex_frame *f,
 		f->arg[2] = (uint64_t)raw0(SYS_gettid);
 		copy_data(f, d->ndata, d->data);
 		return 1;
+	case IPC_OP_CLAIM:
+		f->status = myrmex_claim(h);
+		f->arg[1] = (uint64_t)myrmex_claim(h);   /* claiming twice is harmless */
+		myrmex_sleep_ns(f->arg[0] * IPC_MS);
+		copy_data(f, d->ndata, d->data);
+		return 1;
 	case IPC_OP_HOLD:
 		for (;;)
 			myrmex_sleep_ns(1000 * IPC_MS);

@@ -47,6 +47,8 @@
                                returns refused, arg3 forwards cancelled, arg4 results seen */
 #define IPC_OP_RECURSE 9u   /* recurse mode: arg1 = depth reached; status = first refusal */
 #define IPC_OP_HOG     10u  /* hog mode: status = MiB committed; arg0 1: touch them all first */
+#define IPC_OP_CLAIM   11u  /* claims the control ICA, sleeps arg0 ms; status = claim's result,
+                               arg1 = a second claim's; returns the data ICAs */
 /* Forward mode (arg0 bytes of each data ICA are upper-cased by the last
  * stage, which first sleeps arg3 ms; both travel along the chain): */
 #define IPC_FWD_SYNC   20u  /* pass on with callsync, return after */

@@ -123,6 +123,7 @@ static const struct test tests[] = {
 	{ "ipc-stage-death-async", "t_ipc_stage_death", { "async" }, EXITS, 0, 0, SERVER },
 	{ "ipc-stage-death-sync", "t_ipc_stage_death", { "sync" }, EXITS, 0, 0, SERVER },
 	{ "ipc-badcalls", "t_ipc_badcalls", { 0 }, EXITS, 0, 1, SERVER },
+	{ "ipc-claim", "t_ipc_claim", { "calls" }, EXITS, 0, 1, SERVER },
 	{ "ipc-exhaust", "t_ipc_exhaust", { 0 }, EXITS, 0, 1, SERVER },
 	{ "ipc-touch-freed", "t_ipc_touch", { "freed" }, KILLED, SIGSEGV, 1, 0 },
 	{ "ipc-touch-parked", "t_ipc_touch", { "parked" }, KILLED, SIGSEGV, 1, 0 },

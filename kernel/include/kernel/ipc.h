@@ -18,6 +18,9 @@ struct thread;
 int ipc_register(struct process *p, uint64_t coreid);
 /* callsync / callasync of the control ICA at user address ctl. */
 int ipc_call(struct thread *t, uptr_t ctl, bool sync);
+/* Unmaps the control ICA of the request at ctl that t's process handles
+ * from its synchronous caller (the home) until the result returns. */
+int ipc_claim(struct thread *t, uptr_t ctl);
 /* Returns the result of the request at ctl that t's process is handling. */
 int ipc_return(struct thread *t, uptr_t ctl);
 /* Waits for the next request or result; fills *out, returns the control

@@ -63,11 +63,14 @@ long sys_callsync(const struct syscall_args *a);
 long sys_callasync(const struct syscall_args *a);
 long sys_get(const struct syscall_args *a);
 long sys_ret(const struct syscall_args *a);
+long sys_claim(const struct syscall_args *a);
 long sys_dev_info(const struct syscall_args *a);
 long sys_dev_config_read(const struct syscall_args *a);
 long sys_dev_config_write(const struct syscall_args *a);
 long sys_dev_map_bar(const struct syscall_args *a);
 long sys_dev_irq_ack(const struct syscall_args *a);
 long sys_ica_phys(const struct syscall_args *a);
+long sys_dev_port_read(const struct syscall_args *a);
+long sys_dev_port_write(const struct syscall_args *a);
 
 #endif

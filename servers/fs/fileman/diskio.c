@@ -8,6 +8,12 @@
  *
  * The data travels in a cache chunk ICA, which the driver fills or drains
  * by DMA at the given offset: nothing is copied between the two servers.
+ *
+ * Before the first disk frame goes onto a client's control ICA, the file
+ * manager claims it (myrmex_claim): a synchronous caller lends its control
+ * ICA, and a second thread of the caller could otherwise rewrite the
+ * sector or offset of our frame before the driver reads them, and make the
+ * driver write our cache to any sector.
  */
 #include "fileman.h"
 
@@ -18,10 +24,12 @@
 
 static struct myrmex_ctl_header *own_ctl;
 static struct myrmex_ctl_header *current_ctl;   /* the request's, or NULL */
+static bool claimed;                            /* current_ctl is ours alone */
 
 void diskio_use(struct myrmex_ctl_header *ctl)
 {
 	current_ctl = ctl;
+	claimed = false;
 }
 
 /* One call to the driver: a frame pushed onto the current control ICA.
@@ -33,6 +41,12 @@ static int64_t disk_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2,
 	struct myrmex_ctl_header *h = current_ctl ? current_ctl : own_ctl;
 	if (!current_ctl)
 		myrmex_ctl_init(h);
+	else if (!claimed) {
+		long r = myrmex_claim(h);
+		if (r < 0)
+			return r;
+		claimed = true;
+	}
 	uint32_t below = h->currentp;
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_DISK, opcode);
 	if (!f)
