@@ -12,6 +12,8 @@
 BUILD        := build
 ARCH         := x86_64
 PYTHON       := python3
+# `make` alone builds everything (the first rule below is not `all`).
+.DEFAULT_GOAL := all
 
 # ---------------------------------------------------------------- kernel --
 KCC          := gcc
@@ -137,15 +139,35 @@ $(BUILD)/servers/%: $$(wildcard servers/*/$$*/*.c) $$(wildcard servers/*/$$*/*.h
 	$(UCC) $(USER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) -o $@
 
 # ------------------------------------------------------------ disk images --
-# Raw images for the virtio-blk disk, written by tools/mkpattern.py: sector s
-# starts with s (8 bytes, little endian), the rest follows from s, so a test
-# can check what it reads. `make test` writes a fresh one for every run (the
-# tests write to it); `make run` makes its own once.
+# The raw pattern disk of the driver tests, written by tools/mkpattern.py:
+# sector s starts with s (8 bytes, little endian), the rest follows from s,
+# so a test can check what it reads. `make test` writes a fresh one for every
+# run (the tests write to it).
 DISK_MIB  := 64
 TEST_DISK := $(BUILD)/test/disk.img
-RUN_DISK  := $(BUILD)/run/disk.img
-$(RUN_DISK): tools/mkpattern.py
-	$(PYTHON) tools/mkpattern.py $@ $(DISK_MIB)
+
+# ext2 images, made by tools/mkfsimage.py with `mke2fs -t ext2 -b 4096 -d`
+# (no root needed). The file-system tests' set (fs.img, full.img and the
+# corrupt images) is written afresh for every `make test`, because the tests
+# change it. TEST_DISKS is the order of the virtio-blk disks of `make test`:
+# the pattern disk first (the disk tests use the first one), then these;
+# testinit's DISK_* numbers count on this order. `make run` attaches the
+# root image, made from the folder rootfs/ (once; delete it to start afresh).
+FS_IMAGES  := fs.img full.img corrupt-magic.img corrupt-count.img corrupt-inode.img \
+	corrupt-dirent.img
+TEST_DISKS := $(TEST_DISK) $(addprefix $(BUILD)/test/,$(FS_IMAGES))
+ROOT_MIB   := 32
+ROOT_IMG   := $(BUILD)/run/root.img
+FSIMAGE_PY := tools/mkfsimage.py tools/e2fs.py tools/ext2layout.py
+$(ROOT_IMG): $(FSIMAGE_PY) $(shell find rootfs 2>/dev/null)
+	$(PYTHON) tools/mkfsimage.py dir rootfs $@ $(ROOT_MIB)
+
+# The disk of the file-system benchmarks (bench_fs): ext2 holding
+# /bench/file64m, 64 MiB of pseudo-random bytes made by tools/mkbenchimg.py
+# (not kept in git). bench.py gives every boot a fresh copy of it.
+BENCH_DISK := $(BUILD)/bench/fs.img
+$(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
+	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
 .PHONY: all kernel user servers tests benchmarks unit run test bench setup clean
@@ -164,26 +186,29 @@ setup:
 # Boot modules: the first is init (pid 1); the others are programs it spawns.
 DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init,$(USER_BINS)) $(SERVER_BINS)
 TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS)
-BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS))
+BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman
+BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
 
 run: setup
-	@$(MAKE) --no-print-directory kernel user servers $(RUN_DISK)
-	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(RUN_DISK) --modules $(DEMO_MODULES)
+	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
+	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(DEMO_MODULES)
 
 # TESTS="t_hello t_mmap" runs a subset of the booted tests.
 test: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
+	$(PYTHON) tools/mkfsimage.py tests $(BUILD)/test
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
-		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) --disk $(TEST_DISK) \
+		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
+		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES)
 
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.
 bench: setup
-	@$(MAKE) --no-print-directory kernel benchmarks
+	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK)
 	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \
-		--modules $(BENCH_MODULES) --out $(BUILD)/bench
+		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --out $(BUILD)/bench
 
 clean:
 	rm -rf $(BUILD)

@@ -8,19 +8,25 @@ Role: boots the benchmark init under QEMU once per mode and collects its
 Then, unless MYRMEX_BENCH_LINUX=0, it runs the same bench programs (the folder of
 --init) on Linux in the same QEMU configuration (tools/linux_guest.py), which writes
 <out>/results.linux.jsonl; a Linux failure is reported but keeps the Myrmex results.
+With --disk, every boot (each mode, Myrmex and Linux) gets a fresh copy of that raw
+image as its virtio-blk disk (<out>/myrmex-disk.img, <out>/linux-disk.img), so all
+start from the same bytes. A BENCH line's `bytes=<n>` key is not a count but the
+bytes one operation moves: the record gets "bytes_per_op" and, for cycles with a
+TSC frequency, "mb_s" (10^6 bytes per second), which the report shows.
 Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if present),
 <out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed)
 and <out>/<mode>.log.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
         --modules build/bench/b_ipc ... [--out build/bench] [--timeout 1800] \\
-        [--modes icount,native] [--quiet]
+        [--modes icount,native] [--disk build/bench/fs.img] [--quiet]
 """
 
 import argparse
 import datetime
 import json
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -33,6 +39,7 @@ MODES = {
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
 DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE
 PANIC_GRACE = 10    # seconds of panic dump before QEMU is killed
+BYTES_KEY = "bytes"  # BENCH key: bytes per operation (for MB/s), not a count
 
 
 def warn(text):
@@ -87,6 +94,7 @@ class BenchParser:
         self.done = False
         self.panic = False
         self.problems = []
+        self.skipped = []       # "BENCH-SKIP <program> <why>" lines, as text
 
     def is_panic(self, line):
         """Does this console line report a kernel panic? (Myrmex's marker.)"""
@@ -108,6 +116,8 @@ class BenchParser:
                 self.tsc_khz = parse_number(words[1])
             except (IndexError, ValueError):
                 self.problems.append("malformed line: %r" % line)
+        elif head == "BENCH-SKIP":
+            self.skipped.append(" ".join(words[1:]))
         elif head == "BENCH":
             try:
                 self.figures.append(parse_bench_line(line))
@@ -159,11 +169,24 @@ def run_mode(mode, args):
     except qemu.QemuError as e:
         res.error = str(e)
         return res
+    disk = None
+    if args.disk:
+        disk = os.path.join(args.out, "myrmex-disk.img")
+        copy_disk(args.disk, disk)
     cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
-                            disk=args.disk)
+                            disk=disk)
     print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
     run_boot(res, cmd, log_path, args.timeout, args.quiet)
     return res
+
+
+def copy_disk(src, dest):
+    """A fresh copy of the disk image src at dest, for one boot: the guest may
+    write to its disk (a file manager's mount), and every boot must start from
+    the same bytes."""
+    tmp = dest + ".part"
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dest)
 
 
 def run_boot(res, cmd, log_path, timeout, quiet, describe=None):
@@ -180,6 +203,7 @@ def run_boot(res, cmd, log_path, timeout, quiet, describe=None):
     print("\nqemu: %s" % describe(run), flush=True)
     p = res.parser
     res.notes.extend(p.problems)
+    res.notes.extend("skipped: %s" % text for text in p.skipped)
     if p.panic:
         res.notes.append("KERNEL PANIC on the console (see %s)" % log_path)
     if not p.done:
@@ -200,13 +224,19 @@ def make_records(res, os_name="myrmex", extra=None):
     khz = res.parser.tsc_khz
     records = []
     for fig in res.parser.figures:
+        counts = dict(fig["counts"])
+        per_op = counts.pop(BYTES_KEY, None)
         rec = {"suite": fig["suite"], "name": fig["name"], "os": os_name,
                "metric": spec["metric"], "value": fig["median"], "unit": spec["unit"],
                "min": fig["min"], "runs": fig["runs"], "accel": res.accel,
-               "tsc_khz": khz, "counts": fig["counts"]}
+               "tsc_khz": khz, "counts": counts}
+        if per_op:
+            rec["bytes_per_op"] = int(per_op)
         if spec["metric"] == "cycles" and khz:
             rec["us"] = round(fig["median"] / khz * 1000, 3)
             rec["us_min"] = round(fig["min"] / khz * 1000, 3)
+            if per_op and fig["median"] > 0:
+                rec["mb_s"] = round(per_op / (fig["median"] / khz * 1000), 2)
         rec.update(extra or {})
         records.append(rec)
     return records
@@ -249,10 +279,17 @@ def fmt_pair(rec):
     return "%s / %s" % (fmt(rec.get("value")), fmt(rec.get("min"))) if rec else "–"
 
 
+def fmt_count(value):
+    """A count per operation: up to 4 decimals, trailing zeros dropped."""
+    if isinstance(value, float) and not value.is_integer():
+        return ("%.4f" % value).rstrip("0")
+    return fmt(value)
+
+
 def fmt_counts(counts):
     if not counts:
         return ""
-    return " ".join("%s=%s" % (k, fmt(v, 2)) for k, v in counts.items())
+    return " ".join("%s=%s" % (k, fmt_count(v)) for k, v in counts.items())
 
 
 def group_rows(records):
@@ -275,16 +312,22 @@ def group_rows(records):
 
 
 def suite_table(rows):
+    """The table of one suite; a MB/s column when a row moves bytes (bytes=)."""
+    rate = any(rec.get("bytes_per_op") for row in rows.values() for rec in row.values())
     lines = ["| name | instructions (median / min) | cycles (median / min) "
-             "| µs (median) | counts per op |",
-             "|---|---:|---:|---:|---|"]
+             "| µs (median) |%s counts per op |" % (" MB/s (median) |" if rate else ""),
+             "|---|---:|---:|---:|%s---|" % ("---:|" if rate else "")]
     for (os_name, name), row in rows.items():
         ins, cyc = row.get("instructions"), row.get("cycles")
         label = name if os_name == "myrmex" else "%s (%s)" % (name, os_name)
         us = fmt(cyc.get("us"), 3) if cyc and cyc.get("us") is not None else "–"
+        mb_s = ""
+        if rate:
+            mb_s = " %s |" % (fmt(cyc.get("mb_s"), 1) if cyc and cyc.get("mb_s")
+                              is not None else "–")
         counts = (ins or cyc or {}).get("counts")
-        lines.append("| %s | %s | %s | %s | %s |" % (
-            label, fmt_pair(ins), fmt_pair(cyc), us, fmt_counts(counts)))
+        lines.append("| %s | %s | %s | %s |%s %s |" % (
+            label, fmt_pair(ins), fmt_pair(cyc), us, mb_s, fmt_counts(counts)))
     return lines
 
 
@@ -352,7 +395,8 @@ def parse_args(argv):
                    help="seconds per mode for the whole guest run (default 1800)")
     p.add_argument("--modes", type=parse_modes, default=["icount", "native"],
                    help="comma-separated: icount,native (default both)")
-    p.add_argument("--disk", help="raw disk image (virtio-blk)")
+    p.add_argument("--disk", help="raw disk image (virtio-blk), copied afresh for "
+                   "every boot, Myrmex's and Linux's (bench_fs reads it)")
     p.add_argument("--linux-timeout", type=float, default=600,
                    help="seconds per mode for the Linux guest (default 600)")
     p.add_argument("--quiet", action="store_true",
@@ -387,7 +431,8 @@ def run_linux(args):
         import linux_guest  # noqa: E402  (tools/linux_guest.py)
         results = linux_guest.run_bench(bench_dir, args.out, args.modes,
                                         timeout=args.linux_timeout,
-                                        quiet=args.quiet, only=words[1:])
+                                        quiet=args.quiet, only=words[1:],
+                                        disk=args.disk)
     except KeyboardInterrupt:
         warn("Linux run interrupted; the Myrmex results are kept")
         return ["**Linux run interrupted.**"], True

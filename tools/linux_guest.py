@@ -11,10 +11,20 @@ read with bench.py's parser and written to <out>/results.linux.jsonl ("os": "lin
 which bench.py merges into its report.
 
     python3 tools/linux_guest.py bench --bench-dir build/bench --out build/bench \\
-        [--modes icount,native] [--timeout 600] [--quiet] [--only bench_getpid ...]
-    python3 tools/linux_guest.py fetch         (only get the kernel and busybox)
-    python3 tools/linux_guest.py cmd --bench-dir build/bench [--icount]
+        [--modes icount,native] [--timeout 600] [--quiet] [--only bench_getpid ...] \\
+        [--disk build/bench/fs.img]
+    python3 tools/linux_guest.py fetch         (only get the kernel, modules and busybox)
+    python3 tools/linux_guest.py cmd --bench-dir build/bench [--icount] [--disk IMG]
                                                (build the initramfs, print QEMU's argv)
+
+The disk: with --disk (by default <bench-dir>/fs.img when it exists) the guest gets a
+fresh copy of that raw image (<out>/linux-disk.img, made again before every boot, so
+every run starts from the same bytes) as the same virtio-blk PCI device Myrmex gets
+(qemu.qemu_command's disk=), and /init mounts it read-only as ext2 at DISK_MOUNT,
+where bench_fs reads it. The Debian kernel has virtio-pci and virtio-blk as modules
+(ext2 is served by the built-in ext4 driver): they and their dependencies are taken
+from the kernel package into build/linux/modules/ (tools/linux_modules.py) and loaded
+by /init with insmod, in dependency order.
 
 The kernel: $MYRMEX_LINUX_KERNEL (a bzImage) if set; else build/linux/vmlinuz, which
 is fetched once, without installing anything on the host, from Debian's
@@ -22,6 +32,8 @@ linux-image-<version>-cloud-amd64 (the package linux-image-cloud-amd64 depends o
 with `apt-get download` and `dpkg-deb -x`. Busybox: /bin/busybox when it is static,
 else build/linux/busybox from Debian's busybox-static, fetched the same way.
 $MYRMEX_LINUX_APPEND replaces the kernel command line (default: DEFAULT_APPEND).
+With $MYRMEX_LINUX_KERNEL, $MYRMEX_LINUX_MODULES may name that kernel's
+lib/modules/<release> folder; without it the kernel must have virtio-blk built in.
 """
 
 import argparse
@@ -41,12 +53,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (tools/bench.py: the BENCH-line parser and records)
+import linux_modules  # noqa: E402  (tools/linux_modules.py: the disk modules)
 import qemu   # noqa: E402  (tools/qemu.py: the machine and the console reader)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINUX_DIR = os.path.join(ROOT, "build", "linux")
 KERNEL_ENV = "MYRMEX_LINUX_KERNEL"
 APPEND_ENV = "MYRMEX_LINUX_APPEND"
+MODULES_ENV = "MYRMEX_LINUX_MODULES"
 KERNEL_META = "linux-image-cloud-amd64"
 KERNEL_PKG_RE = re.compile(r"^linux-image-[0-9][^\s]*-cloud-amd64$")
 BUSYBOX_PKG = "busybox-static"
@@ -68,7 +82,15 @@ REQUIRED_CONFIG = ["SERIAL_8250", "SERIAL_8250_CONSOLE", "BLK_DEV_INITRD",
 REPORTED_CONFIG = ["VIRTIO_PCI", "VIRTIO_BLK", "PAGE_TABLE_ISOLATION", "HZ"]
 
 INIT_MARK = "LINUX-INIT"    # lines printed by our /init
-BUSYBOX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "ls", "dmesg", "uname"]
+BUSYBOX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "ls", "dmesg", "uname",
+                   "insmod", "mkdir", "sleep"]
+
+# The disk: the modules that drive it (their dependencies are found), where /init
+# mounts it (bench/bench_fs.c's FS_LINUX_MOUNT) and as what.
+DISK_MODULES = ["virtio_pci", "virtio_blk"]
+DISK_MOUNT = "/mnt/benchfs"
+DISK_FSTYPE = "ext2"
+DISK_NAME = "fs.img"        # the default disk, in the bench folder
 
 
 class LinuxSetupError(Exception):
@@ -216,6 +238,10 @@ def fetch_kernel(linux_dir):
             install_file(configs[0], os.path.join(linux_dir, "config"))
         with open(os.path.join(linux_dir, "kernel-package"), "w") as f:
             f.write(label + "\n")
+        try:
+            keep_modules(tree, os.path.join(linux_dir, "modules"))
+        except LinuxSetupError as e:
+            say("warning: no disk modules kept (%s): the disk benchmarks will fail" % e)
         install_file(images[0], os.path.join(linux_dir, "vmlinuz"))
     say("kernel: %s -> %s" % (label, os.path.join(linux_dir, "vmlinuz")))
 
@@ -235,6 +261,82 @@ def get_kernel(linux_dir):
         fetch_kernel(linux_dir)
     check_config(os.path.join(linux_dir, "config"))
     return path
+
+
+# ---------------------------------------------------------------- kernel modules
+
+def keep_modules(source, dest, package=True):
+    """linux_modules.save_modules of DISK_MODULES from an extracted kernel package
+    (package) or a lib/modules/<release> folder into dest, errors as
+    LinuxSetupError."""
+    try:
+        moddir = linux_modules.package_module_dir(source) if package else source
+        names = linux_modules.save_modules(moddir, DISK_MODULES, dest)
+    except (linux_modules.ModuleError, OSError) as e:
+        raise LinuxSetupError(str(e))
+    say("disk modules: %s -> %s" % (" ".join(names) or "none (built in)", dest))
+
+
+def fetch_modules(linux_dir, dest):
+    """The modules of the cached Debian kernel: the same package version again
+    (build/linux/kernel-package), its vmlinuz checked to be the cached one."""
+    try:
+        with open(os.path.join(linux_dir, "kernel-package")) as f:
+            package, version = f.read().split()[:2]
+    except (OSError, ValueError):
+        raise LinuxSetupError("no %s/kernel-package: remove %s/vmlinuz to fetch the "
+                              "kernel again" % (linux_dir, linux_dir))
+    need_debian_tools()
+    say("fetching %s %s again for its modules" % (package, version))
+    with tempfile.TemporaryDirectory(dir=linux_dir, prefix="fetch-") as work:
+        os.chmod(work, 0o755)
+        deb = download_deb("%s=%s" % (package, version), work)
+        tree = os.path.join(work, "tree")
+        extract_deb(deb, tree)
+        images = glob.glob(os.path.join(tree, "boot", "vmlinuz-*"))
+        cached = os.path.join(linux_dir, "vmlinuz")
+        if len(images) != 1 or not same_file(images[0], cached):
+            raise LinuxSetupError("%s %s does not hold the cached %s/vmlinuz: remove "
+                                  "it to fetch the kernel again" % (
+                                      package, version, linux_dir))
+        keep_modules(tree, dest)
+
+
+def same_file(a, b):
+    """Do files a and b hold the same bytes?"""
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def get_modules(linux_dir, kernel):
+    """The disk modules for `kernel` as [(name, bytes)], in load order.
+
+    Debian's kernel: build/linux/modules, made when the kernel is fetched (or
+    now, from the same package version). $MYRMEX_LINUX_KERNEL: the modules of
+    $MYRMEX_LINUX_MODULES if set, else none (virtio-blk must be built in).
+    Raises LinuxSetupError when a module's vermagic is not the kernel's release.
+    """
+    if os.environ.get(KERNEL_ENV, "").strip():
+        source = os.environ.get(MODULES_ENV, "").strip()
+        if not source:
+            say("%s without %s: no modules loaded (the kernel must have virtio-pci "
+                "and virtio-blk built in)" % (KERNEL_ENV, MODULES_ENV))
+            return []
+        folder = os.path.join(linux_dir, "modules-custom")
+        keep_modules(source, folder, package=False)
+    else:
+        folder = os.path.join(linux_dir, "modules")
+        if not os.path.isfile(os.path.join(folder, "order")):
+            fetch_modules(linux_dir, folder)
+    try:
+        mods, release = linux_modules.read_modules(folder)
+    except OSError as e:
+        raise LinuxSetupError("%s: %s (remove the folder to make it again)" % (folder, e))
+    version = bzimage_version(kernel) or ""
+    if mods and version.split()[:1] != [release]:
+        raise LinuxSetupError("the modules in %s are for %s, the kernel is %s" % (
+            folder, release, version))
+    return mods
 
 
 # ---------------------------------------------------------------- busybox
@@ -320,9 +422,32 @@ class Cpio:
         return b"".join(self.parts)
 
 
-def init_script(only):
-    """The initramfs's /init: mount, run benchinit on the console, power off."""
+def disk_script(modules):
+    """The part of /init that loads the disk modules and mounts the disk: it
+    prints `LINUX-INIT disk mounted ...` or `LINUX-INIT disk failed: <why>`."""
+    return """for m in {modules}; do
+    insmod /lib/modules/$m.ko || echo "{mark} disk insmod $m failed"
+done
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mkdir -p {mount}
+if [ ! -b /dev/vda ]; then
+    echo "{mark} disk failed: no /dev/vda (virtio-blk)"
+elif mount -t {fstype} -o ro /dev/vda {mount}; then
+    up=$(cut -d' ' -f1 /proc/uptime)
+    echo "{mark} disk mounted /dev/vda at {mount} ({fstype}, read-only) uptime=$up"
+else
+    echo "{mark} disk failed: mount -t {fstype} /dev/vda {mount}"
+fi
+""".format(modules=" ".join(modules) or "", mark=INIT_MARK, mount=DISK_MOUNT,
+           fstype=DISK_FSTYPE)
+
+
+def init_script(only, disk_modules=None):
+    """The initramfs's /init: mount, run benchinit on the console, power off.
+    disk_modules (a list, maybe empty) adds the disk: modules loaded, mounted."""
     args = "".join(" " + name for name in only)
+    disk = disk_script(disk_modules) if disk_modules is not None else ""
     return """#!/bin/sh
 # /init of the Myrmex benchmark initramfs (written by tools/linux_guest.py).
 export PATH=/bin
@@ -331,10 +456,10 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) clocksource=$(cat $cs) $(uname -r)"
-/bench/benchinit{args} </dev/null >/dev/console 2>&1
+{disk}/bench/benchinit{args} </dev/null >/dev/console 2>&1
 echo "{mark} exit $?"
 poweroff -f
-""".format(mark=INIT_MARK, args=args)
+""".format(mark=INIT_MARK, args=args, disk=disk)
 
 
 def bench_programs(bench_dir):
@@ -350,14 +475,16 @@ def bench_programs(bench_dir):
     return found
 
 
-def build_initramfs(bench_dir, busybox, dest, only=()):
-    """Write a gzip'd newc initramfs to dest; return the bench program names."""
+def build_initramfs(bench_dir, busybox, dest, only=(), disk_modules=None):
+    """Write a gzip'd newc initramfs to dest; return the bench program names.
+    disk_modules: None (no disk), or [(name, bytes)] to load, in order, before
+    the disk is mounted (lib/modules/<name>.ko)."""
     for name in only:
         if not re.match(r"^[A-Za-z0-9_.-]+$", name):
             raise LinuxSetupError("bad benchmark name %r" % name)
     programs = bench_programs(bench_dir)
     cpio = Cpio()
-    for d in ("bin", "dev", "proc", "sys", "tmp", "bench"):
+    for d in ("bin", "dev", "proc", "sys", "tmp", "bench", "mnt", "lib", "lib/modules"):
         cpio.dir(d)
     cpio.chardev("dev/console", 5, 1)   # the kernel opens it before /init runs
     with open(busybox, "rb") as f:
@@ -367,7 +494,10 @@ def build_initramfs(bench_dir, busybox, dest, only=()):
     for name, path in programs.items():
         with open(path, "rb") as f:
             cpio.file("bench/" + name, f.read())
-    cpio.file("init", init_script(only).encode())
+    for name, data in disk_modules or []:
+        cpio.file("lib/modules/%s.ko" % name, data, 0o644)
+    names = None if disk_modules is None else [n for n, _ in disk_modules]
+    cpio.file("init", init_script(only, names).encode())
     data = gzip.compress(cpio.finish(), compresslevel=6, mtime=0)
     tmp = dest + ".part"
     with open(tmp, "wb") as f:
@@ -388,6 +518,7 @@ class LinuxBenchParser(bench.BenchParser):
         self.first_output = None
         self.init_at = None
         self.init_exit = None
+        self.disk = None        # the /init's disk line, words after "disk"
         self.errors = []
 
     def is_panic(self, line):
@@ -404,6 +535,11 @@ class LinuxBenchParser(bench.BenchParser):
         if words[:2] == [INIT_MARK, "start"]:
             self.init_at = time.monotonic() - self.start
             self.progress("kernel booted, /init running (%s)" % " ".join(words[2:]))
+        elif words[:2] == [INIT_MARK, "disk"]:
+            self.disk = " ".join(words[2:])
+            self.progress("disk %s" % self.disk)
+            if words[2:3] != ["mounted"]:
+                self.errors.append(line)
         elif words[:2] == [INIT_MARK, "exit"]:
             self.init_exit = words[2] if len(words) > 2 else "?"
             self.progress("benchinit exited with status %s" % self.init_exit)
@@ -433,27 +569,47 @@ def kernel_append():
     return os.environ.get(APPEND_ENV, "").strip() or DEFAULT_APPEND
 
 
-def prepare(bench_dir, linux_dir, only=()):
-    """Kernel path, initramfs path and bench program names for a run."""
+def prepare(bench_dir, linux_dir, only=(), disk=None):
+    """Kernel path and initramfs path for a run (with the disk modules and the
+    mount in /init when a disk is given)."""
     kernel = get_kernel(linux_dir)
     busybox = get_busybox(linux_dir)
+    mods = get_modules(linux_dir, kernel) if disk else None
+    if disk and not os.path.isfile(disk):
+        raise LinuxSetupError("disk image not found: %s" % disk)
     os.makedirs(linux_dir, exist_ok=True)
     initrd = os.path.join(linux_dir, "bench-initramfs.cpio.gz")
-    names = build_initramfs(bench_dir, busybox, initrd, only)
-    say("initramfs: %s (%d KiB: busybox from %s, /bench: %s)" % (
-        initrd, os.path.getsize(initrd) // 1024, busybox, " ".join(names)))
+    names = build_initramfs(bench_dir, busybox, initrd, only, mods)
+    say("initramfs: %s (%d KiB: busybox from %s, /bench: %s%s)" % (
+        initrd, os.path.getsize(initrd) // 1024, busybox, " ".join(names),
+        "; disk modules: %s" % (" ".join(n for n, _ in mods) or "none")
+        if mods is not None else ""))
     return kernel, initrd
 
 
-def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet):
-    """Boot Linux in one mode; return a bench.ModeResult."""
+def disk_command(kernel, initrd, append, accel, icount, disk):
+    """QEMU's argv: qemu.linux_command's machine, plus the disk as Myrmex gets it
+    (qemu_command's -drive/-device virtio-blk-pci) when disk is a path."""
+    if not disk:
+        return qemu.linux_command(kernel, initrd, append, accel, icount=icount)
+    return qemu.qemu_command(kernel, [initrd], accel, icount=icount, disk=disk,
+                             extra=["-append", append])
+
+
+def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None):
+    """Boot Linux in one mode; return a bench.ModeResult. disk: the pristine
+    image, copied afresh to <out>/linux-disk.img for this boot."""
     res = bench.ModeResult(mode, parser=LinuxBenchParser(mode))
     try:
         res.accel, icount, res.reason = bench.mode_accel(mode)
     except qemu.QemuError as e:
         res.error = str(e)
         return res
-    cmd = qemu.linux_command(kernel, initrd, append, res.accel, icount=icount)
+    work_disk = None
+    if disk:
+        work_disk = os.path.join(out, "linux-disk.img")
+        bench.copy_disk(disk, work_disk)
+    cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk)
     say("== mode %s: accelerator %s (%s), timeout %d s" % (
         mode, res.accel, res.reason, timeout))
     res.parser.start = time.monotonic()
@@ -461,6 +617,8 @@ def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet):
     run = bench.run_boot(res, cmd, log_path, timeout, quiet, describe_linux_run)
     p = res.parser
     res.notes.extend(p.errors)
+    if disk and p.init_at is not None and p.disk is None:
+        res.notes.append("the disk was not mounted (no LINUX-INIT disk line)")
     if p.init_exit not in (None, "0"):
         res.notes.append("benchinit exited with status %s" % p.init_exit)
     if mode == "icount" and p.tsc_khz and not 900000 <= p.tsc_khz <= 1100000:
@@ -487,14 +645,16 @@ def merge_records(path, records, modes_run):
 
 
 def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
-              linux_dir=LINUX_DIR):
+              linux_dir=LINUX_DIR, disk=None):
     """Run the bench programs on Linux in each mode; write <out>/results.linux.jsonl.
+    disk: a raw image given to the guest as its virtio-blk disk (a fresh copy
+    per boot), mounted at DISK_MOUNT; None for none.
 
     Returns the bench.ModeResult list. Raises LinuxSetupError if the guest cannot
     be prepared.
     """
     os.makedirs(out, exist_ok=True)
-    kernel, initrd = prepare(bench_dir, linux_dir, only)
+    kernel, initrd = prepare(bench_dir, linux_dir, only, disk)
     version = bzimage_version(kernel)
     if version is None:
         raise LinuxSetupError("%s is not a bzImage (no HdrS setup header)" % kernel)
@@ -504,7 +664,7 @@ def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     results, records = [], []
     for mode in modes:
-        res = run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet)
+        res = run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk)
         results.append(res)
         records += bench.make_records(res, os_name="linux", extra={
             "kernel": kernel_label, "cmdline": append, "date": date})
@@ -523,7 +683,7 @@ def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
 def cli_bench(args):
     start = time.monotonic()
     results = run_bench(args.bench_dir, args.out, args.modes, args.timeout,
-                        args.quiet, args.only, args.linux_dir)
+                        args.quiet, args.only, args.linux_dir, cli_disk(args))
     failed = False
     for r in results:
         for note in r.notes:
@@ -539,20 +699,31 @@ def cli_bench(args):
     return 1 if failed else 0
 
 
+def cli_disk(args):
+    """--disk: a path, "none", or by default <bench-dir>/fs.img if it exists."""
+    if args.disk is None:
+        default = os.path.join(args.bench_dir, DISK_NAME)
+        return default if os.path.isfile(default) else None
+    return None if args.disk in ("", "none") else args.disk
+
+
 def cli_fetch(args):
     kernel = get_kernel(args.linux_dir)
     print("kernel: %s (%s)" % (kernel, bzimage_version(kernel)))
+    mods = get_modules(args.linux_dir, kernel)
+    print("disk modules: %s" % (" ".join(n for n, _ in mods) or "none needed"))
     print("busybox: %s" % get_busybox(args.linux_dir))
     return 0
 
 
 def cli_cmd(args):
-    kernel, initrd = prepare(args.bench_dir, args.linux_dir, args.only)
+    disk = cli_disk(args)
+    kernel, initrd = prepare(args.bench_dir, args.linux_dir, args.only, disk)
     if args.icount:
         accel = "tcg"
     else:
         accel, _ = qemu.choose_accel()
-    cmd = qemu.linux_command(kernel, initrd, kernel_append(), accel, icount=args.icount)
+    cmd = disk_command(kernel, initrd, kernel_append(), accel, args.icount, disk)
     print(shlex.join(cmd))
     return 0
 
@@ -572,6 +743,9 @@ def parse_args(argv):
                        help="folder of benchinit and the bench programs")
         s.add_argument("--only", nargs="*", default=[], metavar="NAME",
                        help="benchmarks for benchinit to run (default all)")
+        s.add_argument("--disk", help="raw disk image (virtio-blk, mounted at %s); "
+                       "default <bench-dir>/%s if it exists; 'none' for no disk" % (
+                           DISK_MOUNT, DISK_NAME))
     b.add_argument("--out", default=os.path.join(ROOT, "build", "bench"),
                    help="output folder (results.linux.jsonl, linux-<mode>.log)")
     b.add_argument("--modes", type=bench.parse_modes, default=["icount", "native"],

@@ -8,6 +8,7 @@ deadline (used by run_tests.py and bench.py). As a CLI it runs QEMU interactivel
 (`make run`) or prints the command line.
 
     python3 tools/qemu.py run   --kernel K --modules "init arg" "mod2" ...
+                                [--disk A.img --disk B.img]   (virtio-blk disks, in order)
     python3 tools/qemu.py cmd   --kernel K --modules ...   (print the command line)
     python3 tools/qemu.py accel                            (print the accelerator)
 """
@@ -103,8 +104,19 @@ def check_files(kernel, modules, disk=None):
             raise QemuError("empty boot module string")
         if not os.path.isfile(path):
             raise QemuError("boot module not found: %s" % path)
-    if disk and not os.path.isfile(disk):
-        raise QemuError("disk image not found: %s" % disk)
+    for image in disk_list(disk):
+        if not os.path.isfile(image):
+            raise QemuError("disk image not found: %s" % image)
+
+
+def disk_list(disk):
+    """The disk images in `disk`: None, one path, or a list of paths (in the
+    order the guest's PCI enumeration sees them)."""
+    if not disk:
+        return []
+    if isinstance(disk, str):
+        return [disk]
+    return list(disk)
 
 
 def accel_args(accel, icount=False):
@@ -121,7 +133,13 @@ def accel_args(accel, icount=False):
 
 def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
                  extra=()):
-    """Return the QEMU argv (a list) booting `kernel` with `modules` (init first)."""
+    """Return the QEMU argv (a list) booting `kernel` with `modules` (init first).
+
+    disk is one raw image or a list of them; each becomes a virtio-blk PCI
+    device (drive ids hd0, hd1, ...). QEMU gives devices without an explicit
+    address the next free PCI slot in command-line order, so the guest finds
+    them in this order (the booted tests count on it: docs/testing.md).
+    """
     cmd = [QEMU, "-kernel", kernel]
     if modules:
         cmd += ["-initrd", initrd_arg(modules)]
@@ -130,9 +148,10 @@ def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
             "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
     cmd += accel_args(accel, icount)
-    if disk:
-        cmd += ["-drive", "file=%s,format=raw,if=none,id=hd0" % disk,
-                "-device", "virtio-blk-pci,drive=hd0"]
+    for i, image in enumerate(disk_list(disk)):
+        # A comma in a -drive option value is written twice.
+        cmd += ["-drive", "file=%s,format=raw,if=none,id=hd%d" % (image.replace(",", ",,"), i),
+                "-device", "virtio-blk-pci,drive=hd%d" % i]
     cmd += list(extra)
     return cmd
 
@@ -250,13 +269,47 @@ def _split_lines(pending, chunk):
     return lines, rest
 
 
-def run_guest(cmd, log_path, timeout, on_line, echo=sys.stdout):
+# A guest line asking the host to type into its serial port (docs/testing.md):
+# "CONSOLE-TYPE <hex bytes>", written by a console test before it reads.
+CONSOLE_TYPE = "CONSOLE-TYPE"
+
+
+def console_type_request(line):
+    """The bytes a `CONSOLE-TYPE <hex>` console line asks to type, else None.
+
+    For run_guest(stdin_for=...): the line is exactly those two words (a
+    carriage return aside), so that a message quoting one types nothing."""
+    words = line.replace("\r", " ").split()
+    if len(words) != 2 or words[0] != CONSOLE_TYPE:
+        return None
+    try:
+        return bytes.fromhex(words[1]) or None
+    except ValueError:
+        return None
+
+
+def _type_input(proc, data):
+    """Write data to QEMU's stdin (the guest's serial port); False if closed."""
+    try:
+        proc.stdin.write(data)
+        proc.stdin.flush()
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def run_guest(cmd, log_path, timeout, on_line, echo=sys.stdout, stdin_for=None):
     """Run QEMU `cmd`, streaming its serial console (stdout).
 
     Raw output goes to log_path and (when echo is a stream) live to echo. on_line(str)
     is called for every complete line; it may return a number of seconds after which
     QEMU is killed if it has not exited yet (e.g. after the test summary). The whole
     run is killed after `timeout` seconds. Never blocks longer than the deadlines.
+
+    stdin_for, when given, is called with every complete console line too and may
+    return bytes, which are written at once to QEMU's stdin: with `-serial stdio`
+    they arrive on the guest's serial port as typed input (console_type_request is
+    the one the tests use). Without it QEMU's stdin is /dev/null.
     """
     res = GuestRun()
     log_dir = os.path.dirname(log_path)
@@ -267,7 +320,8 @@ def run_guest(cmd, log_path, timeout, on_line, echo=sys.stdout):
     stop_at = None
     with open(log_path, "wb") as log:
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+            stdin = subprocess.PIPE if stdin_for else subprocess.DEVNULL
+            proc = subprocess.Popen(cmd, stdin=stdin,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     start_new_session=True)
         except OSError as e:
@@ -310,6 +364,9 @@ def run_guest(cmd, log_path, timeout, on_line, echo=sys.stdout):
                     lines, pending[tag] = _split_lines(pending[tag], chunk)
                 if tag == "out":
                     for line in lines:
+                        typed = stdin_for(line) if stdin_for else None
+                        if typed:
+                            _type_input(proc, typed)
                         grace = on_line(line)
                         if grace is not None:
                             t_stop = time.monotonic() + grace
@@ -334,9 +391,10 @@ def run_guest(cmd, log_path, timeout, on_line, echo=sys.stdout):
             kill_group(proc)
             raise
         finally:
-            for stream in (proc.stdout, proc.stderr):
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
                 try:
-                    stream.close()
+                    if stream is not None:
+                        stream.close()
                 except OSError:
                     pass
         res.status = proc.returncode
@@ -408,7 +466,8 @@ def parse_args(argv):
         s.add_argument("--modules", nargs="*", default=[],
                        help='boot modules, init first; each "path arg1 arg2"')
         s.add_argument("--memory", default="512M")
-        s.add_argument("--disk", help="raw disk image (virtio-blk)")
+        s.add_argument("--disk", action="append",
+                       help="raw disk image (virtio-blk); repeat for more disks")
         s.add_argument("--icount", action="store_true",
                        help="TCG with -icount shift=0 (instruction-count TSC)")
         s.add_argument("extra", nargs="*",

@@ -3,12 +3,14 @@
 
 Role: runs the host unit-test binaries (UNIT-RESULT lines), then boots the test init
 under QEMU and reads its serial console (TEST-PLAN / TEST-RESULT / TEST-SUMMARY /
-KERNEL PANIC, see docs/testing.md). It always ends with exactly one line
+KERNEL PANIC, see docs/testing.md), then checks the file-system images the guest
+wrote (tools/fscheck.py: e2fsck and debugfs). It always ends with exactly one line
 `N passed, N failed` and exits 0 only when nothing failed.
 
     python3 tools/run_tests.py --unit build/unit/t_pmm ... \\
         --kernel build/kernel.elf --init "build/tests/testinit -v" \\
-        --modules build/tests/t_alive ... [--disk build/test/disk.img] \\
+        --modules build/tests/t_alive ... [--disk build/test/disk.img ...] \\
+        [--fs-image build/test/fs.img] [--full-image build/test/full.img] \\
         [--timeout 900] [--log build/test/kernel.log]
     python3 tools/run_tests.py --no-boot --unit build/unit/t_pmm ...
 """
@@ -23,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import qemu  # noqa: E402  (tools/qemu.py)
+import fscheck  # noqa: E402  (tools/fscheck.py)
 
 UNIT_TIMEOUT = 120          # seconds per unit-test binary
 SUMMARY_GRACE = 30          # seconds QEMU may take to power off after TEST-SUMMARY
@@ -240,7 +243,8 @@ def judge_boot(parser, run):
 
 
 def boot_tests(args, tally):
-    """Boot the test init; add its results to tally. Returns the panic dump lines."""
+    """Boot the test init; add its results to tally. Returns the panic dump lines
+    and the names of the tests the guest reported."""
     say("== booted tests")
     modules = [args.init] + list(args.modules)
     parser = ConsoleParser()
@@ -267,7 +271,26 @@ def boot_tests(args, tally):
     tally.notes.extend(notes)
     if run.stderr_lines and parser.summary is None:
         tally.notes.append("QEMU stderr: " + " / ".join(run.stderr_lines[-5:]))
-    return parser.panic_lines if parser.panic else []
+    reported = [name for name, _, _ in parser.results]
+    return (parser.panic_lines if parser.panic else []), reported
+
+
+# ----------------------------------------------------------- image checks
+
+def image_checks(args, reported, tally):
+    """After the guest: the file-system images it wrote, checked on the host
+    (only those the reported tests used; see tools/fscheck.py)."""
+    results = fscheck.check_images(args.fs_image, args.full_image, reported)
+    if not results:
+        return
+    say("== file-system images")
+    for name, passed, reason in results:
+        if passed:
+            tally.ok(name)
+            say("PASS %s" % name)
+        else:
+            tally.fail(name, reason)
+            say("FAIL %s: %s" % (name, reason))
 
 
 # ----------------------------------------------------------- panic checks
@@ -342,8 +365,13 @@ def parse_args(argv):
     p.add_argument("--init", help='test init module: "<path> args"')
     p.add_argument("--modules", nargs="*", default=[], metavar="PATH",
                    help="further boot modules (test programs)")
-    p.add_argument("--disk", metavar="IMAGE",
-                   help="raw disk image attached as a virtio-blk device to the test boot")
+    p.add_argument("--disk", metavar="IMAGE", action="append",
+                   help="raw disk image attached as a virtio-blk device to the test "
+                        "boot; repeat for more (the guest sees them in this order)")
+    p.add_argument("--fs-image", metavar="IMAGE",
+                   help="the fs tests' ext2 image, checked after the boot (fscheck.py)")
+    p.add_argument("--full-image", metavar="IMAGE",
+                   help="the full-disk test's ext2 image, checked after the boot")
     p.add_argument("--timeout", type=float, default=900,
                    help="seconds for the whole guest run (default 900)")
     p.add_argument("--log", default="build/test/kernel.log",
@@ -363,7 +391,8 @@ def main(argv=None):
         run_unit_tests(args.unit, tally)
         if not args.no_boot:
             panic_checks(args, tally)
-            panic_lines = boot_tests(args, tally)
+            panic_lines, reported = boot_tests(args, tally)
+            image_checks(args, reported, tally)
     except KeyboardInterrupt:
         tally.fail("interrupted", "stopped by the user (Ctrl-C)")
     except Exception as e:  # the closing line must appear whatever happens

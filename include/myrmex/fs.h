@@ -37,7 +37,9 @@
  *   FS_RMDIR     data: path.
  *   FS_UNLINK    data: path.
  *   FS_RENAME    data: old path, NUL, new path, NUL.
- *   FS_FTRUNCATE arg[0] fd (open for writing), arg[1] new size.
+ *   FS_FTRUNCATE arg[0] fd (open for writing), arg[1] new size. -EINVAL
+ *                for a descriptor not open for writing or not a regular
+ *                file (as Linux answers).
  *   FS_SYNC      every dirty block to the disk, then the disk's own cache
  *                flushed. status 0.
  *   FS_STATFS    the data ICA receives a struct myrmex_statfs.

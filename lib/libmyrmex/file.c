@@ -2,12 +2,13 @@
  * file.c - the native file interface: the calls of include/myrmex/fs.h made
  * to the file manager server over the communication mechanism.
  *
- * The process has one channel: a one-page control ICA and a data ICA of
- * MYRMEX_FS_CHANNEL_BYTES that travels to the file manager with every call
- * that carries a path or data and comes back with the result (ICAs move,
- * they are not copied). A lock lets one thread use the channel at a time.
- * If the file manager dies holding the data ICA (-EPIPE), a new one is
- * allocated on the next call.
+ * The process has one channel: a one-page control ICA and two data ICAs,
+ * one page and MYRMEX_FS_CHANNEL_BYTES; a call that carries a path or data
+ * takes the smallest that fits, which travels to the file manager and comes
+ * back with the result (ICAs move, they are not copied, and moving costs a
+ * page-table entry per page: a 4 KiB read should not move 64 pages). A lock
+ * lets one thread use the channel at a time. If the file manager dies
+ * holding a data ICA (-EPIPE), a new one is allocated on the next call.
  */
 #include "myrmex.h"
 
@@ -16,9 +17,13 @@
 
 uint64_t myrmex_fs_lib_copies;
 
+#define SMALL_BYTES 4096u
+
 static struct {
 	volatile int lock;
-	uint32_t ctl, data;          /* handles; 0 until allocated */
+	uint32_t ctl;                /* handles; 0 until allocated */
+	uint32_t small, large;       /* data ICAs: one page, MYRMEX_FS_CHANNEL_BYTES */
+	uint32_t data;               /* the one the current call uses */
 } chan;
 
 static void chan_lock(void)
@@ -33,22 +38,40 @@ static void chan_unlock(void)
 	myrmex_futex_wake(&chan.lock, 1);
 }
 
-/* Allocates what the channel lacks. 0 or -errno. Called locked. */
-static long chan_ready(void)
+static long ensure(uint32_t *handle, uint32_t pages)
 {
-	if (!chan.ctl) {
-		long h = myrmex_ica_alloc(1);
+	if (!*handle) {
+		long h = myrmex_ica_alloc(pages);
 		if (h < 0)
 			return h;
-		chan.ctl = (uint32_t)h;
-	}
-	if (!chan.data) {
-		long h = myrmex_ica_alloc(MYRMEX_FS_CHANNEL_PAGES);
-		if (h < 0)
-			return h;
-		chan.data = (uint32_t)h;
+		*handle = (uint32_t)h;
 	}
 	return 0;
+}
+
+/* Gets the channel ready for a call moving up to bytes in its data ICA
+ * (allocating what it lacks) and picks that ICA. 0 or -errno. Locked. */
+static long chan_ready_for(size_t bytes)
+{
+	long r = ensure(&chan.ctl, 1);
+	if (r == 0 && bytes <= SMALL_BYTES) {
+		r = ensure(&chan.small, 1);
+		chan.data = chan.small;
+	} else if (r == 0) {
+		r = ensure(&chan.large, MYRMEX_FS_CHANNEL_PAGES);
+		chan.data = chan.large;
+	}
+	return r;
+}
+
+/* The data ICA of the call did not come back: forget it. */
+static void chan_lost(void)
+{
+	if (chan.data == chan.small)
+		chan.small = 0;
+	else
+		chan.large = 0;
+	chan.data = 0;
 }
 
 static uint8_t *chan_data(void)
@@ -77,7 +100,7 @@ static long call_locked(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, 
 	/* The data ICA comes back with the result; without it, it is gone. */
 	if (with_data && r != -EINVAL && r != -ESRCH && r != -EAGAIN &&
 	    !(res && res->ndata >= 1 && res->data[0] == chan.data))
-		chan.data = 0;
+		chan_lost();
 	if (r < 0)
 		return r;
 	if (!res)
@@ -93,7 +116,7 @@ long myrmex_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2,
 	if (payload_len > MYRMEX_FS_CHANNEL_BYTES)
 		return -EINVAL;
 	chan_lock();
-	long r = chan_ready();
+	long r = chan_ready_for(payload_len);
 	if (r == 0) {
 		if (payload_len)
 			memcpy(chan_data(), payload, payload_len);
@@ -111,7 +134,7 @@ static long path_call(uint32_t opcode, const char *path, const char *second, uin
 	if (len > FS_PATH_MAX || len2 > FS_PATH_MAX)
 		return -ENAMETOOLONG;
 	chan_lock();
-	long r = chan_ready();
+	long r = chan_ready_for(len + len2);
 	if (r == 0) {
 		memcpy(chan_data(), path, len);
 		if (second)
@@ -151,7 +174,7 @@ static long read_any(int fd, void *buf, size_t len, int64_t offset)
 	chan_lock();
 	while (done < len) {
 		size_t n = len - done < MYRMEX_FS_CHANNEL_BYTES ? len - done : MYRMEX_FS_CHANNEL_BYTES;
-		if ((r = chan_ready()) < 0)
+		if ((r = chan_ready_for(n)) < 0)
 			break;
 		r = offset < 0 ? call_locked(FS_READ, (uint64_t)fd, n, 0, 1, NULL)
 		               : call_locked(FS_PREAD, (uint64_t)fd, n, (uint64_t)offset + done, 1, NULL);
@@ -174,7 +197,7 @@ static long write_any(int fd, const void *buf, size_t len, int64_t offset)
 	chan_lock();
 	while (done < len) {
 		size_t n = len - done < MYRMEX_FS_CHANNEL_BYTES ? len - done : MYRMEX_FS_CHANNEL_BYTES;
-		if ((r = chan_ready()) < 0)
+		if ((r = chan_ready_for(n)) < 0)
 			break;
 		memcpy(chan_data(), (const uint8_t *)buf + done, n);
 		myrmex_fs_lib_copies += blocks_touched(n);
@@ -214,18 +237,32 @@ long myrmex_fs_pwrite(int fd, const void *buf, size_t len, uint64_t offset)
 	return write_any(fd, buf, len, (int64_t)offset);
 }
 
-long myrmex_fs_read_direct(int fd, size_t len, const void **data)
+/* FS_READ (offset < 0) or FS_PREAD into the channel, left there. */
+static long read_direct(int fd, size_t len, int64_t offset, const void **data)
 {
 	if (len > MYRMEX_FS_CHANNEL_BYTES)
 		len = MYRMEX_FS_CHANNEL_BYTES;
 	chan_lock();
-	long r = chan_ready();
+	long r = chan_ready_for(len);
 	if (r == 0)
-		r = call_locked(FS_READ, (uint64_t)fd, len, 0, 1, NULL);
+		r = offset < 0 ? call_locked(FS_READ, (uint64_t)fd, len, 0, 1, NULL)
+		               : call_locked(FS_PREAD, (uint64_t)fd, len, (uint64_t)offset, 1, NULL);
 	if (r >= 0)
 		*data = chan_data();
 	chan_unlock();
 	return r;
+}
+
+long myrmex_fs_read_direct(int fd, size_t len, const void **data)
+{
+	return read_direct(fd, len, -1, data);
+}
+
+long myrmex_fs_pread_direct(int fd, size_t len, uint64_t offset, const void **data)
+{
+	if ((int64_t)offset < 0)
+		return -EINVAL;
+	return read_direct(fd, len, (int64_t)offset, data);
 }
 
 long myrmex_fs_lseek(int fd, int64_t offset, int whence)
@@ -236,7 +273,7 @@ long myrmex_fs_lseek(int fd, int64_t offset, int whence)
 int myrmex_fs_fstat(int fd, struct myrmex_stat *st)
 {
 	chan_lock();
-	long r = chan_ready();
+	long r = chan_ready_for(sizeof(*st));
 	if (r == 0)
 		r = call_locked(FS_FSTAT, (uint64_t)fd, 0, 0, 1, NULL);
 	if (r == 0)
@@ -255,7 +292,7 @@ long myrmex_fs_readdir(int fd, void *buf, size_t len)
 	if (len > MYRMEX_FS_CHANNEL_BYTES)
 		len = MYRMEX_FS_CHANNEL_BYTES;
 	chan_lock();
-	long r = chan_ready();
+	long r = chan_ready_for(len);
 	if (r == 0)
 		r = call_locked(FS_READDIR, (uint64_t)fd, len, 0, 1, NULL);
 	if (r > 0)
@@ -297,7 +334,7 @@ int myrmex_fs_sync(void)
 int myrmex_fs_statfs(struct myrmex_statfs *out)
 {
 	chan_lock();
-	long r = chan_ready();
+	long r = chan_ready_for(sizeof(*out));
 	if (r == 0)
 		r = call_locked(FS_STATFS, 0, 0, 0, 1, NULL);
 	if (r == 0)

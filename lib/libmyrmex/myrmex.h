@@ -181,9 +181,10 @@ long myrmex_dev_port_write(uint32_t offset, uint32_t width, uint32_t value);
  *
  * myrmex_fs_read/write move at most MYRMEX_FS_CHANNEL_BYTES per call to the
  * file manager and loop for more; the copy between the data ICA and buf is
- * counted in myrmex_fs_lib_copies. myrmex_fs_read_direct leaves the bytes in
- * the channel's data ICA and returns their address in *data (valid until the
- * next call): one copy only, the file manager's.
+ * counted in myrmex_fs_lib_copies. myrmex_fs_read_direct (and pread_direct,
+ * at an offset) leaves the bytes in the channel's data ICA and returns their
+ * address in *data (valid until the next call): one copy only, the file
+ * manager's. A call moving at most 4 KiB uses a one-page data ICA.
  * myrmex_fs_call is the raw form: opcode, arg[0..2], an optional payload
  * copied into the data ICA first, and the result frame's arg[] out.
  */
@@ -199,6 +200,7 @@ long myrmex_fs_write(int fd, const void *buf, size_t len);
 long myrmex_fs_pread(int fd, void *buf, size_t len, uint64_t offset);
 long myrmex_fs_pwrite(int fd, const void *buf, size_t len, uint64_t offset);
 long myrmex_fs_read_direct(int fd, size_t len, const void **data);
+long myrmex_fs_pread_direct(int fd, size_t len, uint64_t offset, const void **data);
 long myrmex_fs_lseek(int fd, int64_t offset, int whence);
 int myrmex_fs_fstat(int fd, struct myrmex_stat *st);
 int myrmex_fs_stat(const char *path, struct myrmex_stat *st);

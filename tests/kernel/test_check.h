@@ -108,6 +108,10 @@ static inline const char *test_value_name(long v, char *buf)
 		{ 11, "EAGAIN" }, { 12, "ENOMEM" }, { 14, "EFAULT" }, { 16, "EBUSY" },
 		{ 17, "EEXIST" }, { 22, "EINVAL" }, { 25, "ENOTTY" }, { 32, "EPIPE" },
 		{ 38, "ENOSYS" }, { 110, "ETIMEDOUT" }, { 125, "ECANCELED" },
+		/* the file manager's (include/myrmex/fs.h) */
+		{ 5, "EIO" }, { 19, "ENODEV" }, { 20, "ENOTDIR" }, { 21, "EISDIR" },
+		{ 24, "EMFILE" }, { 28, "ENOSPC" }, { 30, "EROFS" }, { 36, "ENAMETOOLONG" },
+		{ 39, "ENOTEMPTY" }, { 108, "ESHUTDOWN" }, { 116, "ESTALE" }, { 117, "EUCLEAN" },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (v == -names[i].err) {

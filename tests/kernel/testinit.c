@@ -6,7 +6,11 @@
  * objects before and after (a difference is a leak). After each hostile test
  * it runs t_alive as the test alive-after-<name>. A disk test (DISK) runs
  * with the virtio-blk driver, which the init starts with the device just
- * before it and kills just after it, inside the leak check. Prints TEST-PLAN,
+ * before it and kills just after it, inside the leak check. A file-system
+ * test (FS) runs with the driver on the disk its table entry names and the
+ * file manager over it; after the test the init shuts the file manager down
+ * (FS_SHUTDOWN: everything written back, the file system marked clean) and
+ * kills both, again inside the leak check. Prints TEST-PLAN,
  * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
  * when everything passed, 1 otherwise.
  *
@@ -66,6 +70,29 @@ struct test {
 #define SERVER MYRMEX_SPAWN_SERVER
 #define GIVE_NIC (1u << 31)  /* testinit only: give the test the emulated e1000 */
 #define DISK (1u << 30)      /* testinit only: the virtio-blk driver runs during the test */
+#define FS (1u << 29)        /* testinit only: the driver and the file manager run during it */
+#define ON_DISK(n) ((unsigned)(n) << 24)  /* testinit only: DISK and FS use disk n (0..15) */
+#define DISK_OF(flags) ((int)((flags) >> 24 & 15u))
+#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15))
+
+/* The virtio-blk disks of `make test`, in the order of the Makefile's
+ * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
+ * kernel lists PCI devices in bus order. */
+enum {
+	DISK_PATTERN,    /* disk.img (tools/mkpattern.py): t_disk */
+	DISK_FS,         /* fs.img (tools/mkfsimage.py): t_fs, t_fs_write, t_fs_errors */
+	DISK_FULL,       /* full.img: t_fs_full */
+	DISK_BAD_MAGIC,  /* corrupt-<kind>.img: t_fs_corrupt <kind> */
+	DISK_BAD_COUNT,
+	DISK_BAD_INODE,
+	DISK_BAD_DIRENT,
+};
+#define FS_TEST(name, module, mode, disk) \
+	{ name, module, { mode }, EXITS, 0, 0, FS | ON_DISK(disk) }
+/* The file manager's cache in MiB: small, so that the tests' big files make
+ * it evict and write back. */
+#define FS_CACHE_MIB "2"
+#define FS_SHUTDOWN_NS (30ULL * 1000000000ULL)
 
 #define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
 
@@ -140,6 +167,16 @@ static const struct test tests[] = {
 	{ "disk-small", "t_disk", { "small" }, EXITS, 0, 1, DISK },
 	{ "disk-badop", "t_disk", { "badop" }, EXITS, 0, 1, DISK },
 	{ "disk-orphan", "t_disk", { "orphan" }, EXITS, 0, 0, DISK },
+	/* fs-persist reads what fs-write left; both run on the same image. */
+	FS_TEST("fs-read", "t_fs", "read", DISK_FS),
+	FS_TEST("fs-write", "t_fs_write", "write", DISK_FS),
+	FS_TEST("fs-persist", "t_fs_write", "persist", DISK_FS),
+	FS_TEST("fs-errors", "t_fs_errors", "errors", DISK_FS),
+	FS_TEST("fs-full", "t_fs_full", "full", DISK_FULL),
+	FS_TEST("fs-corrupt-magic", "t_fs_corrupt", "magic", DISK_BAD_MAGIC),
+	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),
+	FS_TEST("fs-corrupt-inode", "t_fs_corrupt", "inode", DISK_BAD_INODE),
+	FS_TEST("fs-corrupt-dirent", "t_fs_corrupt", "dirent", DISK_BAD_DIRENT),
 };
 #define TEST_COUNT (sizeof tests / sizeof tests[0])
 
@@ -234,7 +271,7 @@ static long host_spawn(const char *module, char **argv)
  * e1000's device index (the only device the tests drive directly). */
 static unsigned test_spawn_flags(const struct test *t)
 {
-	unsigned flags = t->spawn_flags & ~(GIVE_NIC | DISK);
+	unsigned flags = t->spawn_flags & ~TESTINIT_FLAGS;
 	if (!(t->spawn_flags & GIVE_NIC))
 		return flags;
 	struct myrmex_pci_info info;
@@ -387,14 +424,30 @@ static void add_reason(char *reason, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Starts the virtio-blk driver with the disk device and the server right,
- * for a DISK test: its pid, or -1 with the reason written. */
-static long disk_driver_start(char *reason, size_t size)
+/* The device index of virtio-blk disk n (from 0, in the kernel's PCI
+ * order), or -1 when there are not that many. */
+static int virtio_blk_index(int n)
 {
-	static const uint16_t ids[] = { 0x1042, 0x1001 };   /* modern, transitional */
-	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
+	struct myrmex_pci_info info;
+	for (uint32_t i = 0; i < MYRMEX_MAX_DEVICES; i++) {
+		if (myrmex_dev_info(i, &info) < 0)
+			break;
+		/* modern and transitional virtio-blk */
+		if (info.vendor == 0x1af4 && (info.device == 0x1042 || info.device == 0x1001) &&
+		    n-- == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Starts the virtio-blk driver with disk `disk` and the server right, for a
+ * DISK or FS test: its pid, or -1 with the reason written. */
+static long disk_driver_start(int disk, char *reason, size_t size)
+{
+	int index = virtio_blk_index(disk);
 	if (index < 0) {
-		snprintf(reason, size, "no virtio-blk device (the run needs a disk image)");
+		snprintf(reason, size, "no virtio-blk disk %d (the run attaches them: "
+		         "the Makefile's TEST_DISKS)", disk);
 		return -1;
 	}
 	char arg[16];
@@ -428,11 +481,95 @@ static int disk_driver_stop(long pid, char *reason, size_t size)
 	return 1;
 }
 
+/* Starts the file manager (it waits for the driver and mounts the disk):
+ * its pid, or -1 with the reason written. */
+static long fileman_start(char *reason, size_t size)
+{
+	char *argv[] = { "fileman", FS_CACHE_MIB, NULL };
+	long pid = myrmex_spawn_flags("fileman", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER);
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start fileman: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	return pid;
+}
+
+/* FS_SHUTDOWN, made on a thread of ours so that the init can give up on a
+ * file manager that does not answer (killing it ends the call, -EPIPE). */
+struct shutdown_call {
+	volatile int done;
+	int status;
+};
+
+static void shutdown_thread(void *arg)
+{
+	struct shutdown_call *c = arg;
+	int r = -ESRCH;
+	/* It registers at once when it starts; allow for a slow start. */
+	for (int tries = 0; tries < 1000 && r == -ESRCH; tries++) {
+		r = myrmex_fs_shutdown();
+		if (r == -ESRCH)
+			myrmex_sleep_ns(POLL_NS);
+	}
+	c->status = r;
+	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
+	myrmex_futex_wake(&c->done, 1);
+}
+
+/* Shuts the file manager down; its answer, or -ETIMEDOUT when it gave none
+ * within FS_SHUTDOWN_NS (it has been killed then). */
+static int fileman_shutdown(long pid)
+{
+	static struct shutdown_call call;
+	struct myrmex_thread thread;
+	call.done = 0;
+	call.status = -ETIMEDOUT;
+	if (myrmex_thread_create(&thread, shutdown_thread, &call, 0) < 0)
+		return myrmex_fs_shutdown();
+	uint64_t start = myrmex_now_ns();
+	int killed = 0;
+	while (!__atomic_load_n(&call.done, __ATOMIC_ACQUIRE)) {
+		if (!killed && myrmex_now_ns() - start >= FS_SHUTDOWN_NS) {
+			myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
+			killed = 1;
+		}
+		myrmex_futex_wait(&call.done, 0, (int64_t)POLL_NS);
+	}
+	myrmex_thread_join(&thread);
+	return killed ? -ETIMEDOUT : call.status;
+}
+
+/* After an FS test: FS_SHUTDOWN (it must answer 0), then SIGKILL (it
+ * serves until killed) and reap. 1 when all went so; 0 with the reason
+ * added otherwise. */
+static int fileman_stop(long pid, char *reason, size_t size)
+{
+	int status = 0, ok = 1;
+	if (wait_nohang(pid, &status) == pid) {
+		char how[64];
+		describe_status(status, how, sizeof how);
+		add_reason(reason, size, "the file manager ended during the test (%s)", how);
+		return 0;
+	}
+	int r = fileman_shutdown(pid);
+	if (r != 0) {
+		add_reason(reason, size, "FS_SHUTDOWN answered %d%s", r,
+		           r == -ETIMEDOUT ? " (no answer: killed)" : "");
+		ok = 0;
+	}
+	myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
+	if (wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS) != pid) {
+		add_reason(reason, size, "the file manager did not end after SIGKILL");
+		ok = 0;
+	}
+	return ok;
+}
+
 /*
  * Runs t once and judges it, with the kernel's counts compared around it
- * (a DISK test's driver is started and stopped inside that window, so its
- * teardown is checked too). Writes the failure reason (empty when it
- * passed) to reason and returns 1 for a pass.
+ * (the servers of a DISK or FS test are started and stopped inside that
+ * window, so their teardown is checked too). Writes the failure reason
+ * (empty when it passed) to reason and returns 1 for a pass.
  */
 static int run_and_judge(const struct test *t, char *reason, size_t size)
 {
@@ -440,10 +577,17 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	int check_leaks = native && read_counts(&before) == 0;
 	reason[0] = '\0';
 
-	long driver = 0;
-	if (native && (t->spawn_flags & DISK) && (driver = disk_driver_start(reason, size)) < 0)
+	long driver = 0, fileman = 0;
+	if (native && (t->spawn_flags & (DISK | FS)) &&
+	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), reason, size)) < 0)
 		return 0;
+	if (native && (t->spawn_flags & FS) && (fileman = fileman_start(reason, size)) < 0) {
+		disk_driver_stop(driver, reason, size);
+		return 0;
+	}
 	int ok = run_once(t, reason, size);
+	if (fileman > 0 && !fileman_stop(fileman, reason, size) && ok > 0)
+		ok = 0;
 	if (driver > 0 && !disk_driver_stop(driver, reason, size) && ok > 0)
 		ok = 0;
 	if (ok < 0)
@@ -544,10 +688,27 @@ static void prefault_stack(void)
 		area[i] = 0;
 }
 
+static void warm_thread(void *arg)
+{
+	(void)arg;
+}
+
 /* One run of t_alive that is not counted: the kernel's first-use caches
- * (slabs, tables) get filled before the first leak check. */
+ * (slabs, tables) get filled before the first leak check; and what the
+ * init itself keeps after its first use is made now. */
 static void warm_up(void)
 {
+	/* The library's file channel (its control ICA, kept for good) is made
+	 * by the first file call; make it now, outside every leak window. No
+	 * file manager runs yet: -ESRCH. Init's own calls carry no data, so
+	 * the channel's data ICAs are never made here. */
+	uint64_t counters[8];
+	myrmex_fs_stats(counters);
+	/* So are the page tables under the stack of the init's first thread
+	 * (fileman_shutdown makes one for each FS test); they stay. */
+	struct myrmex_thread thread;
+	if (myrmex_thread_create(&thread, warm_thread, NULL, 0) == 0)
+		myrmex_thread_join(&thread);
 	char reason[LINE_MAX_LEN - 64];
 	if (!run_and_judge(&alive_test, reason, sizeof reason))
 		emit("testinit: warm-up run of t_alive: %s", reason[0] ? reason : "failed");

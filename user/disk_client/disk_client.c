@@ -2,9 +2,8 @@
  * disk_client: the demo's client of the disk driver server (make run). It
  * asks the driver for the disk's size (DISK_INFO), reads the first eight
  * sectors straight into a one-page data ICA (DISK_READ: the device writes
- * the ICA by DMA, nothing is copied) and shows what each sector begins
- * with; on the pattern disk that `make run` attaches (tools/mkpattern.py)
- * that is the sector's own number.
+ * the ICA by DMA, nothing is copied) and shows what it found there: on the
+ * root image that `make run` attaches, the ext2 superblock at byte 1024.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,14 +65,17 @@ int main(void)
 		return 1;
 	}
 	const uint8_t *buf = myrmex_ica_addr((uint32_t)data);
-	printf("disk_client: read %lld bytes by DMA into ICA %#lx; each sector begins with:",
-	       (long long)r->status, data);
-	for (uint64_t s = 0; s < count; s++) {
-		uint64_t first;
-		memcpy(&first, buf + s * DISK_SECTOR_SIZE, sizeof first);
-		printf(" %llu", (unsigned long long)first);
-	}
-	printf("\n");
+	uint32_t blocks = 0, log_block = 0;
+	uint16_t magic = 0;
+	memcpy(&blocks, buf + 1024 + 4, sizeof blocks);        /* s_blocks_count */
+	memcpy(&log_block, buf + 1024 + 24, sizeof log_block); /* s_log_block_size */
+	memcpy(&magic, buf + 1024 + 56, sizeof magic);         /* s_magic */
+	printf("disk_client: read %lld bytes by DMA into ICA %#lx; ", (long long)r->status, data);
+	if (magic == 0xef53 && log_block < 8)
+		printf("byte 1024 holds an ext2 superblock: %u blocks of %u bytes\n", blocks,
+		       1024u << log_block);
+	else
+		printf("no ext2 superblock at byte 1024 (magic %#x)\n", magic);
 	myrmex_ica_free((uint32_t)data);
 	myrmex_ica_free((uint32_t)ctl);
 	return 0;

@@ -1,0 +1,298 @@
+/*
+ * t_fs_errors: the file manager's error answers, on the test image
+ * (build/test/fs.img), which the test leaves as it found it.
+ *
+ *   t_fs_errors errors   names too long (a path of FS_PATH_MAX bytes or
+ *                        more, also one sent raw without its NUL; a name of
+ *                        256 bytes) give -ENAMETOOLONG, and the longest
+ *                        allowed ones do not; missing names -ENOENT; a file
+ *                        used as a directory -ENOTDIR; descriptors that are
+ *                        not open (-1, 63, 64, 2^40, closed ones), a write
+ *                        on O_RDONLY and a read on O_WRONLY -EBADF;
+ *                        O_CREAT|O_EXCL on a file, mkdir on a directory
+ *                        -EEXIST; rmdir of a full directory -ENOTEMPTY;
+ *                        unlink of a directory and opening one for writing
+ *                        -EISDIR; the 65th descriptor -EMFILE; and a child
+ *                        process's descriptor, while the child holds it,
+ *                        -EBADF here (the child's still works after)
+ *   t_fs_errors errors-child   that child: opens /SUMS, writes its
+ *                        descriptor's number to /errors-ready, waits for
+ *                        /errors-done, reads through the descriptor
+ */
+#define _GNU_SOURCE
+#define TEST_NAME "t_fs_errors"
+#include "test_check.h"
+#include "fs_test.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#define READY_FILE "/errors-ready"
+#define DONE_FILE "/errors-done"
+#define HANDSHAKE_MS 30000
+
+static char *const child_envp[] = { "MYRMEX_TEST=1", NULL };
+static char long_path[FS_PATH_MAX + 64];
+
+/* long_path: "/", then components of 200 'a's separated by '/', len bytes
+ * in all (no NUL counted). */
+static const char *make_long_path(size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		long_path[i] = i % 201 == 0 ? '/' : 'a';
+	long_path[len] = '\0';
+	return long_path;
+}
+
+static void names_too_long(void)
+{
+	struct myrmex_stat st;
+	/* FS_PATH_MAX bytes without the NUL: too long, refused by the library. */
+	const char *p = make_long_path(FS_PATH_MAX);
+	CHECK_EQ(myrmex_fs_open(p, O_RDONLY, 0), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_stat(p, &st), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_mkdir(p, 0755), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_unlink(p), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_rename("/SUMS", p), -ENAMETOOLONG);
+	/* The same bytes sent raw, with no NUL in the first FS_PATH_MAX: the
+	 * file manager itself must refuse them. */
+	CHECK_EQ(myrmex_fs_call(FS_OPEN, O_RDONLY, 0, 0, p, FS_PATH_MAX, NULL), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_call(FS_STAT, 0, 0, 0, p, FS_PATH_MAX, NULL), -ENAMETOOLONG);
+	/* FS_PATH_MAX - 1 bytes is a legal length: the path just does not exist. */
+	p = make_long_path(FS_PATH_MAX - 1);
+	CHECK_EQ(myrmex_fs_open(p, O_RDONLY, 0), -ENOENT);
+	CHECK_EQ(myrmex_fs_call(FS_STAT, 0, 0, 0, p, FS_PATH_MAX, NULL), -ENOENT);
+
+	/* A name of 256 bytes, alone or inside a path. */
+	char name[300] = "/";
+	memset(name + 1, 'n', 256);
+	name[257] = '\0';
+	CHECK_EQ(myrmex_fs_open(name, O_RDONLY, 0), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_open(name, O_CREAT | O_WRONLY, 0644), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_mkdir(name, 0755), -ENAMETOOLONG);
+	CHECK_EQ(myrmex_fs_stat(name, &st), -ENAMETOOLONG);
+	char inside[320];
+	snprintf(inside, sizeof inside, "%s/x", name);
+	CHECK_EQ(myrmex_fs_stat(inside, &st), -ENAMETOOLONG);
+	/* 255 bytes is allowed: the image has /names/nnn...n of that length. */
+	char longest[300] = "/names/";
+	memset(longest + 7, 'n', 255);
+	longest[7 + 255] = '\0';
+	CHECK_EQ(myrmex_fs_stat(longest, &st), 0);
+	int fd = myrmex_fs_open(longest, O_RDONLY, 0);
+	if (CHECK_EQ(fd >= 0, 1))
+		CHECK_EQ(myrmex_fs_close(fd), 0);
+}
+
+static void missing_names(void)
+{
+	struct myrmex_stat st;
+	CHECK_EQ(myrmex_fs_open("/nosuch", O_RDONLY, 0), -ENOENT);
+	CHECK_EQ(myrmex_fs_open("/no/such/file", O_RDONLY, 0), -ENOENT);
+	CHECK_EQ(myrmex_fs_open("/no/such/file", O_CREAT | O_WRONLY, 0644), -ENOENT);
+	CHECK_EQ(myrmex_fs_stat("/nosuch", &st), -ENOENT);
+	CHECK_EQ(myrmex_fs_stat("", &st), -ENOENT);
+	CHECK_EQ(myrmex_fs_unlink("/nosuch"), -ENOENT);
+	CHECK_EQ(myrmex_fs_rmdir("/nosuch"), -ENOENT);
+	CHECK_EQ(myrmex_fs_mkdir("/no/such", 0755), -ENOENT);
+	CHECK_EQ(myrmex_fs_rename("/nosuch", "/other"), -ENOENT);
+	/* A file where a directory is needed. */
+	CHECK_EQ(myrmex_fs_stat("/SUMS/x", &st), -ENOTDIR);
+	CHECK_EQ(myrmex_fs_open("/SUMS/x", O_CREAT | O_WRONLY, 0644), -ENOTDIR);
+	CHECK_EQ(myrmex_fs_mkdir("/SUMS/d", 0755), -ENOTDIR);
+	CHECK_EQ(myrmex_fs_rmdir("/SUMS"), -ENOTDIR);
+	CHECK_EQ(myrmex_fs_open("/SUMS", O_RDONLY | O_DIRECTORY, 0), -ENOTDIR);
+	uint8_t buf[512];
+	int fd = myrmex_fs_open("/SUMS", O_RDONLY, 0);
+	if (CHECK_EQ(fd >= 0, 1)) {
+		CHECK_EQ(myrmex_fs_readdir(fd, buf, sizeof buf), -ENOTDIR);
+		CHECK_EQ(myrmex_fs_close(fd), 0);
+	}
+}
+
+static void bad_descriptors(void)
+{
+	uint8_t buf[64];
+	struct myrmex_stat st;
+	static const int bad[] = { -1, 63, 64, 1000 };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CHECK_EQ(myrmex_fs_read(bad[i], buf, sizeof buf), -EBADF);
+		CHECK_EQ(myrmex_fs_write(bad[i], buf, sizeof buf), -EBADF);
+		CHECK_EQ(myrmex_fs_pread(bad[i], buf, sizeof buf, 0), -EBADF);
+		CHECK_EQ(myrmex_fs_fstat(bad[i], &st), -EBADF);
+		CHECK_EQ(myrmex_fs_lseek(bad[i], 0, SEEK_SET), -EBADF);
+		CHECK_EQ(myrmex_fs_close(bad[i]), -EBADF);
+		CHECK_EQ(myrmex_fs_readdir(bad[i], buf, sizeof buf), -EBADF);
+		CHECK_EQ(myrmex_fs_ftruncate(bad[i], 0), -EBADF);
+	}
+	/* Numbers an int cannot carry, sent raw (with the data ICA). */
+	CHECK_EQ(myrmex_fs_call(FS_READ, 1ull << 40, 16, 0, "", 0, NULL), -EBADF);
+	CHECK_EQ(myrmex_fs_call(FS_CLOSE, 1ull << 40, 0, 0, NULL, 0, NULL), -EBADF);
+	CHECK_EQ(myrmex_fs_call(FS_READ, (uint64_t)-1, 16, 0, "", 0, NULL), -EBADF);
+
+	/* Wrong direction, and closed descriptors. */
+	int ro = myrmex_fs_open("/text/hello.txt", O_RDONLY, 0);
+	int wo = myrmex_fs_open("/text/hello.txt", O_WRONLY, 0);
+	if (!CHECK_EQ(ro >= 0 && wo >= 0 && ro != wo, 1))
+		return;
+	CHECK_EQ(myrmex_fs_write(ro, "x", 1), -EBADF);
+	CHECK_EQ(myrmex_fs_pwrite(ro, "x", 1, 0), -EBADF);
+	/* Linux's ftruncate says either for a descriptor not open for writing. */
+	CHECK_ONE_OF(myrmex_fs_ftruncate(ro, 0), -EBADF, -EINVAL);
+	CHECK_EQ(myrmex_fs_read(wo, buf, sizeof buf), -EBADF);
+	CHECK_EQ(myrmex_fs_pread(wo, buf, sizeof buf, 0), -EBADF);
+	CHECK_EQ(myrmex_fs_read(ro, buf, 5), 5);
+	CHECK_EQ(myrmex_fs_close(ro), 0);
+	CHECK_EQ(myrmex_fs_close(wo), 0);
+	CHECK_EQ(myrmex_fs_close(ro), -EBADF);
+	CHECK_EQ(myrmex_fs_read(ro, buf, sizeof buf), -EBADF);
+	fs_expect_text("/text/hello.txt", "hello from the Myrmex test image\n");
+}
+
+static void existing_names(void)
+{
+	CHECK_EQ(myrmex_fs_open("/SUMS", O_CREAT | O_EXCL | O_WRONLY, 0644), -EEXIST);
+	CHECK_EQ(myrmex_fs_open("/many", O_CREAT | O_EXCL | O_RDONLY, 0644), -EEXIST);
+	CHECK_EQ(myrmex_fs_mkdir("/many", 0755), -EEXIST);
+	CHECK_EQ(myrmex_fs_mkdir("/SUMS", 0755), -EEXIST);
+	CHECK_EQ(myrmex_fs_rmdir("/many"), -ENOTEMPTY);
+	CHECK_EQ(myrmex_fs_rmdir("/nest"), -ENOTEMPTY);
+	CHECK_EQ(myrmex_fs_unlink("/many"), -EISDIR);
+	CHECK_EQ(myrmex_fs_unlink("/emptydir"), -EISDIR);
+	CHECK_EQ(myrmex_fs_open("/many", O_WRONLY, 0), -EISDIR);
+	CHECK_EQ(myrmex_fs_open("/many", O_RDWR, 0), -EISDIR);
+	CHECK_EQ(myrmex_fs_open("/emptydir", O_WRONLY | O_TRUNC, 0), -EISDIR);
+	fs_expect_dir_exists("/many");
+	fs_expect_dir_exists("/emptydir");
+}
+
+/* FS_MAX_FDS descriptors at most per process. */
+static void too_many(void)
+{
+	int fds[FS_MAX_FDS + 1];
+	int n = 0;
+	for (; n < (int)FS_MAX_FDS; n++) {
+		fds[n] = myrmex_fs_open("/SUMS", O_RDONLY, 0);
+		if (fds[n] < 0) {
+			test_fail("open number %d: %d", n + 1, fds[n]);
+			break;
+		}
+	}
+	if (n == (int)FS_MAX_FDS)
+		CHECK_EQ(myrmex_fs_open("/SUMS", O_RDONLY, 0), -EMFILE);
+	for (int i = 0; i < n; i++)
+		CHECK_EQ(myrmex_fs_close(fds[i]), 0);
+	int fd = myrmex_fs_open("/SUMS", O_RDONLY, 0);
+	if (CHECK_EQ(fd >= 0, 1))
+		CHECK_EQ(myrmex_fs_close(fd), 0);
+}
+
+/* ------------------------------------------------------------ another process */
+
+/* Polls stat(path) until it exists: 1, or 0 after HANDSHAKE_MS. */
+static int wait_for(const char *path)
+{
+	struct myrmex_stat st;
+	for (int ms = 0; ms < HANDSHAKE_MS; ms += 5) {
+		if (myrmex_fs_stat(path, &st) == 0)
+			return 1;
+		myrmex_sleep_ns(5 * 1000000ull);
+	}
+	return 0;
+}
+
+static void other_process(void)
+{
+	char *argv[] = { "t_fs_errors", "errors-child", NULL };
+	long pid = myrmex_spawn("t_fs_errors", argv, child_envp, -1);
+	if (pid <= 0) {
+		test_fail("spawn(t_fs_errors errors-child): %ld", pid);
+		return;
+	}
+	long theirs = -1;
+	if (wait_for(READY_FILE) && fs_get(READY_FILE) > 0) {
+		fs_buf[15] = '\0';
+		theirs = strtol((char *)fs_buf, NULL, 10);
+	}
+	if (theirs < 0 || theirs >= (long)FS_MAX_FDS) {
+		test_fail("the child did not say which descriptor it holds");
+	} else {
+		/* Ours has no descriptor open: the number is the child's alone. */
+		uint8_t buf[64];
+		struct myrmex_stat st;
+		CHECK_EQ(myrmex_fs_read((int)theirs, buf, sizeof buf), -EBADF);
+		CHECK_EQ(myrmex_fs_fstat((int)theirs, &st), -EBADF);
+		CHECK_EQ(myrmex_fs_lseek((int)theirs, 0, SEEK_END), -EBADF);
+		CHECK_EQ(myrmex_fs_close((int)theirs), -EBADF);
+	}
+	CHECK_EQ(myrmex_fs_unlink(READY_FILE), 0);
+	fs_put_str(DONE_FILE, "go on\n");
+	int status = 0;
+	long r = 0;
+	for (int ms = 0; ms < HANDSHAKE_MS && r == 0; ms += 5) {
+		r = raw4(SYS_wait4, pid, (long)&status, WNOHANG, 0);
+		if (r == 0)
+			myrmex_sleep_ns(5 * 1000000ull);
+	}
+	if (r == 0) {
+		raw2(SYS_kill, pid, SIGKILL);
+		raw4(SYS_wait4, pid, (long)&status, 0, 0);
+		test_fail("the child did not finish");
+	} else {
+		CHECK(r == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the child: wait4 %ld, status %#x", r, status);
+	}
+	fs_expect_absent(READY_FILE);
+	fs_expect_absent(DONE_FILE);
+}
+
+static void test_errors(void)
+{
+	if (!fs_ready())
+		return;
+	names_too_long();
+	missing_names();
+	bad_descriptors();
+	existing_names();
+	too_many();
+	other_process();
+}
+
+static void test_child(void)
+{
+	if (!fs_ready())
+		return;
+	int fd = myrmex_fs_open("/SUMS", O_RDONLY, 0);
+	if (fd < 0) {
+		test_fail("child: open(/SUMS): %d", fd);
+		return;
+	}
+	char text[16];
+	snprintf(text, sizeof text, "%d\n", fd);
+	fs_put_str(READY_FILE, text);
+	if (!wait_for(DONE_FILE)) {
+		test_fail("child: %s never came", DONE_FILE);
+		return;
+	}
+	/* The parent's attempts did not touch our descriptor. */
+	uint8_t buf[8];
+	CHECK_EQ(myrmex_fs_read(fd, buf, sizeof buf), (long)sizeof buf);
+	CHECK_EQ(myrmex_fs_close(fd), 0);
+	CHECK_EQ(myrmex_fs_unlink(DONE_FILE), 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (!myrmex_is_native()) {
+		test_note("not on Myrmex: nothing to test");
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "errors") == 0)
+		test_errors();
+	else if (argc > 1 && strcmp(argv[1], "errors-child") == 0)
+		test_child();
+	else
+		test_fail("usage: t_fs_errors errors|errors-child");
+	return test_exit_code();
+}
