@@ -259,7 +259,8 @@ def boot_tests(args, tally):
         cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk)
         say("qemu: %s" % shlex.join(cmd))
         say("log: %s" % args.log)
-        run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout)
+        run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout,
+                             stdin_for=qemu.console_type_request)
         say()
         say("qemu: %s" % qemu.describe_run(run))
     results, notes = judge_boot(parser, run)

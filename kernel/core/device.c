@@ -1,6 +1,7 @@
 /*
- * PCI enumeration and device ownership (see kernel/device.h). BAR sizes are
- * probed at boot, with decoding switched off while the BAR is written.
+ * PCI enumeration, the legacy devices after it, and device ownership (see
+ * kernel/device.h). BAR sizes are probed at boot, with decoding switched off
+ * while the BAR is written.
  */
 #include <kernel/device.h>
 #include <kernel/arch.h>
@@ -16,6 +17,22 @@
 
 static struct device devices[MYRMEX_MAX_DEVICES];
 static unsigned device_count;
+
+/* A PCI device stops its DMA when its driver ends: Bus Master Enable off in
+ * the command register. */
+static void pci_quiesce(const struct device *d)
+{
+	const struct myrmex_pci_info *i = &d->info;
+	uint32_t command = arch_pci_read32(i->bus, i->slot, i->function, 4);
+	arch_pci_write32(i->bus, i->slot, i->function, 4, command & 0xfffbu);
+}
+
+/* PCI devices have no port range: port_count 0 refuses every port call. */
+static const struct device_ops pci_ops = {
+	.port_check = NULL,
+	.quiesce = pci_quiesce,
+	.trigger = IRQ_LEVEL,
+};
 
 static uint32_t cfg(const struct myrmex_pci_info *i, unsigned off)
 {
@@ -60,7 +77,32 @@ static void probe_bars(struct myrmex_pci_info *i)
 	arch_pci_write32(i->bus, i->slot, i->function, PCI_COMMAND, command);
 }
 
-void device_init(void)
+/* The guard for a legacy device, by its class; NULL: none known (the device
+ * is not listed, since nothing could check its owner's port writes). */
+static const struct device_ops *legacy_ops(const struct myrmex_pci_info *i)
+{
+	if (i->class_code == 0x07 && i->subclass == 0x00 && i->prog_if == 0x02)
+		return &uart16550_ops;
+	return NULL;
+}
+
+static void legacy_init(void)
+{
+	struct myrmex_pci_info info;
+	for (unsigned n = 0; device_count < MYRMEX_MAX_DEVICES && arch_legacy_device(n, &info); n++) {
+		const struct device_ops *ops = legacy_ops(&info);
+		if (!ops || !(info.bar_is_io & 1) || info.bar_size[0] > 0xffff ||
+		    info.bar_base[0] + info.bar_size[0] > 0x10000)
+			continue;
+		struct device *d = &devices[device_count++];
+		d->info = info;
+		d->ops = ops;
+		d->port_base = (uint16_t)info.bar_base[0];
+		d->port_count = (uint16_t)info.bar_size[0];
+	}
+}
+
+static void pci_init(void)
 {
 	for (unsigned bus = 0; bus < 256; bus++) {
 		for (unsigned slot = 0; slot < 32; slot++) {
@@ -71,8 +113,9 @@ void device_init(void)
 						break;
 					continue;
 				}
-				if (device_count == MYRMEX_MAX_DEVICES)
+				if (device_count == MYRMEX_MAX_DEVICES - DEVICE_LEGACY_SLOTS)
 					return;
+				devices[device_count].ops = &pci_ops;
 				struct myrmex_pci_info *i = &devices[device_count++].info;
 				i->bus = (uint8_t)bus, i->slot = (uint8_t)slot, i->function = (uint8_t)fn;
 				i->vendor = (uint16_t)id, i->device = (uint16_t)(id >> 16);
@@ -86,7 +129,14 @@ void device_init(void)
 			}
 		}
 	}
-	printk("pci: %u devices\n", device_count);
+}
+
+void device_init(void)
+{
+	pci_init();
+	unsigned pci = device_count;
+	legacy_init();
+	printk("pci: %u devices, %u legacy\n", pci, device_count - pci);
 }
 
 int device_grant(unsigned index, struct process *p)
@@ -101,7 +151,7 @@ int device_grant(unsigned index, struct process *p)
 	d->info.owned = 1;
 	d->irq_pending = 0;
 	if (d->info.irq_line < ARCH_IRQ_LINES) {
-		arch_irq_route(d->info.irq_line);
+		arch_irq_route(d->info.irq_line, d->ops->trigger);
 		arch_irq_unmask(d->info.irq_line);
 	}
 	return 0;
@@ -119,7 +169,10 @@ const struct myrmex_pci_info *device_info(unsigned index)
 
 void device_interrupt(unsigned line)
 {
-	/* Level-triggered: keep the line masked until the driver acknowledges. */
+	/* Level-triggered: keep the line masked until the driver acknowledges.
+	 * Edge-triggered lines too, for the same contract; an edge while masked
+	 * is lost, so their drivers acknowledge first and then empty the
+	 * device (an event after that raises a new edge). */
 	arch_irq_mask(line);
 	for (unsigned i = 0; i < device_count; i++) {
 		struct device *d = &devices[i];
@@ -157,10 +210,8 @@ void device_process_exit(struct process *p)
 			device_unmap_bar(d, b);
 	if (d->info.irq_line < ARCH_IRQ_LINES)
 		arch_irq_mask(d->info.irq_line);
-	/* Stop the device's DMA before the driver's ICAs (its rings and buffers)
-	 * are freed: clear Bus Master Enable in the command register. */
-	uint32_t command = arch_pci_read32(d->info.bus, d->info.slot, d->info.function, 4);
-	arch_pci_write32(d->info.bus, d->info.slot, d->info.function, 4, command & 0xfffbu);
+	/* Before the driver's ICAs (a PCI device's rings and buffers) are freed. */
+	d->ops->quiesce(d);
 	d->owner = NULL;
 	p->device = NULL;
 	d->info.owned = 0;

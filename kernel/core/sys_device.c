@@ -1,5 +1,7 @@
 /*
- * Device system calls for user-level drivers (include/myrmex/device.h).
+ * Device system calls for user-level drivers (include/myrmex/device.h):
+ * each checks the caller's ownership and every argument before it touches
+ * the device.
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
@@ -28,6 +30,8 @@ static int config_target(uint64_t offset, struct device **d)
 	*d = my_device();
 	if (!*d)
 		return -ENODEV;
+	if ((*d)->info.kind != MYRMEX_DEV_KIND_PCI)
+		return -EINVAL;   /* no configuration space */
 	return offset < 256 && (offset & 3) == 0 ? 0 : -EINVAL;
 }
 
@@ -89,10 +93,50 @@ long sys_dev_irq_ack(const struct syscall_args *a)
 long sys_ica_phys(const struct syscall_args *a)
 {
 	struct process *p = current_thread()->proc;
-	if (!device_of(p))
-		return -EPERM;
+	struct device *d = device_of(p);
+	if (!d || d->info.kind != MYRMEX_DEV_KIND_PCI)
+		return -EPERM;   /* only a PCI device can do DMA */
 	struct ica *ica = a->arg[0] <= UINT32_MAX ? ica_lookup((uint32_t)a->arg[0]) : NULL;
 	if (!ica || ica->owner != p)
 		return -EINVAL;
 	return (long)ica->base;
+}
+
+/* The caller's device and a checked port access (offset arg[0], width
+ * arg[1], for a write value arg[2]): 0 or -errno. Generic checks first (the
+ * range, alignment, value width), then the device's guard. */
+static int port_target(const struct syscall_args *a, bool write, struct device **d)
+{
+	*d = my_device();
+	if (!*d)
+		return -ENODEV;
+	uint64_t offset = a->arg[0], width = a->arg[1], value = a->arg[2];
+	if (width != 1 && width != 2 && width != 4)
+		return -EINVAL;
+	if (offset >= (*d)->port_count || width > (*d)->port_count - offset || offset % width)
+		return -EINVAL;   /* a PCI device's port_count is 0 */
+	if (write && (value >> (8 * width)) != 0)
+		return -EINVAL;
+	if (!(*d)->ops->port_check)
+		return -EINVAL;
+	return (*d)->ops->port_check((unsigned)offset, (unsigned)width, write, (uint32_t)value);
+}
+
+long sys_dev_port_read(const struct syscall_args *a)
+{
+	struct device *d;
+	int err = port_target(a, false, &d);
+	if (err)
+		return err;
+	return arch_port_read(d->port_base + (unsigned)a->arg[0], (unsigned)a->arg[1]);
+}
+
+long sys_dev_port_write(const struct syscall_args *a)
+{
+	struct device *d;
+	int err = port_target(a, true, &d);
+	if (err)
+		return err;
+	arch_port_write(d->port_base + (unsigned)a->arg[0], (unsigned)a->arg[1], (uint32_t)a->arg[2]);
+	return 0;
 }

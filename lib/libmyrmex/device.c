@@ -1,8 +1,8 @@
 /*
  * Wrappers for the device calls of user-level drivers
  * (include/myrmex/device.h): device information, configuration space, BAR
- * mapping, interrupt acknowledgement and the physical address of an ICA. On
- * Linux each gives -ENOSYS.
+ * mapping, I/O ports, interrupt acknowledgement and the physical address of
+ * an ICA. On Linux each gives -ENOSYS.
  */
 #include "myrmex.h"
 
@@ -34,6 +34,17 @@ long myrmex_dev_irq_ack(void)
 long myrmex_ica_phys(uint32_t handle)
 {
 	return myrmex_syscall6(MYRMEX_SYS_ICA_PHYS, (long)handle, 0, 0, 0, 0, 0);
+}
+
+long myrmex_dev_port_read(uint32_t offset, uint32_t width)
+{
+	return myrmex_syscall6(MYRMEX_SYS_DEV_PORT_READ, (long)offset, (long)width, 0, 0, 0, 0);
+}
+
+long myrmex_dev_port_write(uint32_t offset, uint32_t width, uint32_t value)
+{
+	return myrmex_syscall6(MYRMEX_SYS_DEV_PORT_WRITE, (long)offset, (long)width, (long)value,
+	                       0, 0, 0);
 }
 
 int myrmex_dev_find(uint16_t vendor, const uint16_t *devices, unsigned ndevices,

@@ -10,7 +10,10 @@
  * test (FS) runs with the driver on the disk its table entry names and the
  * file manager over it; after the test the init shuts the file manager down
  * (FS_SHUTDOWN: everything written back, the file system marked clean) and
- * kills both, again inside the leak check. Prints TEST-PLAN,
+ * kills both, again inside the leak check. A console test (CONSOLE) runs
+ * with the console server (uart), given COM1, started and killed the same
+ * way; its input comes from the host, which types what a "CONSOLE-TYPE"
+ * line asks for. Prints TEST-PLAN,
  * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
  * when everything passed, 1 otherwise.
  *
@@ -73,7 +76,9 @@ struct test {
 #define FS (1u << 29)        /* testinit only: the driver and the file manager run during it */
 #define ON_DISK(n) ((unsigned)(n) << 24)  /* testinit only: DISK and FS use disk n (0..15) */
 #define DISK_OF(flags) ((int)((flags) >> 24 & 15u))
-#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15))
+#define CONSOLE (1u << 28)   /* testinit only: the console server (uart) runs during the test */
+#define GIVE_COM1 (1u << 23) /* testinit only: give the test COM1, the serial port's UART */
+#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -167,6 +172,16 @@ static const struct test tests[] = {
 	{ "disk-small", "t_disk", { "small" }, EXITS, 0, 1, DISK },
 	{ "disk-badop", "t_disk", { "badop" }, EXITS, 0, 1, DISK },
 	{ "disk-orphan", "t_disk", { "orphan" }, EXITS, 0, 0, DISK },
+	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
+	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
+	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },
+	{ "uart-quiesced", "t_uart", { "quiesced" }, EXITS, 0, 0, GIVE_COM1 },
+	{ "console-write", "t_console", { "write" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-read", "t_console", { "read" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-bad", "t_console", { "bad" }, EXITS, 0, 1, CONSOLE | SERVER },
+	{ "console-stage", "t_console", { "stage" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-orphan", "t_console", { "orphan" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-file", "t_console", { "file" }, EXITS, 0, 0, CONSOLE | FS | ON_DISK(DISK_FS) },
 	/* fs-persist reads what fs-write left; both run on the same image. */
 	FS_TEST("fs-read", "t_fs", "read", DISK_FS),
 	FS_TEST("fs-write", "t_fs_write", "write", DISK_FS),
@@ -267,11 +282,24 @@ static long host_spawn(const char *module, char **argv)
 	return err ? -err : pid;
 }
 
+/* COM1's index in the device list (a legacy device, after the PCI ones),
+ * or -1. */
+static int com1_index(void)
+{
+	static const uint16_t com1[] = { MYRMEX_DEV_LEGACY_COM1 };
+	return myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, com1, 1, NULL);
+}
+
 /* The spawn flags a test asks for, with GIVE_NIC turned into the emulated
- * e1000's device index (the only device the tests drive directly). */
+ * e1000's device index and GIVE_COM1 into COM1's (the devices the tests
+ * drive directly). */
 static unsigned test_spawn_flags(const struct test *t)
 {
 	unsigned flags = t->spawn_flags & ~TESTINIT_FLAGS;
+	if (t->spawn_flags & GIVE_COM1) {
+		int index = com1_index();
+		return index < 0 ? flags : flags | MYRMEX_SPAWN_DEVICE(index);
+	}
 	if (!(t->spawn_flags & GIVE_NIC))
 		return flags;
 	struct myrmex_pci_info info;
@@ -462,6 +490,27 @@ static long disk_driver_start(int disk, char *reason, size_t size)
 	return pid;
 }
 
+/* Starts the console server (uart) with COM1 and the server right, for a
+ * CONSOLE test: its pid, or -1 with the reason written. */
+static long console_server_start(char *reason, size_t size)
+{
+	int index = com1_index();
+	if (index < 0) {
+		snprintf(reason, size, "no COM1 in the device list");
+		return -1;
+	}
+	char arg[16];
+	snprintf(arg, sizeof arg, "%d", index);
+	char *argv[] = { "uart", arg, NULL };
+	long pid = myrmex_spawn_flags("uart", argv, test_envp, TEST_PRIO,
+	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start uart: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	return pid;
+}
+
 /* Stops the driver after its test (it serves until killed). 1 when it was
  * still running and is reaped now; 0 with the reason added otherwise. */
 static int disk_driver_stop(long pid, char *reason, size_t size)
@@ -577,7 +626,7 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	int check_leaks = native && read_counts(&before) == 0;
 	reason[0] = '\0';
 
-	long driver = 0, fileman = 0;
+	long driver = 0, fileman = 0, console = 0;
 	if (native && (t->spawn_flags & (DISK | FS)) &&
 	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), reason, size)) < 0)
 		return 0;
@@ -585,7 +634,16 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 		disk_driver_stop(driver, reason, size);
 		return 0;
 	}
+	if (native && (t->spawn_flags & CONSOLE) && (console = console_server_start(reason, size)) < 0) {
+		if (fileman > 0)
+			fileman_stop(fileman, reason, size);
+		if (driver > 0)
+			disk_driver_stop(driver, reason, size);
+		return 0;
+	}
 	int ok = run_once(t, reason, size);
+	if (console > 0 && !disk_driver_stop(console, reason, size) && ok > 0)
+		ok = 0;
 	if (fileman > 0 && !fileman_stop(fileman, reason, size) && ok > 0)
 		ok = 0;
 	if (driver > 0 && !disk_driver_stop(driver, reason, size) && ok > 0)

@@ -4,7 +4,9 @@
  * back, renames and removes it, syncs, and prints what the file manager
  * counted (requests, cache hits and misses, disk requests, copies) — every
  * step a call over the communication mechanism, with the data in the
- * channel's data ICA.
+ * channel's data ICA. Its last line goes out through /dev/console: the file
+ * manager passes the write on to the console server, which answers straight
+ * back to us (direct return).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -83,5 +85,13 @@ int main(void)
 		       (unsigned long long)c[FS_STAT_CACHE_MISSES], (unsigned long long)c[FS_STAT_DISK_READS],
 		       (unsigned long long)c[FS_STAT_DISK_WRITES], (unsigned long long)c[FS_STAT_COPIES],
 		       (unsigned long long)c[FS_STAT_COPY_BYTES]);
+	int con = myrmex_fs_open("/dev/console", O_WRONLY, 0);
+	static const char bye[] = "fs_demo: this line went fs_demo -> fileman -> console server "
+	                          "(direct return)\n";
+	long w = con >= 0 ? myrmex_fs_write(con, bye, sizeof bye - 1) : con;
+	if (w != (long)sizeof bye - 1)
+		printf("fs_demo: /dev/console: error %ld\n", w < 0 ? -w : 0);
+	if (con >= 0)
+		myrmex_fs_close(con);
 	return 0;
 }

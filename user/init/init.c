@@ -4,8 +4,9 @@
  * (the echo server and the three-stage chain, started with the server right
  * and stopped at the end), starts the disk driver when a virtio-blk disk is
  * attached (giving it the device) and lets a client read raw sectors from
- * it, starts the file manager on that disk (the ext2 root image) and lets a
- * client use files, shuts the file manager down in order (everything
+ * it, starts the console server (giving it COM1) and the file manager on that
+ * disk (the ext2 root image) and lets a client use files and /dev/console,
+ * shuts the file manager down in order (everything
  * written reaches the disk), shows what the kernel counted, and powers the
  * machine off. The shell replaces it once
  * the POSIX personality exists.
@@ -87,6 +88,25 @@ static long start_disk_driver(void)
 	return pid;
 }
 
+/* Starts the console server, giving it COM1 (the serial port's UART, which
+ * the kernel lists after the PCI devices). Its pid, or 0. */
+static long start_console(void)
+{
+	static const uint16_t com1[] = { MYRMEX_DEV_LEGACY_COM1 };
+	int index = myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, com1, 1, NULL);
+	if (index < 0)
+		return 0;
+	char arg[16];
+	snprintf(arg, sizeof arg, "%d", index);
+	char *const argv[] = { "uart", arg, NULL };
+	long pid = myrmex_spawn_flags("uart", argv, demo_envp, -1,
+	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
+	if (pid < 0)
+		printf("init: cannot start the console server: error %ld\n", -pid);
+	fflush(stdout);
+	return pid > 0 ? pid : 0;
+}
+
 int main(void)
 {
 	struct timespec now;
@@ -109,6 +129,7 @@ int main(void)
 	if (disk_driver > 0) {
 		char *const disk_argv[] = { "disk_client", NULL };
 		run("disk_client", disk_argv);
+		long console = start_console();
 		char *const fm_argv[] = { "fileman", "32", NULL };
 		long fileman = myrmex_spawn_flags("fileman", fm_argv, demo_envp, -1, MYRMEX_SPAWN_SERVER);
 		if (fileman > 0) {
@@ -119,6 +140,10 @@ int main(void)
 			waitpid((pid_t)fileman, NULL, 0);
 		} else {
 			printf("init: cannot start fileman: error %ld\n", -fileman);
+		}
+		if (console > 0) {
+			kill((pid_t)console, SIGKILL);
+			waitpid((pid_t)console, NULL, 0);
 		}
 		kill((pid_t)disk_driver, SIGKILL);
 		int status = 0;

@@ -1,8 +1,9 @@
 /*
  * PCI configuration space (mechanism #1, ports 0xcf8/0xcfc) and the I/O APIC
- * that carries device interrupt lines to the CPU. Lines are level-triggered,
- * active high, as QEMU's PC board routes PCI INTx (its MADT overrides say
- * so), and start masked.
+ * that carries device interrupt lines to the CPU. PCI lines are
+ * level-triggered, active high, as QEMU's PC board routes PCI INTx (its MADT
+ * overrides say so); ISA lines (legacy.c) are edge-triggered, active high.
+ * Lines start masked.
  */
 #include <kernel/arch.h>
 #include <arch/x86.h>
@@ -50,10 +51,11 @@ static uint32_t ioapic_read(uint32_t reg)
 	return *(volatile uint32_t *)(IOAPIC_BASE + 0x10);
 }
 
-void arch_irq_route(unsigned line)
+void arch_irq_route(unsigned line, enum irq_trigger trigger)
 {
+	uint32_t mode = trigger == IRQ_LEVEL ? REDIR_LEVEL : 0;   /* polarity bit 0: active high */
 	ioapic_write(0x10 + 2 * line + 1, 0);   /* to the boot CPU (APIC id 0) */
-	ioapic_write(0x10 + 2 * line, REDIR_MASKED | REDIR_LEVEL | (VEC_IRQ_BASE + line));
+	ioapic_write(0x10 + 2 * line, REDIR_MASKED | mode | (VEC_IRQ_BASE + line));
 }
 
 void arch_irq_mask(unsigned line)

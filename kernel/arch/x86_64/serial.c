@@ -1,11 +1,14 @@
 /*
  * The early console on COM1 (115200 8N1, polled) and machine power-off
- * through QEMU's isa-debug-exit device at port 0xf4.
+ * through QEMU's isa-debug-exit device at port 0xf4. The console server may
+ * own COM1 too (legacy.c, kernel/core/uart16550.c): the kernel's output
+ * only needs the framing set here and the transmitter, which the server's
+ * guard leaves alone.
  */
 #include <kernel/arch.h>
 #include <arch/x86.h>
 
-#define COM1 0x3f8
+#define COM1 COM1_BASE
 #define DEBUG_EXIT_PORT 0xf4
 
 void arch_console_init(void)

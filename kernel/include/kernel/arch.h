@@ -14,6 +14,7 @@
 
 struct thread;
 struct boot_info;
+struct myrmex_pci_info;
 
 /* ---- Early console and machine control ---- */
 void arch_console_init(void);
@@ -103,12 +104,22 @@ void arch_tf_dump(const struct trapframe *tf);
 /* Prints the current CPU's control registers (a panic without a trapframe). */
 void arch_dump_cpu_state(void);
 
-/* ---- PCI and device interrupts ---- */
+/* ---- PCI, legacy devices and device interrupts ---- */
 uint32_t arch_pci_read32(unsigned bus, unsigned slot, unsigned fn, unsigned offset);
 void arch_pci_write32(unsigned bus, unsigned slot, unsigned fn, unsigned offset, uint32_t v);
+/* Describes legacy device i of the platform (0, 1, ... until false) the way
+ * include/myrmex/device.h lists it: kind MYRMEX_DEV_KIND_LEGACY, ports in
+ * BAR 0, irq_line the interrupt input its (edge-triggered) line reaches. */
+bool arch_legacy_device(unsigned i, struct myrmex_pci_info *out);
+/* Device registers in the port space (x86 I/O ports); width 1, 2 or 4
+ * bytes. The caller has checked port and width. */
+uint32_t arch_port_read(unsigned port, unsigned width);
+void arch_port_write(unsigned port, unsigned width, uint32_t value);
 /* Device interrupt lines (0..ARCH_IRQ_LINES-1) arrive as device_interrupt(line)
- * (kernel/device.h). route sets a line up masked; mask/unmask gate it. */
-void arch_irq_route(unsigned line);
+ * (kernel/device.h). route sets a line up masked, level-triggered (PCI) or
+ * edge-triggered (ISA), active high; mask/unmask gate it. */
+enum irq_trigger { IRQ_LEVEL, IRQ_EDGE };
+void arch_irq_route(unsigned line, enum irq_trigger trigger);
 void arch_irq_mask(unsigned line);
 void arch_irq_unmask(unsigned line);
 

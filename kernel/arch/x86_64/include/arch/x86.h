@@ -56,6 +56,7 @@ struct x86_features {
 extern struct x86_features x86_features;
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" :: "a"(v), "Nd"(port)); }
+static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" :: "a"(v), "Nd"(port)); }
 static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" :: "a"(v), "Nd"(port)); }
 static inline uint8_t inb(uint16_t port)
 {
@@ -63,6 +64,23 @@ static inline uint8_t inb(uint16_t port)
 	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
 }
+static inline uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+/* COM1, the 16550 UART of the kernel's console (serial.c) and of the
+ * console server (legacy.c lists it as a device). */
+#define COM1_BASE 0x3f8
+#define COM1_PORTS 8
 
 static inline uint64_t rdmsr(uint32_t msr)
 {

@@ -1,0 +1,116 @@
+/*
+ * uart: the console server, the driver of COM1 (the 16550 UART at ports
+ * 0x3f8-0x3ff, ISA IRQ 4), which the kernel lists as a legacy device
+ * (include/myrmex/device.h). The init starts it with the server right and
+ * the device (MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index)), passing
+ * the device index as its argument:
+ *
+ *     uart <device index>
+ *
+ * Without an argument it takes the device dev_info lists as COM1. It turns
+ * the UART's receive interrupt on, registers MYRMEX_COREID_CONSOLE and then
+ * serves the console protocol (include/myrmex/console.h) forever: requests
+ * and interrupts both arrive through get(). The kernel keeps writing its
+ * own messages to the same UART. Exits with 1 when the device cannot be
+ * used.
+ */
+#include "server.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <myrmex/console.h>
+
+#define GET_RETRY_NS (1000ull * 1000)
+
+void console_log(const char *fmt, ...)
+{
+	char line[256];
+	int n = snprintf(line, sizeof line, "uart: ");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	size_t len = strlen(line);
+	line[len++] = '\n';
+	myrmex_syscall6(SYS_write, 2, (long)line, (long)len, 0, 0, 0);
+}
+
+static bool is_com1(const struct myrmex_pci_info *info)
+{
+	return info->kind == MYRMEX_DEV_KIND_LEGACY && info->vendor == MYRMEX_DEV_VENDOR_LEGACY &&
+	       info->device == MYRMEX_DEV_LEGACY_COM1;
+}
+
+/* The device this process was given: by index from argv, else the one
+ * listed as COM1. -1 when there is none. */
+static int find_device(int argc, char **argv, struct myrmex_pci_info *info)
+{
+	static const uint16_t ids[] = { MYRMEX_DEV_LEGACY_COM1 };
+	if (argc < 2)
+		return myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, ids, 1, info);
+	char *end;
+	long index = strtol(argv[1], &end, 10);
+	if (*argv[1] == '\0' || *end != '\0' || index < 0 || index >= MYRMEX_MAX_DEVICES ||
+	    myrmex_dev_info((uint32_t)index, info) < 0 || !is_com1(info))
+		return -1;
+	return (int)index;
+}
+
+/* One request: its frame found where the delivery says, its arguments
+ * copied once, the handler run, and the reply sent unless the handler
+ * parked the request. */
+static void serve(const struct myrmex_delivery *d)
+{
+	struct request rq;
+	memset(&rq, 0, sizeof rq);
+	rq.d = *d;
+	rq.frame = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
+	rq.length = ((const volatile struct myrmex_frame *)rq.frame)->arg[1];
+	console_handler handler = table_lookup(d->opcode);
+	int64_t status = handler ? handler(&rq) : -ENOSYS;
+	if (status != CONSOLE_LATER)
+		console_reply(&rq, status);
+}
+
+int main(int argc, char **argv)
+{
+	struct myrmex_pci_info info;
+	int index = find_device(argc, argv, &info);
+	if (index < 0) {
+		console_log("no COM1 device%s%s", argc > 1 ? " at index " : "", argc > 1 ? argv[1] : "");
+		return 1;
+	}
+	int err = uart_start();
+	if (err < 0) {
+		console_log("cannot drive COM1 (device %d; was it given to this process?): %d", index, err);
+		return 1;
+	}
+	console_input_init();
+	long r = myrmex_registserver(MYRMEX_COREID_CONSOLE);
+	if (r < 0) {
+		console_log("registserver(%u): %ld", MYRMEX_COREID_CONSOLE, r);
+		return 1;
+	}
+	console_log("COM1 (device %d, ports %#llx, irq %u): console on coreid %u", index,
+	            (unsigned long long)info.bar_base[0], info.irq_line, MYRMEX_COREID_CONSOLE);
+
+	for (;;) {
+		struct myrmex_delivery d;
+		r = myrmex_get(NULL, &d);
+		if (r < 0) {
+			/* e.g. -ENOMEM: the control ICA could not be mapped yet. */
+			console_log("get: %ld", r);
+			myrmex_sleep_ns(GET_RETRY_NS);
+			continue;
+		}
+		if (d.kind == MYRMEX_DELIVERY_INTERRUPT)
+			console_interrupt();
+		else if (d.kind == MYRMEX_DELIVERY_REQUEST)
+			serve(&d);
+		/* Results cannot come: the server calls no one. */
+	}
+}
