@@ -27,8 +27,11 @@
  * disk: FS_STAT_DISK_READS, or field 1 of Linux's /sys/dev/block/<dev>/stat),
  * on Myrmex misses (blocks the cache fetched), ctxsw, asswitch, attach,
  * detach and icapages (context and address-space switches, ICA attaches and
- * detaches, pages those attaches mapped: kstats, the whole system's), on
- * Linux syscalls (our read calls). The first 8 bytes of every block read are
+ * detaches, pages those attaches mapped: kstats, the whole system's) and
+ * idle (TSC ticks the CPU spent halted waiting, kstats idle_tsc: under
+ * -icount these are clock jumps, not instructions, so a cold figure's
+ * executed instructions are its value minus idle), on Linux syscalls (our
+ * read calls). The first 8 bytes of every block read are
  * checked against the tag tools/mkbenchimg.py wrote, so a wrong block fails
  * the benchmark.
  */
@@ -87,7 +90,7 @@ struct snapshot {
 /* Sums of the counter deltas over the measured runs of one figure. */
 struct totals {
 	uint64_t ipc, copies, disk_reads, misses, syscalls, ctxsw, asswitch, attach, detach,
-	         icapages;
+	         icapages, idle;
 };
 
 static uint8_t buffer[SEQ_READ] __attribute__((aligned(4096)));
@@ -214,6 +217,7 @@ static void add_deltas(const struct fsbench *b, struct totals *t, const struct s
 		t->attach += y->ks.ica_attaches - x->ks.ica_attaches;
 		t->detach += y->ks.ica_detaches - x->ks.ica_detaches;
 		t->icapages += y->ks.ica_pages_mapped - x->ks.ica_pages_mapped;
+		t->idle += y->ks.idle_tsc - x->ks.idle_tsc;
 	} else {
 		t->disk_reads += y->disk_reads - x->disk_reads;
 		t->syscalls += y->read_calls - x->read_calls;
@@ -349,6 +353,7 @@ static int print_figure(const struct fsbench *b, const char *name, uint64_t *ten
 		put(line, sizeof line, &len, "attach", t->attach, ops);
 		put(line, sizeof line, &len, "detach", t->detach, ops);
 		put(line, sizeof line, &len, "icapages", t->icapages, ops);
+		put(line, sizeof line, &len, "idle", t->idle, ops);
 	} else {
 		put(line, sizeof line, &len, "syscalls", t->syscalls, ops);
 	}

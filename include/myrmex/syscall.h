@@ -85,7 +85,9 @@ struct myrmex_kstats {
 	uint64_t ica_detaches;      /* ICAs unmapped from an address space */
 	uint64_t ica_pages_mapped;  /* pages mapped by those attaches */
 	uint64_t ica_live;          /* ICAs allocated now (not a counter) */
-	uint64_t reserved[3];
+	uint64_t idle_tsc;          /* TSC ticks the CPU spent halted with nothing to run
+	                               (under -icount: the clock jumps QEMU made while idle) */
+	uint64_t reserved[2];
 };
 _Static_assert(sizeof(struct myrmex_kstats) == 24 * 8, "kstats layout");
 

@@ -12,6 +12,7 @@
 #include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
+#include <kernel/stats.h>
 #include <kernel/time.h>
 #include <myrmex/syscall.h>
 
@@ -167,10 +168,13 @@ void sched_tick(void)
 NORETURN void sched_idle_loop(void)
 {
 	for (;;) {
-		if (run_bitmap)
+		if (run_bitmap) {
 			schedule();
-		else
+		} else {
+			uint64_t halted = arch_read_tsc();
 			arch_wait_for_interrupt();
+			STAT_ADD(idle_tsc, arch_read_tsc() - halted);
+		}
 	}
 }
 
