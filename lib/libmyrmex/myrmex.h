@@ -136,6 +136,12 @@ static inline uint64_t myrmex_rdtsc(void)
 /* Writes a string to fd 1 with one write system call (no stdio buffering). */
 void myrmex_puts(const char *s);
 
+/* "<who>: <message>\n" on stderr in one write (lines of at most 320 bytes). */
+#include <stdarg.h>
+__attribute__((format(printf, 2, 3)))
+void myrmex_log(const char *who, const char *fmt, ...);
+void myrmex_vlog(const char *who, const char *fmt, va_list ap);
+
 /*
  * Devices for user-level drivers (include/myrmex/device.h). Each returns the
  * kernel's result, -errno on failure (-ENODEV when the caller owns no

@@ -28,15 +28,10 @@
 
 void console_log(const char *fmt, ...)
 {
-	char line[256];
-	int n = snprintf(line, sizeof line, "uart: ");
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	myrmex_vlog("uart", fmt, ap);
 	va_end(ap);
-	size_t len = strlen(line);
-	line[len++] = '\n';
-	myrmex_syscall6(SYS_write, 2, (long)line, (long)len, 0, 0, 0);
 }
 
 static bool is_com1(const struct myrmex_pci_info *info)

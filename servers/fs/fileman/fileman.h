@@ -54,6 +54,13 @@ void request_serve(const struct myrmex_delivery *d);
  * frame and returns it with ret(). */
 void request_reply(struct request *rq, int64_t status);
 
+/* Passes the request on to server target as the next stage of the caller's
+ * own call (a frame with opcode, a0, a1 and the caller's data ICAs), with
+ * direct return: the result goes from there straight to the caller. Returns
+ * FM_LATER, or -errno when nothing was sent (the request is still ours). */
+int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
+                        uint64_t a1);
+
 /* The path in the request's data ICA, checked: NUL-terminated within
  * FS_PATH_MAX bytes and the ICA. Returns it or NULL with *err set. */
 const char *request_path(struct request *rq, int *err);

@@ -31,15 +31,10 @@ int fm_fs_state = -ENODEV;
 
 void fm_log(const char *fmt, ...)
 {
-	char line[320];
-	int n = snprintf(line, sizeof line, "fileman: ");
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+	myrmex_vlog("fileman", fmt, ap);
 	va_end(ap);
-	size_t len = strlen(line);
-	line[len++] = '\n';
-	myrmex_syscall6(SYS_write, 2, (long)line, (long)len, 0, 0, 0);
 }
 
 int64_t fm_result(int64_t rc, const char *what)

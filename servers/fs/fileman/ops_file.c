@@ -163,25 +163,44 @@ static int64_t read_blocks(uint32_t ino, uint64_t off, uint8_t *dst, uint64_t n,
 	return (int64_t)done;
 }
 
+/* What read and write check alike: the descriptor and its direction, the
+ * kind, the length (arg[1]) against the data ICA, and the offset (arg[2] for
+ * the positioned forms, else the descriptor's) in *off. NULL with *status
+ * set; a console descriptor's call is passed on (*status FM_LATER). */
+static struct open_file *data_call(struct request *rq, bool write, uint64_t *off,
+                                   int64_t *status)
+{
+	struct open_file *f = request_file(rq, status);
+	if (!f)
+		return NULL;
+	bool allowed = write ? can_write(f) : can_read(f);
+	if (f->kind == FM_CONSOLE) {
+		*status = allowed ? console_forward(rq, write) : -EBADF;
+		return NULL;
+	}
+	if (!allowed)
+		*status = -EBADF;
+	else if ((*status = check_data_file(f)) == 0 && (!rq->data || rq->arg[1] > rq->data_size))
+		*status = -EINVAL;
+	if (*status < 0)
+		return NULL;
+	bool positioned = rq->d.opcode == (write ? FS_PWRITE : FS_PREAD);
+	*off = positioned ? rq->arg[2] : f->offset;
+	if ((int64_t)*off < 0) {
+		*status = -EINVAL;
+		return NULL;
+	}
+	return f;
+}
+
 int64_t op_read(struct request *rq)
 {
 	int64_t status;
-	struct open_file *f = request_file(rq, &status);
+	uint64_t off, len = rq->arg[1];
+	struct open_file *f = data_call(rq, false, &off, &status);
 	if (!f)
 		return status;
-	if (f->kind == FM_CONSOLE)
-		return can_read(f) ? console_forward(rq, false) : -EBADF;
-	if (!can_read(f))
-		return -EBADF;
-	if ((status = check_data_file(f)) < 0)
-		return status;
-	uint64_t len = rq->arg[1];
-	if (!rq->data || len > rq->data_size)
-		return -EINVAL;
 	bool positioned = rq->d.opcode == FS_PREAD;
-	uint64_t off = positioned ? rq->arg[2] : f->offset;
-	if ((int64_t)off < 0)
-		return -EINVAL;
 	struct ext2_stat st;
 	int rc = ext2_stat(&fm_fs, f->ino, &st);
 	if (rc < 0)
@@ -201,22 +220,11 @@ int64_t op_read(struct request *rq)
 int64_t op_write(struct request *rq)
 {
 	int64_t status;
-	struct open_file *f = request_file(rq, &status);
+	uint64_t off, len = rq->arg[1];
+	struct open_file *f = data_call(rq, true, &off, &status);
 	if (!f)
 		return status;
-	if (f->kind == FM_CONSOLE)
-		return can_write(f) ? console_forward(rq, true) : -EBADF;
-	if (!can_write(f))
-		return -EBADF;
-	if ((status = check_data_file(f)) < 0)
-		return status;
-	uint64_t len = rq->arg[1];
-	if (!rq->data || len > rq->data_size)
-		return -EINVAL;
 	bool positioned = rq->d.opcode == FS_PWRITE;
-	uint64_t off = positioned ? rq->arg[2] : f->offset;
-	if ((int64_t)off < 0)
-		return -EINVAL;
 	if (!positioned && (f->flags & O_APPEND)) {
 		struct ext2_stat st;
 		int rc = ext2_stat(&fm_fs, f->ino, &st);

@@ -18,24 +18,7 @@ int64_t op_sync(struct request *rq)
 	int rc = cache_sync(false);
 	if (rc < 0)
 		return fm_result(rc, "sync");
-	struct myrmex_ctl_header *h = rq->ctl;
-	uint32_t below = h->currentp;
-	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_DISK, DISK_FLUSH);
-	if (!f)
-		return diskio_flush();
-	/* The caller's data ICAs (if it sent any) travel on and come back to it
-	 * with the driver's result. */
-	for (unsigned i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
-		f->data[f->ndata++] = rq->d.data[i];
-	uint32_t flags = h->flags;
-	h->flags = flags | MYRMEX_CTL_DIRECT_RETURN;
-	long r = myrmex_callasync(h);
-	if (r < 0) {
-		h->currentp = below;
-		h->flags = flags;
-		return r;
-	}
-	return FM_LATER;
+	return request_pass_on(rq, MYRMEX_COREID_DISK, DISK_FLUSH, 0, 0);
 }
 
 int64_t op_statfs(struct request *rq)

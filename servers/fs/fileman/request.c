@@ -66,6 +66,29 @@ void request_reply(struct request *rq, int64_t status)
 	myrmex_ret(rq->ctl);
 }
 
+int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
+                        uint64_t a1)
+{
+	struct myrmex_ctl_header *h = rq->ctl;
+	uint32_t below = h->currentp, flags = h->flags;
+	struct myrmex_frame *f = myrmex_ctl_push(h, 1, target, opcode);
+	if (!f)
+		return -EINVAL;
+	f->arg[0] = a0;
+	f->arg[1] = a1;
+	/* The caller's data ICAs travel on and come back to it with the result. */
+	for (unsigned i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
+		f->data[f->ndata++] = rq->d.data[i];
+	h->flags = flags | MYRMEX_CTL_DIRECT_RETURN;
+	long r = myrmex_callasync(h);
+	if (r < 0) {
+		h->currentp = below;   /* not sent: take our frame off again */
+		h->flags = flags;
+		return r;
+	}
+	return FM_LATER;
+}
+
 const char *request_path(struct request *rq, int *err)
 {
 	if (!rq->data) {
