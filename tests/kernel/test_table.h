@@ -1,0 +1,149 @@
+/*
+ * test_table.h - the booted tests the test init runs, in order, and the
+ * flags their entries use. Included once, by testinit.c, after the limits it
+ * defines (MAX_ARGS); each entry names the test, the program (a boot
+ * module), its arguments, how it must end, whether it is hostile (then
+ * t_alive runs after it) and what it needs (the server right, a device, the
+ * disk driver, the file manager, the console server).
+ */
+#ifndef TEST_TABLE_H
+#define TEST_TABLE_H
+
+enum ending { EXITS, KILLED };
+
+struct test {
+	const char *name;
+	const char *module;
+	const char *args[MAX_ARGS]; /* after argv[0], which is the module name */
+	enum ending ending;
+	int value;                  /* exit code or signal number */
+	int hostile;                /* followed by alive-after-<name> */
+	unsigned spawn_flags;       /* MYRMEX_SPAWN_SERVER: the test may start servers */
+};
+
+/* IPC tests start their own servers: they need the server right. */
+#define SERVER MYRMEX_SPAWN_SERVER
+#define GIVE_NIC (1u << 31)  /* testinit only: give the test the emulated e1000 */
+#define DISK (1u << 30)      /* testinit only: the virtio-blk driver runs during the test */
+#define FS (1u << 29)        /* testinit only: the driver and the file manager run during it */
+#define ON_DISK(n) ((unsigned)(n) << 24)  /* testinit only: DISK and FS use disk n (0..15) */
+#define DISK_OF(flags) ((int)((flags) >> 24 & 15u))
+#define CONSOLE (1u << 28)   /* testinit only: the console server (uart) runs during the test */
+#define GIVE_COM1 (1u << 23) /* testinit only: give the test COM1, the serial port's UART */
+#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1)
+
+/* The virtio-blk disks of `make test`, in the order of the Makefile's
+ * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
+ * kernel lists PCI devices in bus order. */
+enum {
+	DISK_PATTERN,    /* disk.img (tools/mkpattern.py): t_disk */
+	DISK_FS,         /* fs.img (tools/mkfsimage.py): t_fs, t_fs_write, t_fs_errors */
+	DISK_FULL,       /* full.img: t_fs_full */
+	DISK_BAD_MAGIC,  /* corrupt-<kind>.img: t_fs_corrupt <kind> */
+	DISK_BAD_COUNT,
+	DISK_BAD_INODE,
+	DISK_BAD_DIRENT,
+};
+#define FS_TEST(name, module, mode, disk) \
+	{ name, module, { mode }, EXITS, 0, 0, FS | ON_DISK(disk) }
+/* The file manager's cache in MiB: small, so that the tests' big files make
+ * it evict and write back. */
+#define FS_CACHE_MIB "2"
+#define FS_SHUTDOWN_NS (30ULL * 1000000000ULL)
+
+#define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
+
+static const struct test tests[] = {
+	{ "hello", "t_hello", { "alpha", "beta" }, EXITS, 0, 0, 0 },
+	{ "ids", "t_ids", { 0 }, EXITS, 0, 0, 0 },
+	{ "time", "t_time", { 0 }, EXITS, 0, 0, 0 },
+	{ "brk", "t_brk", { 0 }, EXITS, 0, 0, 0 },
+	{ "mmap", "t_mmap", { 0 }, EXITS, 0, 0, 0 },
+	{ "threads", "t_threads", { 0 }, EXITS, 0, 0, 0 },
+	{ "threads-group-exit", "t_threads", { "group" }, EXITS, 7, 0, 0 },
+	{ "threads-leader-exit", "t_threads", { "leader" }, EXITS, 5, 0, 0 },
+	{ "futex", "t_futex", { 0 }, EXITS, 0, 0, 0 },
+	{ "sched", "t_sched", { STRINGIFY(TEST_PRIO) }, EXITS, 0, 0, 0 },
+	{ "spawn", "t_spawn", { 0 }, EXITS, 0, 0, 0 },
+	{ "alive", "t_alive", { 0 }, EXITS, 0, 0, 0 },
+	FAULT("null-read", SIGSEGV),
+	FAULT("null-write", SIGSEGV),
+	FAULT("kernel-read", SIGSEGV),
+	FAULT("kernel-write", SIGSEGV),
+	FAULT("physmap-read", SIGSEGV),
+	FAULT("physmap-write", SIGSEGV),
+	FAULT("exec-nx", SIGSEGV),
+	FAULT("exec-kernel", SIGSEGV),
+	FAULT("noncanonical", SIGSEGV),
+	FAULT("privileged", SIGSEGV),
+	FAULT("port-io", SIGSEGV),
+	FAULT("read-cr3", SIGSEGV),
+	FAULT("soft-int", SIGSEGV),
+	FAULT("ud", SIGILL),
+	FAULT("divide", SIGFPE),
+	FAULT("int3", SIGTRAP),
+	FAULT("stack-overflow", SIGSEGV),
+	FAULT("write-readonly", SIGSEGV),
+	FAULT("write-text", SIGSEGV),
+	FAULT("write-rodata", SIGSEGV),
+	FAULT("kernel-stack-syscall", SIGSEGV),
+	FAULT("sysret-noncanonical", SIGSEGV),
+	FAULT("thread-bad-stack", SIGSEGV),
+	{ "fault-hostile-rsp", "t_fault", { "hostile-rsp" }, EXITS, 0, 1, 0 },
+	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1, 0 },
+	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1, 0 },
+	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1, 0 },
+	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1, 0 },
+	{ "exhaust-procs", "t_exhaust_procs", { 0 }, EXITS, 0, 1, 0 },
+	{ "ipc-sync", "t_ipc_sync", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-async", "t_ipc_async", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-threads", "t_ipc_threads", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-stages", "t_ipc_stages", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-limits", "t_ipc_limits", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-register", "t_ipc_register", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-queue", "t_ipc_queue", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-death", "t_ipc_death", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-orphan", "t_ipc_orphan", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-stage-death-async", "t_ipc_stage_death", { "async" }, EXITS, 0, 0, SERVER },
+	{ "ipc-stage-death-sync", "t_ipc_stage_death", { "sync" }, EXITS, 0, 0, SERVER },
+	{ "ipc-badcalls", "t_ipc_badcalls", { 0 }, EXITS, 0, 1, SERVER },
+	{ "ipc-claim", "t_ipc_claim", { "calls" }, EXITS, 0, 1, SERVER },
+	{ "ipc-exhaust", "t_ipc_exhaust", { 0 }, EXITS, 0, 1, SERVER },
+	{ "ipc-touch-freed", "t_ipc_touch", { "freed" }, KILLED, SIGSEGV, 1, 0 },
+	{ "ipc-touch-parked", "t_ipc_touch", { "parked" }, KILLED, SIGSEGV, 1, 0 },
+	{ "ipc-touch-passed-data", "t_ipc_touch", { "passed-data" }, KILLED, SIGSEGV, 1, SERVER },
+	{ "ipc-touch-passed-ctl", "t_ipc_touch", { "passed-ctl" }, KILLED, SIGSEGV, 1, SERVER },
+	{ "ipc-touch-returned", "t_ipc_touch", { "returned" }, KILLED, SIGSEGV, 1, SERVER },
+	{ "dev-none", "t_dev", { "none" }, EXITS, 0, 1, 0 },
+	{ "dev-owner", "t_dev", { "owner" }, EXITS, 0, 1, GIVE_NIC },
+	{ "disk-info", "t_disk", { "info" }, EXITS, 0, 0, DISK },
+	{ "disk-read", "t_disk", { "read" }, EXITS, 0, 0, DISK },
+	{ "disk-write", "t_disk", { "write" }, EXITS, 0, 0, DISK },
+	{ "disk-async", "t_disk", { "async" }, EXITS, 0, 0, DISK },
+	{ "disk-range", "t_disk", { "range" }, EXITS, 0, 1, DISK },
+	{ "disk-small", "t_disk", { "small" }, EXITS, 0, 1, DISK },
+	{ "disk-badop", "t_disk", { "badop" }, EXITS, 0, 1, DISK },
+	{ "disk-orphan", "t_disk", { "orphan" }, EXITS, 0, 0, DISK },
+	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
+	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
+	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },
+	{ "uart-quiesced", "t_uart", { "quiesced" }, EXITS, 0, 0, GIVE_COM1 },
+	{ "console-write", "t_console", { "write" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-read", "t_console", { "read" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-bad", "t_console", { "bad" }, EXITS, 0, 1, CONSOLE | SERVER },
+	{ "console-stage", "t_console", { "stage" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-orphan", "t_console", { "orphan" }, EXITS, 0, 0, CONSOLE | SERVER },
+	{ "console-file", "t_console", { "file" }, EXITS, 0, 0, CONSOLE | FS | ON_DISK(DISK_FS) },
+	/* fs-persist reads what fs-write left; both run on the same image. */
+	FS_TEST("fs-read", "t_fs", "read", DISK_FS),
+	FS_TEST("fs-write", "t_fs_write", "write", DISK_FS),
+	FS_TEST("fs-persist", "t_fs_write", "persist", DISK_FS),
+	FS_TEST("fs-errors", "t_fs_errors", "errors", DISK_FS),
+	FS_TEST("fs-full", "t_fs_full", "full", DISK_FULL),
+	FS_TEST("fs-corrupt-magic", "t_fs_corrupt", "magic", DISK_BAD_MAGIC),
+	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),
+	FS_TEST("fs-corrupt-inode", "t_fs_corrupt", "inode", DISK_BAD_INODE),
+	FS_TEST("fs-corrupt-dirent", "t_fs_corrupt", "dirent", DISK_BAD_DIRENT),
+};
+
+#endif
