@@ -101,6 +101,10 @@ int diskio_transfer(bool write, uint64_t block, uint32_t count, uint32_t ica, ui
 	 * answered; the ICA it carried went with it. Other refusals happen
 	 * before anything moves. */
 	*lost = status == -EPIPE || status == -ECANCELED || status == -EINTR;
+	/* The ICA came back parked if it could not be mapped at once (no page
+	 * table); map it now rather than fault on it. Attached: -EINVAL, no-op. */
+	if (!*lost)
+		myrmex_ica_attach(ica);
 	if (status < 0)
 		return (int)status;
 	return status == (int64_t)count * FM_BLOCK ? 0 : -EIO;
