@@ -6,6 +6,8 @@
  */
 #include "myrmex.h"
 
+#include <stdlib.h>
+
 long myrmex_dev_info(uint32_t index, struct myrmex_pci_info *out)
 {
 	return myrmex_syscall6(MYRMEX_SYS_DEV_INFO, (long)index, (long)out, 0, 0, 0, 0);
@@ -62,6 +64,27 @@ int myrmex_dev_find(uint16_t vendor, const uint16_t *devices, unsigned ndevices,
 					*out = info;
 				return (int)i;
 			}
+		}
+	}
+	return -1;
+}
+
+int myrmex_dev_pick(const char *arg, uint16_t vendor, const uint16_t *devices,
+                    unsigned ndevices, struct myrmex_pci_info *out)
+{
+	if (!arg)
+		return myrmex_dev_find(vendor, devices, ndevices, out);
+	char *end;
+	long index = strtol(arg, &end, 10);
+	struct myrmex_pci_info info;
+	if (*arg == '\0' || *end != '\0' || index < 0 || index >= MYRMEX_MAX_DEVICES ||
+	    myrmex_dev_info((uint32_t)index, &info) < 0 || info.vendor != vendor)
+		return -1;
+	for (unsigned k = 0; k < ndevices; k++) {
+		if (info.device == devices[k]) {
+			if (out)
+				*out = info;
+			return (int)index;
 		}
 	}
 	return -1;

@@ -52,6 +52,11 @@ long myrmex_callasync(void *p);
 long myrmex_get(void *p, struct myrmex_delivery *out);
 long myrmex_ret(void *p);
 long myrmex_claim(void *p);
+/* Returns request d (as get() delivered it) with status and the data ICAs
+ * that came with it, mending a parked ICA or a rewritten frame once (see
+ * lib/libmyrmex/reply.c); who names the server in the one line it writes
+ * when the request cannot go back. 0 or ret's error. */
+long myrmex_reply(const char *who, const struct myrmex_delivery *d, int64_t status);
 
 /*
  * Building and reading a control ICA (layout in include/myrmex/ica.h). The
@@ -174,6 +179,12 @@ long myrmex_dev_irq_ack(void);
 long myrmex_ica_phys(uint32_t handle);
 int myrmex_dev_find(uint16_t vendor, const uint16_t *devices, unsigned ndevices,
                     struct myrmex_pci_info *out);
+/* A driver's device: the index given as text in arg (a driver's argv[1]),
+ * which must be a device with that vendor and one of the device ids, or,
+ * when arg is NULL, the first such device. The index (its description in
+ * *out), or -1. */
+int myrmex_dev_pick(const char *arg, uint16_t vendor, const uint16_t *devices,
+                    unsigned ndevices, struct myrmex_pci_info *out);
 long myrmex_dev_port_read(uint32_t offset, uint32_t width);
 long myrmex_dev_port_write(uint32_t offset, uint32_t width, uint32_t value);
 

@@ -34,25 +34,13 @@ void console_log(const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool is_com1(const struct myrmex_pci_info *info)
-{
-	return info->kind == MYRMEX_DEV_KIND_LEGACY && info->vendor == MYRMEX_DEV_VENDOR_LEGACY &&
-	       info->device == MYRMEX_DEV_LEGACY_COM1;
-}
-
 /* The device this process was given: by index from argv, else the one
  * listed as COM1. -1 when there is none. */
 static int find_device(int argc, char **argv, struct myrmex_pci_info *info)
 {
 	static const uint16_t ids[] = { MYRMEX_DEV_LEGACY_COM1 };
-	if (argc < 2)
-		return myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, ids, 1, info);
-	char *end;
-	long index = strtol(argv[1], &end, 10);
-	if (*argv[1] == '\0' || *end != '\0' || index < 0 || index >= MYRMEX_MAX_DEVICES ||
-	    myrmex_dev_info((uint32_t)index, info) < 0 || !is_com1(info))
-		return -1;
-	return (int)index;
+	int index = myrmex_dev_pick(argc > 1 ? argv[1] : NULL, MYRMEX_DEV_VENDOR_LEGACY, ids, 1, info);
+	return index >= 0 && info->kind == MYRMEX_DEV_KIND_LEGACY ? index : -1;
 }
 
 /* One request: its frame found where the delivery says, its arguments

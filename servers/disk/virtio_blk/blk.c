@@ -147,36 +147,9 @@ void blk_describe(char *buf, unsigned long size)
 
 /* ---------------------------------------------------------- replies */
 
-static void fill_result(struct request *rq, long status)
-{
-	struct myrmex_frame *f = rq->frame;
-	f->status = status;
-	f->ndata = rq->d.ndata;
-	for (uint32_t i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
-		f->data[i] = rq->d.data[i];
-}
-
 void blk_reply(struct request *rq, long status)
 {
-	fill_result(rq, status);
-	long r = myrmex_ret((void *)(uintptr_t)rq->d.control);
-	if (r == 0)
-		return;
-	/* A data ICA the kernel could not map at get() is parked, and only an
-	 * attached one travels back; and a caller's other thread may have
-	 * rewritten the frame. Mend both once. */
-	for (uint32_t i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
-		myrmex_ica_attach(rq->d.data[i]);
-	fill_result(rq, status);
-	r = myrmex_ret((void *)(uintptr_t)rq->d.control);
-	if (r == 0)
-		return;
-	/* The request cannot be returned: its data ICAs would stay here for
-	 * good, so they go. */
-	drv_log("cannot return a request of pid %d (opcode %u): %ld; its data ICAs are freed",
-	        rq->d.requester, rq->d.opcode, r);
-	for (uint32_t i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
-		myrmex_ica_free(rq->d.data[i]);
+	myrmex_reply("virtio_blk", &rq->d, status);
 }
 
 /* ---------------------------------------------------------- submission */

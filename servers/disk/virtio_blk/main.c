@@ -39,17 +39,7 @@ void drv_log(const char *fmt, ...)
 static int find_device(int argc, char **argv, struct myrmex_pci_info *info)
 {
 	static const uint16_t ids[] = { VIRTIO_BLK_MODERN, VIRTIO_BLK_TRANSITIONAL };
-	if (argc < 2)
-		return myrmex_dev_find(VIRTIO_PCI_VENDOR, ids, 2, info);
-	char *end;
-	long index = strtol(argv[1], &end, 10);
-	if (*argv[1] == '\0' || *end != '\0' || index < 0 || index >= MYRMEX_MAX_DEVICES ||
-	    myrmex_dev_info((uint32_t)index, info) < 0)
-		return -1;
-	if (info->vendor != VIRTIO_PCI_VENDOR ||
-	    (info->device != VIRTIO_BLK_MODERN && info->device != VIRTIO_BLK_TRANSITIONAL))
-		return -1;
-	return (int)index;
+	return myrmex_dev_pick(argc > 1 ? argv[1] : NULL, VIRTIO_PCI_VENDOR, ids, 2, info);
 }
 
 /* One request: arguments copied once, the handler run, and the reply sent

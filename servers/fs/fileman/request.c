@@ -56,14 +56,9 @@ void request_serve(const struct myrmex_delivery *d)
 
 void request_reply(struct request *rq, int64_t status)
 {
-	struct myrmex_frame *f = rq->frame;
-	f->status = status;
-	f->ndata = 0;
-	for (unsigned i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
-		f->data[f->ndata++] = rq->d.data[i];   /* the caller's ICAs go back */
 	if (rq->has_out)
-		memcpy(f->arg, rq->out, sizeof(f->arg));
-	myrmex_ret(rq->ctl);
+		memcpy(rq->frame->arg, rq->out, sizeof(rq->frame->arg));
+	myrmex_reply("fileman", &rq->d, status);   /* the caller's data ICAs go back */
 }
 
 int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
