@@ -14,7 +14,15 @@
  *                        unlink of a directory and opening one for writing
  *                        -EISDIR; the 65th descriptor -EMFILE; and a child
  *                        process's descriptor, while the child holds it,
- *                        -EBADF here (the child's still works after)
+ *                        -EBADF here (the child's still works after);
+ *                        malformed requests sent raw: unknown opcodes
+ *                        -ENOSYS, FS_SHUTDOWN from a process that is not
+ *                        init -EPERM, no data ICA or a length past it, an
+ *                        access mode of 3, a bad whence or negative offset,
+ *                        a readdir room too small for one record, a rename
+ *                        whose second path has no NUL, an ftruncate on a
+ *                        read-only descriptor -EINVAL, readdir on a file
+ *                        -ENOTDIR
  *   t_fs_errors errors-child   that child: opens /SUMS, writes its
  *                        descriptor's number to /errors-ready, waits for
  *                        /errors-done, reads through the descriptor
@@ -247,6 +255,42 @@ static void other_process(void)
 	fs_expect_absent(DONE_FILE);
 }
 
+/* Requests no library call makes: sent raw with myrmex_fs_call. */
+static void malformed_requests(void)
+{
+	CHECK_EQ(myrmex_fs_call(0, 0, 0, 0, NULL, 0, NULL), -ENOSYS);
+	CHECK_EQ(myrmex_fs_call(999, 0, 0, 0, NULL, 0, NULL), -ENOSYS);
+	CHECK_EQ(myrmex_fs_call(FS_SHUTDOWN, 0, 0, 0, NULL, 0, NULL), -EPERM);
+	CHECK_EQ(myrmex_fs_call(FS_OPEN, O_RDONLY, 0, 0, NULL, 0, NULL), -EINVAL);
+	CHECK_EQ(myrmex_fs_call(FS_OPEN, O_ACCMODE, 0, 0, "/SUMS", 6, NULL), -EINVAL);
+	int fd = myrmex_fs_open("/SUMS", O_RDONLY, 0);
+	CHECK(fd >= 0, "open /SUMS: %d", fd);
+	if (fd >= 0) {
+		/* A one-byte payload travels in the one-page data ICA. */
+		CHECK_EQ(myrmex_fs_call(FS_READ, (uint64_t)fd, 4097, 0, "", 1, NULL), -EINVAL);
+		CHECK_EQ(myrmex_fs_call(FS_READ, (uint64_t)fd, 16, 0, NULL, 0, NULL), -EINVAL);
+		CHECK_EQ(myrmex_fs_call(FS_FSTAT, (uint64_t)fd, 0, 0, NULL, 0, NULL), -EINVAL);
+		CHECK_EQ(myrmex_fs_lseek(fd, 0, 7), -EINVAL);
+		CHECK_EQ(myrmex_fs_lseek(fd, -5, SEEK_SET), -EINVAL);
+		CHECK_EQ(myrmex_fs_ftruncate(fd, 0), -EINVAL);
+		char buf[64];
+		CHECK_EQ(myrmex_fs_readdir(fd, buf, sizeof buf), -ENOTDIR);
+		CHECK_EQ(myrmex_fs_close(fd), 0);
+	}
+	int dir = myrmex_fs_open("/", O_RDONLY | O_DIRECTORY, 0);
+	CHECK(dir >= 0, "open /: %d", dir);
+	if (dir >= 0) {
+		char buf[8];
+		CHECK_EQ(myrmex_fs_readdir(dir, buf, sizeof buf), -EINVAL);
+		CHECK_EQ(myrmex_fs_close(dir), 0);
+	}
+	/* A whole page: "/x", its NUL, then no NUL to the end of the ICA. */
+	static char two[4096];
+	memset(two, 'b', sizeof two);
+	memcpy(two, "/x", 3);
+	CHECK_EQ(myrmex_fs_call(FS_RENAME, 0, 0, 0, two, sizeof two, NULL), -EINVAL);
+}
+
 static void test_errors(void)
 {
 	if (!fs_ready())
@@ -257,6 +301,7 @@ static void test_errors(void)
 	existing_names();
 	too_many();
 	other_process();
+	malformed_requests();
 }
 
 static void test_child(void)
