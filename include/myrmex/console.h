@@ -39,6 +39,8 @@
 
 #define CONSOLE_WRITE 1u
 #define CONSOLE_READ  2u
+#define CONSOLE_IOCTL 3u   /* arg[1] request, arg[2] integer argument; data ICA in/out */
+#define CONSOLE_POLL  4u   /* status: POLLIN (1) if a read would not wait | POLLOUT (4) */
 
 #define CONSOLE_MAX_READERS 32u   /* reads that may wait at once */
 

@@ -54,6 +54,46 @@
  * and writes on it are passed on to the console server, which returns its
  * result straight to the caller (direct return); reads return one line.
  *
+ * The POSIX side (the kernel forwards Linux calls here; docs/posix.md):
+ *   FS_DUP       arg[0] fd, arg[1] lowest new fd, arg[2] 1 for close-on-exec.
+ *                status: the new fd (sharing the open-file description).
+ *   FS_DUP2      arg[0] old fd, arg[1] new fd, arg[2] 1 for close-on-exec:
+ *                new fd is closed first if open; old == new returns new.
+ *   FS_FCNTL     arg[0] fd, arg[1] F_GETFD/F_SETFD/F_GETFL/F_SETFL, arg[2]
+ *                the value. F_SETFL changes O_APPEND and O_NONBLOCK only.
+ *   FS_PIPE      arg[0] O_CLOEXEC | O_NONBLOCK. status 0; the result's
+ *                arg[0] and arg[1] are the read and write ends.
+ *   FS_FORK      process manager only: arg[0] parent pid, arg[1] child pid.
+ *                The child gets a copy of the parent's table (same open-file
+ *                descriptions) and its current directory.
+ *   FS_EXEC      process manager only: arg[0] pid. Closes its close-on-exec
+ *                descriptors.
+ *   FS_EXIT      the process itself (sent by the kernel as it ends) or the
+ *                process manager: arg[0] pid. Closes everything it had.
+ *   FS_CHDIR     data: path; or, with arg[0] = 1, the directory open as
+ *                descriptor arg[1] (fchdir).
+ *   FS_GETCWD    the data ICA receives the current directory, NUL-terminated.
+ *                status: its length with the NUL. -ERANGE longer than arg[0].
+ *   FS_IOCTL     arg[0] fd, arg[1] request, arg[2] the integer argument;
+ *                the data ICA carries the request's structure in and out.
+ *                Console descriptors: passed on as CONSOLE_IOCTL. Others:
+ *                -ENOTTY.
+ *   FS_POLL      data: arg[0] struct pollfd records (Linux layout); fills
+ *                revents without waiting. status: records with revents != 0.
+ *                Console descriptors ask the console server (CONSOLE_POLL).
+ *   FS_ACCESS    data: path; arg[0] R_OK|W_OK|X_OK (a single root user: X_OK
+ *                needs an execute bit or a directory).
+ *   FS_READLINK  data: path in, the link's target out. status: its length.
+ *                -EINVAL not a symbolic link.
+ *   FS_OPEN_AS   process manager only: FS_OPEN with the current directory of
+ *                pid arg[5].
+ *   FS_OPEN also accepts O_CLOEXEC, O_NONBLOCK, O_NOCTTY, O_NOFOLLOW,
+ *   O_LARGEFILE; "/dev/null", "/dev/tty" and "/dev/console" are special.
+ *   FS_READ and FS_WRITE on a pipe wait (unless O_NONBLOCK: -EAGAIN) for
+ *   data or room; with no writer left a read returns 0, with no reader left
+ *   a write returns -EPIPE (the kernel then raises SIGPIPE). -ESPIPE: lseek
+ *   on a pipe or the console.
+ *
  * Errors, besides each call's own: -EBADF a descriptor that is not open (or
  * not open for that direction), -EINVAL bad arguments, no data ICA or one
  * too small, -ENAMETOOLONG a path of FS_PATH_MAX bytes or more or a name
@@ -91,6 +131,37 @@
 #define FS_STATS       18u
 #define FS_DROP_CACHE  19u
 #define FS_SHUTDOWN    20u
+/* The POSIX side (docs/posix.md). */
+#define FS_DUP         21u
+#define FS_DUP2        22u
+#define FS_FCNTL       23u
+#define FS_PIPE        24u
+#define FS_FORK        25u
+#define FS_EXEC        26u
+#define FS_EXIT        27u
+#define FS_CHDIR       28u
+#define FS_GETCWD      29u
+#define FS_IOCTL       30u
+#define FS_POLL        31u
+#define FS_ACCESS      32u
+#define FS_READLINK    33u
+#define FS_OPEN_AS     34u
+
+/* FS_READ/FS_WRITE results: arg[7] says what the descriptor is, so that the
+ * kernel splits long transfers only on regular files. */
+#define FS_KIND_REGULAR   1u
+#define FS_KIND_DIRECTORY 2u
+#define FS_KIND_PIPE      3u
+#define FS_KIND_CONSOLE   4u
+#define FS_KIND_NULL      5u
+
+/* Path-taking opcodes (FS_OPEN, FS_STAT, FS_MKDIR, FS_RMDIR, FS_UNLINK,
+ * FS_RENAME, FS_ACCESS, FS_READLINK, FS_CHDIR): a path not starting with '/'
+ * is resolved against the process's current directory, or, when arg[4] has
+ * FS_AT_DIRFD, against the directory open as descriptor arg[3]. */
+#define FS_AT_DIRFD       1u
+#define FS_AT_NOFOLLOW    2u      /* FS_STAT: lstat (no difference until symlinks are followed) */
+#define FS_AT_EMPTY_PATH  4u      /* FS_STAT: an empty path means the descriptor arg[3] itself */
 
 #define FS_PATH_MAX    4096u     /* bytes in a path, its NUL included */
 #define FS_MAX_FDS     64u       /* open descriptors per process */

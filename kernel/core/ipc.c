@@ -39,6 +39,11 @@ int ipc_register(struct process *p, uint64_t coreid)
 	return 0;
 }
 
+struct process *ipc_server(uint64_t coreid)
+{
+	return coreid <= MYRMEX_MAX_COREID ? servers[coreid] : NULL;
+}
+
 /* ---- Reading the control ICA ---- */
 
 static bool frame_offset_ok(const struct ica *ctl, uint64_t off)

@@ -48,7 +48,7 @@ static void start_init(void)
 	static const char *const envp[] = { "HOME=/", "TERM=vt100", "PATH=/bin" };
 	strlcpy(line, m->cmdline, sizeof(line));
 	int argc = split_cmdline(line, m->name, argv);
-	int pid = proc_spawn(m->name, argv, argc, envp, ARRAY_SIZE(envp), MYRMEX_PRIO_DEFAULT, true, NULL);
+	int pid = proc_spawn(m->name, argv, argc, envp, ARRAY_SIZE(envp), MYRMEX_PRIO_DEFAULT, true, false, NULL);
 	if (pid < 0)
 		panic("cannot start init '%s': error %d", m->name, pid);
 	KASSERT(pid == 1);

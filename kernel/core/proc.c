@@ -76,7 +76,7 @@ static void process_free(struct process *p)
 
 int proc_spawn(const char *module, const char *const *argv, int argc,
                const char *const *envp, int envc, int prio, bool may_serve,
-               struct process *parent)
+               bool posix, struct process *parent)
 {
 	const struct boot_module *m = boot_find_module(module);
 	if (!m)
@@ -119,6 +119,7 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 	list_init(&p->threads);
 	waitq_init(&p->child_exit);
 	p->may_serve = may_serve;
+	p->posix = posix;
 	p->server_coreid = -1;
 	list_init(&p->requests);
 	list_init(&p->results);

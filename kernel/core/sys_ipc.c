@@ -111,3 +111,9 @@ long sys_get(const struct syscall_args *a)
 		copy_to_user(out, &d, sizeof(d));
 	return r;
 }
+
+long sys_server_pid(const struct syscall_args *a)
+{
+	struct process *server = ipc_server(a->arg[0]);
+	return server ? server->pid : -ESRCH;
+}

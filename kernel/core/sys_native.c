@@ -12,6 +12,7 @@
 #include <kernel/usercopy.h>
 #include <myrmex/device.h>
 #include <myrmex/ica.h>
+#include <myrmex/proc.h>
 #include <myrmex/syscall.h>
 
 #define SPAWN_MAX_ARGS   128      /* argv and envp entries, each */
@@ -47,7 +48,7 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	int prio = (int)a->arg[3];
 	uint64_t flags = a->arg[4];
 	uint64_t device = (flags >> 8) & 0xff;   /* MYRMEX_SPAWN_DEVICE(index): index + 1 */
-	if (flags & ~(uint64_t)(MYRMEX_SPAWN_SERVER | 0xff00))
+	if (flags & ~(uint64_t)(MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_POSIX | 0xff00))
 		return -EINVAL;
 	if ((flags & MYRMEX_SPAWN_SERVER) && !t->proc->may_serve)
 		return -EPERM;
@@ -78,7 +79,8 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	else if (envc < 0)
 		r = envc;
 	else
-		r = proc_spawn(name, argv, argc, envp, envc, prio, flags & MYRMEX_SPAWN_SERVER, t->proc);
+		r = proc_spawn(name, argv, argc, envp, envc, prio, flags & MYRMEX_SPAWN_SERVER,
+		               flags & MYRMEX_SPAWN_POSIX, t->proc);
 	if (r > 0 && device) {
 		int err = device_grant((unsigned)(device - 1), proc_find((int)r));
 		if (err) {

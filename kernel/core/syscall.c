@@ -11,6 +11,7 @@
 #include <kernel/stats.h>
 #include <myrmex/device.h>
 #include <myrmex/ica.h>
+#include <myrmex/proc.h>
 #include <myrmex/syscall.h>
 
 static const syscall_fn linux_calls[] = {
@@ -65,6 +66,7 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_ICA_PHYS - MYRMEX_SYS_BASE] = sys_ica_phys,
 	[MYRMEX_SYS_DEV_PORT_READ - MYRMEX_SYS_BASE] = sys_dev_port_read,
 	[MYRMEX_SYS_DEV_PORT_WRITE - MYRMEX_SYS_BASE] = sys_dev_port_write,
+	[MYRMEX_SYS_SERVER_PID - MYRMEX_SYS_BASE] = sys_server_pid,
 };
 
 #define LOGGED_MAX 512

@@ -22,6 +22,8 @@ long myrmex_spawn_flags(const char *module, char *const argv[], char *const envp
 long myrmex_kstats(struct myrmex_kstats *out);
 long myrmex_poweroff(int code);
 long myrmex_setprio(int tid, int prio);
+/* The pid of the server registered for coreid, or -ESRCH. */
+long myrmex_server_pid(unsigned coreid);
 
 /*
  * ICAs and the server communication mechanism (include/myrmex/ica.h,

@@ -17,6 +17,11 @@ long myrmex_spawn(const char *module, char *const argv[], char *const envp[], in
 	return myrmex_spawn_flags(module, argv, envp, prio, 0);
 }
 
+long myrmex_server_pid(unsigned coreid)
+{
+	return myrmex_syscall6(MYRMEX_SYS_SERVER_PID, coreid, 0, 0, 0, 0, 0);
+}
+
 long myrmex_kstats(struct myrmex_kstats *out)
 {
 	return myrmex_syscall6(MYRMEX_SYS_KSTATS, (long)out,

@@ -16,6 +16,8 @@ struct thread;
 #define IPC_QUEUE_MAX 64   /* requests waiting for one server */
 
 int ipc_register(struct process *p, uint64_t coreid);
+/* The process registered for coreid, or NULL. */
+struct process *ipc_server(uint64_t coreid);
 /* callsync / callasync of the control ICA at user address ctl. */
 int ipc_call(struct thread *t, uptr_t ctl, bool sync);
 /* Unmaps the control ICA of the request at ctl that t's process handles

@@ -65,6 +65,8 @@ struct process {
 	struct vm_space vm;
 	/* The communication mechanism (kernel/ipc.h, kernel/ica.h). */
 	bool may_serve;                /* may call registserver */
+	bool posix;                    /* a POSIX process: file calls go to the file manager,
+	                                  fork/execve to the process manager (docs/posix.md) */
 	int server_coreid;             /* -1 when not a server */
 	struct list_node requests;     /* control ICAs queued for this server */
 	unsigned request_count;
@@ -80,7 +82,7 @@ struct process {
  * to register as a server. Returns the pid or -errno. */
 int proc_spawn(const char *module, const char *const *argv, int argc,
                const char *const *envp, int envc, int prio, bool may_serve,
-               struct process *parent);
+               bool posix, struct process *parent);
 /* Creates a thread in the current process that enters user mode at the
  * current system call's return point, with stack sp (clone). Returns the
  * tid or -EAGAIN/-ENOMEM. */

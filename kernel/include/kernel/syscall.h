@@ -64,6 +64,7 @@ long sys_callasync(const struct syscall_args *a);
 long sys_get(const struct syscall_args *a);
 long sys_ret(const struct syscall_args *a);
 long sys_claim(const struct syscall_args *a);
+long sys_server_pid(const struct syscall_args *a);
 long sys_dev_info(const struct syscall_args *a);
 long sys_dev_config_read(const struct syscall_args *a);
 long sys_dev_config_write(const struct syscall_args *a);

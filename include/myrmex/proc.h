@@ -1,0 +1,79 @@
+/*
+ * The process manager's protocol (servers/proc/pm) and the kernel calls it
+ * uses to fork and exec processes. See docs/posix.md.
+ *
+ * Requests come from the kernel, on behalf of a thread of a POSIX process
+ * that made a Linux fork/vfork/clone (without CLONE_VM|CLONE_THREAD) or
+ * execve: one frame with target MYRMEX_COREID_PM, the requester is the
+ * process's pid, arg[0] the thread's tid.
+ *
+ *   PM_FORK  arg[1] the child's stack pointer (0: the caller's). status: the
+ *            child's pid, or -EAGAIN, -ENOMEM.
+ *   PM_EXEC  data[0]: the path, NUL, argc strings, envc strings (each
+ *            NUL-terminated); arg[1] argc, arg[2] envc, arg[3] bytes used.
+ *            status 0 (the thread now runs the new program) or -ENOENT,
+ *            -EACCES, -ENOEXEC, -E2BIG, -ENOMEM, -ENAMETOOLONG, -ENOTDIR.
+ */
+#ifndef MYRMEX_PROC_H
+#define MYRMEX_PROC_H
+
+#include <stdint.h>
+#include <myrmex/syscall.h>
+
+#define MYRMEX_COREID_PM 5u
+
+#define PM_FORK 1u
+#define PM_EXEC 2u
+
+/* spawn's flag (after MYRMEX_SPAWN_SERVER = 1): the new process is a POSIX
+ * process (its file calls go to the file manager, fork/execve to the
+ * process manager). */
+#define MYRMEX_SPAWN_POSIX 2u
+
+/*
+ * Kernel calls for the process manager. Only the process registered as
+ * MYRMEX_COREID_PM may make them (-EPERM); tid must name a thread that is
+ * blocked in a call the caller is handling now (-ESRCH).
+ *
+ * proc_fork(int tid, uint64_t sp) -> child pid
+ *     A new process, child of tid's process: a copy-on-write copy of its
+ *     address space, its signal dispositions, process group and session,
+ *     its POSIX flag, and one thread with tid's user registers at the
+ *     system call, rax = 0 and, when sp != 0, rsp = sp. The child is
+ *     stopped until proc_start. -EAGAIN process limit, -ENOMEM.
+ * proc_start(int pid, int discard) -> 0
+ *     A child made by proc_fork and not yet started runs (discard 0) or is
+ *     destroyed without a trace (discard 1). -ESRCH not such a child.
+ * proc_exec(int tid, const struct myrmex_exec *how) -> 0
+ *     Replaces the image of tid's process with the static ELF executable
+ *     held in the caller's image ICAs (the file's bytes in order, each ICA
+ *     full but the last), with the argument strings of the args ICA. The
+ *     kernel checks the whole image first; then other threads end, every
+ *     mapping goes (not the ICA window), handlers reset to default (ignored
+ *     signals stay ignored), the name becomes argv[0]'s last component, and
+ *     tid starts at the entry point with Linux's initial stack.
+ *     -ENOEXEC bad ELF, -E2BIG strings too large, -EINVAL bad handles or
+ *     lengths, -ENOMEM (before the point of no return; after it the
+ *     process is killed with SIGKILL, as Linux does).
+ * server_pid(unsigned coreid) -> pid
+ *     Anyone: the pid of the server registered for coreid, or -ESRCH.
+ */
+#define MYRMEX_SYS_PROC_FORK  (MYRMEX_SYS_BASE + 30)
+#define MYRMEX_SYS_PROC_START (MYRMEX_SYS_BASE + 31)
+#define MYRMEX_SYS_PROC_EXEC  (MYRMEX_SYS_BASE + 32)
+#define MYRMEX_SYS_SERVER_PID (MYRMEX_SYS_BASE + 33)
+
+#define MYRMEX_EXEC_MAX_IMAGES 64   /* 64 x 256 KiB: a 16 MiB executable */
+
+struct myrmex_exec {
+	uint32_t image[MYRMEX_EXEC_MAX_IMAGES];   /* ICA handles, attached to the caller */
+	uint32_t nimage;
+	uint32_t args;          /* ICA handle: argc strings then envc strings */
+	uint64_t image_size;    /* bytes of the executable */
+	uint32_t argc, envc;
+	uint32_t args_size;     /* bytes used in the args ICA */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct myrmex_exec) == 280, "struct myrmex_exec layout");
+
+#endif
