@@ -1,7 +1,8 @@
 # Myrmex top-level build.
 #
 #   make          build the kernel, the user programs, tests and benchmarks
-#   make run      boot Myrmex in QEMU on the serial console (the demo init)
+#   make run      boot Myrmex in QEMU to a busybox shell on the serial console
+#   make demo     boot the demo init (the mechanisms one by one), then power off
 #   make test     host unit tests + booted integration tests: "N passed, N failed"
 #   make bench    benchmarks under TCG -icount (instructions) and normally (cycles)
 #   make clean
@@ -113,7 +114,7 @@ $(BUILD)/bench/bench_%: bench/bench_%.c bench/bench_stats.c bench/bench.h $(LIBM
 # "/* unit-sources: a.c b.c */".
 HOSTCC      := gcc
 UNIT_CFLAGS := -std=gnu17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Wall -Wextra -Werror -Ikernel/include -Itests/unit
+	-Wall -Wextra -Werror -Ikernel/include -Iinclude -Itests/unit
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 unit_sources = $(shell sed -n 's|.*unit-sources: *\(.*\) *\*/.*|\1|p' $(1))
@@ -156,11 +157,12 @@ TEST_DISK := $(BUILD)/test/disk.img
 FS_IMAGES  := fs.img full.img corrupt-magic.img corrupt-count.img corrupt-inode.img \
 	corrupt-dirent.img
 TEST_DISKS := $(TEST_DISK) $(addprefix $(BUILD)/test/,$(FS_IMAGES))
-ROOT_MIB   := 32
+ROOT_MIB   := 64
 ROOT_IMG   := $(BUILD)/run/root.img
 FSIMAGE_PY := tools/mkfsimage.py tools/e2fs.py tools/ext2layout.py
-$(ROOT_IMG): $(FSIMAGE_PY) $(shell find rootfs 2>/dev/null)
-	$(PYTHON) tools/mkfsimage.py dir rootfs $@ $(ROOT_MIB)
+# rootfs/ plus Debian's static busybox and its applets (tools/mkrootfs.py).
+$(ROOT_IMG): tools/mkrootfs.py $(FSIMAGE_PY) $(shell find rootfs 2>/dev/null)
+	$(PYTHON) tools/mkrootfs.py $@ $(ROOT_MIB)
 
 # The disk of the file-system benchmarks (bench_fs): ext2 holding
 # /bench/file64m, 64 MiB of pseudo-random bytes made by tools/mkbenchimg.py
@@ -170,7 +172,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: all kernel user servers tests benchmarks unit run test bench setup clean
+.PHONY: all kernel user servers tests benchmarks unit run demo test bench setup clean
 
 all: kernel user servers tests benchmarks unit
 kernel: $(KERNEL_BIN)
@@ -184,12 +186,20 @@ setup:
 	@scripts/setup.sh
 
 # Boot modules: the first is init (pid 1); the others are programs it spawns.
-DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init,$(USER_BINS)) $(SERVER_BINS)
+# make run: sysinit brings the servers up and runs the shell from the disk.
+RUN_MODULES  := "$(BUILD)/user/sysinit /bin/sh" $(BUILD)/user/posix_start $(SERVER_BINS)
+# make demo: the demo init shows the mechanisms one by one and powers off.
+DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init $(BUILD)/user/sysinit,$(USER_BINS)) \
+	$(SERVER_BINS)
 TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS)
 BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
 
 run: setup
+	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
+	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
+
+demo: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
 	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(DEMO_MODULES)
 
@@ -201,7 +211,7 @@ test: setup
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
-		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES)
+		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES)
 
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.

@@ -26,428 +26,43 @@ where bench_fs reads it. The Debian kernel has virtio-pci and virtio-blk as modu
 from the kernel package into build/linux/modules/ (tools/linux_modules.py) and loaded
 by /init with insmod, in dependency order.
 
-The kernel: $MYRMEX_LINUX_KERNEL (a bzImage) if set; else build/linux/vmlinuz, which
-is fetched once, without installing anything on the host, from Debian's
-linux-image-<version>-cloud-amd64 (the package linux-image-cloud-amd64 depends on)
-with `apt-get download` and `dpkg-deb -x`. Busybox: /bin/busybox when it is static,
-else build/linux/busybox from Debian's busybox-static, fetched the same way.
-$MYRMEX_LINUX_APPEND replaces the kernel command line (default: DEFAULT_APPEND).
-With $MYRMEX_LINUX_KERNEL, $MYRMEX_LINUX_MODULES may name that kernel's
-lib/modules/<release> folder; without it the kernel must have virtio-blk built in.
+The kernel, its disk modules and busybox come from tools/linux_kernel.py
+(build/linux/vmlinuz, fetched once from Debian's cloud kernel package, or
+$MYRMEX_LINUX_KERNEL), the initramfs archive from tools/linux_initramfs.py.
 """
 
 import argparse
 import datetime
-import glob
-import gzip
 import os
 import re
 import shlex
-import shutil
-import stat
-import struct
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (tools/bench.py: the BENCH-line parser and records)
-import linux_modules  # noqa: E402  (tools/linux_modules.py: the disk modules)
 import qemu   # noqa: E402  (tools/qemu.py: the machine and the console reader)
+from linux_initramfs import INIT_MARK, base_archive, add_modules, disk_script, \
+    write_archive  # noqa: E402
+from linux_kernel import ROOT, LINUX_DIR, LinuxSetupError, say, get_kernel, \
+    get_modules, get_busybox, elf_is_static, bzimage_version, kernel_append, \
+    describe_linux_run, disk_command  # noqa: E402,F401  (re-exported for bench.py)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LINUX_DIR = os.path.join(ROOT, "build", "linux")
-KERNEL_ENV = "MYRMEX_LINUX_KERNEL"
-APPEND_ENV = "MYRMEX_LINUX_APPEND"
-MODULES_ENV = "MYRMEX_LINUX_MODULES"
-KERNEL_META = "linux-image-cloud-amd64"
-KERNEL_PKG_RE = re.compile(r"^linux-image-[0-9][^\s]*-cloud-amd64$")
-BUSYBOX_PKG = "busybox-static"
-
-# console=ttyS0: the console is the serial port QEMU reads (-serial stdio).
-# quiet: few kernel lines on that console (each costs time under TCG).
-# panic=-1: a panic reboots at once, which -no-reboot turns into QEMU's exit.
-# tsc=reliable: no clocksource watchdog; under TCG the TSC would be judged unstable
-#   and CLOCK_MONOTONIC moved off the TSC, so the vDSO could not serve it.
-# nokaslr, mitigations=off: Myrmex has neither; mitigations=off also turns off page
-#   table isolation (PTI), which would add two CR3 writes to every system call.
-DEFAULT_APPEND = "console=ttyS0 quiet panic=-1 tsc=reliable nokaslr mitigations=off"
-
-# Kernel options the harness cannot do without (=y, not modules), and options
-# worth reporting either way.
-REQUIRED_CONFIG = ["SERIAL_8250", "SERIAL_8250_CONSOLE", "BLK_DEV_INITRD",
-                   "RD_GZIP", "DEVTMPFS", "PROC_FS", "BINFMT_ELF", "BINFMT_SCRIPT",
-                   "ACPI"]
-REPORTED_CONFIG = ["VIRTIO_PCI", "VIRTIO_BLK", "PAGE_TABLE_ISOLATION", "HZ"]
-
-INIT_MARK = "LINUX-INIT"    # lines printed by our /init
 BUSYBOX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "ls", "dmesg", "uname",
                    "insmod", "mkdir", "sleep"]
 
-# The disk: the modules that drive it (their dependencies are found), where /init
-# mounts it (bench/bench_fs.c's FS_LINUX_MOUNT) and as what.
-DISK_MODULES = ["virtio_pci", "virtio_blk"]
+# Where /init mounts the bench disk (bench/bench_fs.c's FS_LINUX_MOUNT).
 DISK_MOUNT = "/mnt/benchfs"
-DISK_FSTYPE = "ext2"
 DISK_NAME = "fs.img"        # the default disk, in the bench folder
 
 
-class LinuxSetupError(Exception):
-    """The Linux guest cannot be prepared (no kernel, no busybox, no apt lists...)."""
-
-
-def say(text):
-    print("linux: %s" % text, flush=True)
-
-
-# ---------------------------------------------------------------- Debian packages
-
-def run_tool(argv, cwd=None, timeout=600):
-    """Run a host tool; return (status, combined output). Status 127: not found."""
-    try:
-        proc = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=timeout)
-    except FileNotFoundError:
-        return 127, "%s: not found" % argv[0]
-    except subprocess.TimeoutExpired:
-        return 124, "%s: no answer within %d s" % (" ".join(argv), timeout)
-    return proc.returncode, proc.stdout
-
-
-def need_debian_tools():
-    missing = [t for t in ("apt-get", "apt-cache", "dpkg-deb") if not shutil.which(t)]
-    if missing:
-        raise LinuxSetupError(
-            "%s not found: fetching the kernel needs Debian's apt and dpkg; set "
-            "%s=/path/to/bzImage instead" % (", ".join(missing), KERNEL_ENV))
-
-
-def no_lists_message(package, output):
-    last = " / ".join(output.strip().splitlines()[-2:])
-    return ("apt does not know the package %s (%s). Debian's package lists are "
-            "probably missing: run `apt-get update` as root (sudo apt-get update), "
-            "then again; or set %s=/path/to/bzImage" % (package, last, KERNEL_ENV))
-
-
-def kernel_package():
-    """The real kernel package behind linux-image-cloud-amd64 (candidate version)."""
-    status, out = run_tool(["apt-cache", "depends", KERNEL_META], timeout=120)
-    names = []
-    for line in out.splitlines():
-        key, sep, value = line.strip().partition(":")
-        value = value.strip()
-        if sep and key.strip() == "Depends" and KERNEL_PKG_RE.match(value):
-            names.append(value)
-    if status != 0 or not names:
-        raise LinuxSetupError(no_lists_message(KERNEL_META, out))
-    return names[0]
-
-
-def download_deb(package, workdir):
-    """apt-get download <package> into workdir; return the .deb path."""
-    status, out = run_tool(["apt-get", "download", package], cwd=workdir)
-    debs = glob.glob(os.path.join(workdir, "*.deb"))
-    if status != 0 or len(debs) != 1:
-        if any(text in out for text in ("Unable to locate", "no installation candidate",
-                                        "Can't find a source")):
-            raise LinuxSetupError(no_lists_message(package, out))
-        raise LinuxSetupError("`apt-get download %s` failed (status %d): %s" % (
-            package, status, " / ".join(out.strip().splitlines()[-3:])))
-    return debs[0]
-
-
-def extract_deb(deb, dest):
-    status, out = run_tool(["dpkg-deb", "-x", deb, dest])
-    if status != 0:
-        raise LinuxSetupError("`dpkg-deb -x %s` failed: %s" % (deb, out.strip()))
-    status, out = run_tool(["dpkg-deb", "-f", deb, "Package", "Version"])
-    fields = dict(l.split(": ", 1) for l in out.splitlines() if ": " in l)
-    return "%s %s" % (fields.get("Package", "?"), fields.get("Version", "?"))
-
-
-def install_file(src, dest, mode=0o644):
-    """Copy src to dest atomically (a temporary name, then rename)."""
-    tmp = dest + ".part"
-    shutil.copyfile(src, tmp)
-    os.chmod(tmp, mode)
-    os.replace(tmp, dest)
-
-
-# ---------------------------------------------------------------- kernel
-
-def bzimage_version(path):
-    """The version string in a bzImage's setup header, or None if not a bzImage."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(0x8000)
-    except OSError:
-        return None
-    if len(head) < 0x210 or head[0x202:0x206] != b"HdrS":
-        return None
-    offset = struct.unpack_from("<H", head, 0x20E)[0] + 0x200
-    if not 0x200 < offset < len(head):
-        return "unknown version"
-    return head[offset:offset + 200].split(b"\0")[0].decode("ascii", "replace")
-
-
-def read_config(path):
-    """{"OPTION": "y"/"m"/value} from a kernel .config; {} if absent."""
-    options = {}
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                m = re.match(r"^CONFIG_([A-Za-z0-9_]+)=(.*)$", line.strip())
-                if m:
-                    options[m.group(1)] = m.group(2)
-    except OSError:
-        pass
-    return options
-
-
-def check_config(path):
-    """Say which needed options a kernel config lacks (a warning, not an error)."""
-    options = read_config(path)
-    if not options:
-        return
-    lacking = [o for o in REQUIRED_CONFIG if options.get(o) != "y"]
-    if lacking:
-        say("warning: kernel config lacks (built in) %s: the boot may fail" %
-            ", ".join("CONFIG_" + o for o in lacking))
-    present = [o for o in REQUIRED_CONFIG if o not in lacking]
-    say("kernel config: built in %s; %s" % (", ".join(present), ", ".join(
-        "%s=%s" % (o, options.get(o, "n")) for o in REPORTED_CONFIG)))
-
-
-def fetch_kernel(linux_dir):
-    """Download and extract the Debian cloud kernel into linux_dir/vmlinuz."""
-    need_debian_tools()
-    package = kernel_package()
-    say("fetching %s (Debian's %s) with apt-get download" % (package, KERNEL_META))
-    with tempfile.TemporaryDirectory(dir=linux_dir, prefix="fetch-") as work:
-        os.chmod(work, 0o755)
-        deb = download_deb(package, work)
-        tree = os.path.join(work, "tree")
-        label = extract_deb(deb, tree)
-        images = glob.glob(os.path.join(tree, "boot", "vmlinuz-*"))
-        if len(images) != 1:
-            raise LinuxSetupError("%s holds %d boot/vmlinuz-* files, expected 1" % (
-                os.path.basename(deb), len(images)))
-        configs = glob.glob(os.path.join(tree, "boot", "config-*"))
-        if configs:
-            install_file(configs[0], os.path.join(linux_dir, "config"))
-        with open(os.path.join(linux_dir, "kernel-package"), "w") as f:
-            f.write(label + "\n")
-        try:
-            keep_modules(tree, os.path.join(linux_dir, "modules"))
-        except LinuxSetupError as e:
-            say("warning: no disk modules kept (%s): the disk benchmarks will fail" % e)
-        install_file(images[0], os.path.join(linux_dir, "vmlinuz"))
-    say("kernel: %s -> %s" % (label, os.path.join(linux_dir, "vmlinuz")))
-
-
-def get_kernel(linux_dir):
-    """Path of the bzImage to boot: $MYRMEX_LINUX_KERNEL, or the cached or freshly
-    fetched linux_dir/vmlinuz."""
-    override = os.environ.get(KERNEL_ENV, "").strip()
-    if override:
-        if not os.path.isfile(override):
-            raise LinuxSetupError("%s=%s: no such file" % (KERNEL_ENV, override))
-        say("kernel from %s: %s" % (KERNEL_ENV, override))
-        return override
-    path = os.path.join(linux_dir, "vmlinuz")
-    if not os.path.isfile(path):
-        os.makedirs(linux_dir, exist_ok=True)
-        fetch_kernel(linux_dir)
-    check_config(os.path.join(linux_dir, "config"))
-    return path
-
-
-# ---------------------------------------------------------------- kernel modules
-
-def keep_modules(source, dest, package=True):
-    """linux_modules.save_modules of DISK_MODULES from an extracted kernel package
-    (package) or a lib/modules/<release> folder into dest, errors as
-    LinuxSetupError."""
-    try:
-        moddir = linux_modules.package_module_dir(source) if package else source
-        names = linux_modules.save_modules(moddir, DISK_MODULES, dest)
-    except (linux_modules.ModuleError, OSError) as e:
-        raise LinuxSetupError(str(e))
-    say("disk modules: %s -> %s" % (" ".join(names) or "none (built in)", dest))
-
-
-def fetch_modules(linux_dir, dest):
-    """The modules of the cached Debian kernel: the same package version again
-    (build/linux/kernel-package), its vmlinuz checked to be the cached one."""
-    try:
-        with open(os.path.join(linux_dir, "kernel-package")) as f:
-            package, version = f.read().split()[:2]
-    except (OSError, ValueError):
-        raise LinuxSetupError("no %s/kernel-package: remove %s/vmlinuz to fetch the "
-                              "kernel again" % (linux_dir, linux_dir))
-    need_debian_tools()
-    say("fetching %s %s again for its modules" % (package, version))
-    with tempfile.TemporaryDirectory(dir=linux_dir, prefix="fetch-") as work:
-        os.chmod(work, 0o755)
-        deb = download_deb("%s=%s" % (package, version), work)
-        tree = os.path.join(work, "tree")
-        extract_deb(deb, tree)
-        images = glob.glob(os.path.join(tree, "boot", "vmlinuz-*"))
-        cached = os.path.join(linux_dir, "vmlinuz")
-        if len(images) != 1 or not same_file(images[0], cached):
-            raise LinuxSetupError("%s %s does not hold the cached %s/vmlinuz: remove "
-                                  "it to fetch the kernel again" % (
-                                      package, version, linux_dir))
-        keep_modules(tree, dest)
-
-
-def same_file(a, b):
-    """Do files a and b hold the same bytes?"""
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        return fa.read() == fb.read()
-
-
-def get_modules(linux_dir, kernel):
-    """The disk modules for `kernel` as [(name, bytes)], in load order.
-
-    Debian's kernel: build/linux/modules, made when the kernel is fetched (or
-    now, from the same package version). $MYRMEX_LINUX_KERNEL: the modules of
-    $MYRMEX_LINUX_MODULES if set, else none (virtio-blk must be built in).
-    Raises LinuxSetupError when a module's vermagic is not the kernel's release.
-    """
-    if os.environ.get(KERNEL_ENV, "").strip():
-        source = os.environ.get(MODULES_ENV, "").strip()
-        if not source:
-            say("%s without %s: no modules loaded (the kernel must have virtio-pci "
-                "and virtio-blk built in)" % (KERNEL_ENV, MODULES_ENV))
-            return []
-        folder = os.path.join(linux_dir, "modules-custom")
-        keep_modules(source, folder, package=False)
-    else:
-        folder = os.path.join(linux_dir, "modules")
-        if not os.path.isfile(os.path.join(folder, "order")):
-            fetch_modules(linux_dir, folder)
-    try:
-        mods, release = linux_modules.read_modules(folder)
-    except OSError as e:
-        raise LinuxSetupError("%s: %s (remove the folder to make it again)" % (folder, e))
-    version = bzimage_version(kernel) or ""
-    if mods and version.split()[:1] != [release]:
-        raise LinuxSetupError("the modules in %s are for %s, the kernel is %s" % (
-            folder, release, version))
-    return mods
-
-
-# ---------------------------------------------------------------- busybox
-
-def elf_is_static(path):
-    """True if path is an x86-64 ELF executable without a program interpreter."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(64)
-            if len(head) < 64 or head[:5] != b"\x7fELF\x02" or head[5] != 1:
-                return False
-            if struct.unpack_from("<H", head, 18)[0] != 62:     # EM_X86_64
-                return False
-            phoff = struct.unpack_from("<Q", head, 32)[0]
-            phentsize, phnum = struct.unpack_from("<HH", head, 54)
-            f.seek(phoff)
-            table = f.read(phentsize * phnum)
-    except OSError:
-        return False
-    for i in range(phnum):
-        if struct.unpack_from("<I", table, i * phentsize)[0] == 3:   # PT_INTERP
-            return False
-    return True
-
-
-def get_busybox(linux_dir):
-    """A static busybox: linux_dir/busybox, /bin/busybox, or Debian's busybox-static."""
-    cached = os.path.join(linux_dir, "busybox")
-    for path in (cached, "/bin/busybox", "/usr/bin/busybox"):
-        if os.path.isfile(path) and elf_is_static(path):
-            return path
-    need_debian_tools()
-    say("fetching %s with apt-get download" % BUSYBOX_PKG)
-    os.makedirs(linux_dir, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=linux_dir, prefix="fetch-") as work:
-        os.chmod(work, 0o755)
-        deb = download_deb(BUSYBOX_PKG, work)
-        tree = os.path.join(work, "tree")
-        label = extract_deb(deb, tree)
-        found = [p for p in (os.path.join(tree, "bin", "busybox"),
-                             os.path.join(tree, "usr", "bin", "busybox"))
-                 if os.path.isfile(p)]
-        if not found or not elf_is_static(found[0]):
-            raise LinuxSetupError("%s has no static bin/busybox" % label)
-        install_file(found[0], cached, 0o755)
-    say("busybox: %s -> %s" % (label, cached))
-    return cached
-
-
 # ---------------------------------------------------------------- initramfs
-
-class Cpio:
-    """A newc ("070701") cpio archive, as the kernel unpacks an initramfs."""
-
-    def __init__(self):
-        self.parts = []
-        self.ino = 1
-
-    def add(self, name, mode, data=b"", rdev=(0, 0)):
-        name_b = name.encode() + b"\0"
-        fields = [self.ino, mode, 0, 0, 2 if stat.S_ISDIR(mode) else 1, 0,
-                  len(data), 0, 0, rdev[0], rdev[1], len(name_b), 0]
-        self.ino += 1
-        head = b"070701" + b"".join(b"%08x" % v for v in fields)
-        self.parts += [head, name_b, b"\0" * (-(len(head) + len(name_b)) % 4),
-                       data, b"\0" * (-len(data) % 4)]
-
-    def dir(self, name):
-        self.add(name, stat.S_IFDIR | 0o755)
-
-    def file(self, name, data, perm=0o755):
-        self.add(name, stat.S_IFREG | perm, data)
-
-    def symlink(self, name, target):
-        self.add(name, stat.S_IFLNK | 0o777, target.encode())
-
-    def chardev(self, name, major, minor, perm=0o600):
-        self.add(name, stat.S_IFCHR | perm, rdev=(major, minor))
-
-    def finish(self):
-        self.ino = 0
-        self.add("TRAILER!!!", 0)
-        return b"".join(self.parts)
-
-
-def disk_script(modules):
-    """The part of /init that loads the disk modules and mounts the disk: it
-    prints `LINUX-INIT disk mounted ...` or `LINUX-INIT disk failed: <why>`."""
-    return """for m in {modules}; do
-    insmod /lib/modules/$m.ko || echo "{mark} disk insmod $m failed"
-done
-i=0
-while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-mkdir -p {mount}
-if [ ! -b /dev/vda ]; then
-    echo "{mark} disk failed: no /dev/vda (virtio-blk)"
-elif mount -t {fstype} -o ro /dev/vda {mount}; then
-    up=$(cut -d' ' -f1 /proc/uptime)
-    echo "{mark} disk mounted /dev/vda at {mount} ({fstype}, read-only) uptime=$up"
-else
-    echo "{mark} disk failed: mount -t {fstype} /dev/vda {mount}"
-fi
-""".format(modules=" ".join(modules) or "", mark=INIT_MARK, mount=DISK_MOUNT,
-           fstype=DISK_FSTYPE)
-
 
 def init_script(only, disk_modules=None):
     """The initramfs's /init: mount, run benchinit on the console, power off.
     disk_modules (a list, maybe empty) adds the disk: modules loaded, mounted."""
     args = "".join(" " + name for name in only)
-    disk = disk_script(disk_modules) if disk_modules is not None else ""
+    disk = disk_script(disk_modules, DISK_MOUNT) if disk_modules is not None else ""
     return """#!/bin/sh
 # /init of the Myrmex benchmark initramfs (written by tools/linux_guest.py).
 export PATH=/bin
@@ -483,26 +98,14 @@ def build_initramfs(bench_dir, busybox, dest, only=(), disk_modules=None):
         if not re.match(r"^[A-Za-z0-9_.-]+$", name):
             raise LinuxSetupError("bad benchmark name %r" % name)
     programs = bench_programs(bench_dir)
-    cpio = Cpio()
-    for d in ("bin", "dev", "proc", "sys", "tmp", "bench", "mnt", "lib", "lib/modules"):
-        cpio.dir(d)
-    cpio.chardev("dev/console", 5, 1)   # the kernel opens it before /init runs
-    with open(busybox, "rb") as f:
-        cpio.file("bin/busybox", f.read())
-    for applet in BUSYBOX_APPLETS:
-        cpio.symlink("bin/" + applet, "busybox")
+    cpio = base_archive(busybox, BUSYBOX_APPLETS, dirs=("bench",))
     for name, path in programs.items():
         with open(path, "rb") as f:
             cpio.file("bench/" + name, f.read())
-    for name, data in disk_modules or []:
-        cpio.file("lib/modules/%s.ko" % name, data, 0o644)
+    add_modules(cpio, disk_modules)
     names = None if disk_modules is None else [n for n, _ in disk_modules]
     cpio.file("init", init_script(only, names).encode())
-    data = gzip.compress(cpio.finish(), compresslevel=6, mtime=0)
-    tmp = dest + ".part"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, dest)
+    write_archive(cpio, dest)
     return list(programs)
 
 
@@ -557,17 +160,6 @@ class LinuxBenchParser(bench.BenchParser):
         return grace
 
 
-def describe_linux_run(run):
-    """qemu.describe_run, but QEMU's status 0 is how Linux's poweroff ends it."""
-    if run.status == 0 and not (run.start_error or run.timed_out or run.stopped_early):
-        return ("QEMU exited with status 0: Linux powered off, or rebooted after a "
-                "panic (after %.1f s)" % run.elapsed)
-    return qemu.describe_run(run)
-
-
-def kernel_append():
-    return os.environ.get(APPEND_ENV, "").strip() or DEFAULT_APPEND
-
 
 def prepare(bench_dir, linux_dir, only=(), disk=None):
     """Kernel path and initramfs path for a run (with the disk modules and the
@@ -585,15 +177,6 @@ def prepare(bench_dir, linux_dir, only=(), disk=None):
         "; disk modules: %s" % (" ".join(n for n, _ in mods) or "none")
         if mods is not None else ""))
     return kernel, initrd
-
-
-def disk_command(kernel, initrd, append, accel, icount, disk):
-    """QEMU's argv: qemu.linux_command's machine, plus the disk as Myrmex gets it
-    (qemu_command's -drive/-device virtio-blk-pci) when disk is a path."""
-    if not disk:
-        return qemu.linux_command(kernel, initrd, append, accel, icount=icount)
-    return qemu.qemu_command(kernel, [initrd], accel, icount=icount, disk=disk,
-                             extra=["-append", append])
 
 
 def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None):

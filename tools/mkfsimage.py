@@ -23,6 +23,8 @@ and testinit's DISK_* numbers):
                         f <size> <crc32, 8 hex digits> <path>
                         d <number of entries, . and .. left out> <path>
                     sorted by path; /SUMS and the root are not listed.
+                    Beside them, outside /SUMS, /links holds symbolic
+                    links for t_fs_posix (LINKS below).
   full.img (4 MiB)  almost empty (one small file), for the full-disk test.
   corrupt-*.img     copies of one small valid image (make_corrupt_tree()),
                     each with the corruption described in CORRUPTIONS; the
@@ -139,7 +141,32 @@ def make_test_tree(root):
     with open(t.host("/SUMS"), "w") as f:
         f.write("\n".join(lines) + "\n")
     os.chmod(t.host("/SUMS"), 0o644)
+    make_links(t)
     return t
+
+
+# /links: name -> target. "long" (over 60 bytes) is kept in a data block (a
+# slow link), the others in the inode (fast links); "dir" leads to a
+# directory, "via-dir" goes through it and back up with "..", the loop never
+# ends, "dangling" leads nowhere.
+LINKS = [
+    ("short", "../text/hello.txt"),
+    ("abs", "/text/hello.txt"),
+    ("long", "../nest/l1/l2/l3/l4/l5/l6/l7/../../../../l4/l5/l6/l7/../l7/./deep.txt"),
+    ("dir", "../nest/l1"),
+    ("via-dir", "dir/../../text/hello.txt"),
+    ("loop1", "loop2"),
+    ("loop2", "loop1"),
+    ("dangling", "nosuch"),
+]
+
+
+def make_links(t):
+    """The symbolic links of /links (not in t.files: /SUMS leaves them out)."""
+    os.mkdir(t.host("/links"))
+    os.chmod(t.host("/links"), 0o755)
+    for name, target in LINKS:
+        os.symlink(target, t.host("/links/" + name))
 
 
 def make_full_tree(root):

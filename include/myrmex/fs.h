@@ -12,31 +12,70 @@
  * -errno on failure.
  *
  * Descriptors belong to the calling process (the kernel's requester pid):
- * another process cannot use them, and they go when the process is gone.
+ * another process cannot use them. A descriptor points to an open-file
+ * description (what an open or pipe made: the object, the offset, the
+ * access mode and the status flags O_APPEND and O_NONBLOCK), which dup,
+ * dup2, F_DUPFD and FS_FORK share (one offset); close-on-exec belongs to
+ * the descriptor. A process has FS_MAX_FDS descriptors (0..63) and a
+ * current directory ("/" at first); everything goes at FS_EXIT, or, for a
+ * native program that ends without it, when the file manager needs the
+ * room. Limits of the whole file manager: 64 processes with descriptors or
+ * a current directory, 1024 descriptions and 64 pipes (-ENFILE beyond), 128
+ * requests parked on pipes at once (-EAGAIN beyond).
  *
  *   FS_OPEN      data: path (NUL-terminated, < FS_PATH_MAX bytes). arg[0]
- *                O_* flags (O_RDONLY/O_WRONLY/O_RDWR, O_CREAT, O_EXCL,
- *                O_TRUNC, O_APPEND, O_DIRECTORY), arg[1] mode for O_CREAT.
- *                status: the descriptor.
+ *                O_* flags: O_RDONLY/O_WRONLY/O_RDWR, O_CREAT, O_EXCL,
+ *                O_TRUNC, O_APPEND, O_DIRECTORY, O_CLOEXEC, O_NONBLOCK,
+ *                O_NOFOLLOW (-ELOOP on a symbolic link); O_NOCTTY and
+ *                O_LARGEFILE are accepted and change nothing, other bits
+ *                are ignored but O_TMPFILE (-EOPNOTSUPP). arg[1] mode for
+ *                O_CREAT (& 07777; the kernel applies the umask). A
+ *                symbolic link as the last name is followed, except with
+ *                O_CREAT|O_EXCL (-EEXIST: the name exists); O_CREAT through
+ *                a link to a missing file gives -EEXIST too (not created).
+ *                O_CREAT on "name/" or on a directory -EISDIR. -EMFILE is
+ *                checked before anything is created. status: the lowest
+ *                free descriptor.
  *   FS_CLOSE     arg[0] fd.
  *   FS_READ      arg[0] fd, arg[1] length (at most the data ICA's size): the
  *                data ICA receives the bytes from the descriptor's offset,
  *                which advances. status: bytes (0 at the end).
  *   FS_WRITE     arg[0] fd, arg[1] length: the data ICA's first bytes are
  *                written at the offset (at the end with O_APPEND).
+ *                FS_READ and FS_WRITE (and the P forms) say in the result's
+ *                arg[7] what the descriptor is (FS_KIND_*), on success and
+ *                on any error after the descriptor was found; for the
+ *                console the frame that comes back as the result (the
+ *                console server's, at resultp) carries it, and ours too.
+ *                /dev/null: reads give 0, writes take everything.
  *   FS_PREAD     FS_READ at offset arg[2]; the descriptor's offset stays.
- *   FS_PWRITE    FS_WRITE at offset arg[2].
+ *   FS_PWRITE    FS_WRITE at offset arg[2]. Both -ESPIPE on a pipe or the
+ *                console.
  *   FS_LSEEK     arg[0] fd, arg[1] offset (signed), arg[2] SEEK_SET/CUR/END.
- *                status: the new offset.
+ *                status: the new offset (always 0 on /dev/null).
  *   FS_FSTAT     arg[0] fd: the data ICA receives a struct myrmex_stat.
- *   FS_STAT      data: path in, struct myrmex_stat out (at offset 0).
+ *                Pipes: S_IFIFO|0600 (both ends one st_ino); the console:
+ *                S_IFCHR|0620, st_rdev 5:1 (Linux's (5 << 8) | 1); /dev/null
+ *                S_IFCHR|0666, st_rdev 1:3; these have st_dev 2, the disk's
+ *                files st_dev 1.
+ *   FS_STAT      data: path in, struct myrmex_stat out (at offset 0). With
+ *                FS_AT_NOFOLLOW a symbolic link as the last name is not
+ *                followed (lstat). With FS_AT_EMPTY_PATH an empty path
+ *                means the descriptor arg[3] itself (with FS_AT_DIRFD; else
+ *                the current directory). The special names answer as
+ *                FS_FSTAT does ("/dev/tty": st_rdev 5:0).
  *   FS_READDIR   arg[0] fd of a directory: the data ICA receives whole
  *                struct myrmex_dirent64 records, as many as fit in arg[1]
- *                bytes. status: bytes (0 at the end). The offset advances.
+ *                bytes. status: bytes (0 at the end). The position is the
+ *                description's, shared like the offset.
  *   FS_MKDIR     data: path; arg[0] mode.
  *   FS_RMDIR     data: path.
- *   FS_UNLINK    data: path.
- *   FS_RENAME    data: old path, NUL, new path, NUL.
+ *   FS_UNLINK    data: path; arg[1] 0 or AT_REMOVEDIR (0x200: FS_RMDIR);
+ *                other bits -EINVAL. "name/" -EISDIR for a directory,
+ *                -ENOTDIR for anything else.
+ *   FS_RENAME    data: old path, NUL, new path, NUL. With FS_AT_DIRFD both
+ *                relative paths start at descriptor arg[3]. "." or ".." as
+ *                the last name, or the root, -EBUSY.
  *   FS_FTRUNCATE arg[0] fd (open for writing), arg[1] new size. -EINVAL
  *                for a descriptor not open for writing or not a regular
  *                file (as Linux answers).
@@ -50,49 +89,115 @@
  *   FS_SHUTDOWN  init only (pid 1): sync, unmount (the file system is
  *                marked clean) and refuse every later call with -ESHUTDOWN.
  *
- * The console: "/dev/console" opens the console (servers/console). Reads
- * and writes on it are passed on to the console server, which returns its
- * result straight to the caller (direct return); reads return one line.
+ * The console: "/dev/console" and "/dev/tty" open the console
+ * (servers/console), "/dev/null" the null device; the names are matched
+ * after "." and ".." are taken out (absolute, or relative to the current
+ * directory; not relative to a descriptor), whether or not the disk has a
+ * /dev. Reads, writes and ioctls on a console descriptor are passed on to
+ * the console server, which returns its result straight to the caller
+ * (direct return); arg[0] of the passed-on frame is the descriptor. A
+ * read with O_NONBLOCK asks CONSOLE_POLL first: -EAGAIN when no input
+ * waits. -ENXIO when no console server runs.
  *
  * The POSIX side (the kernel forwards Linux calls here; docs/posix.md):
  *   FS_DUP       arg[0] fd, arg[1] lowest new fd, arg[2] 1 for close-on-exec.
  *                status: the new fd (sharing the open-file description).
+ *                -EINVAL arg[1] >= FS_MAX_FDS or arg[2] > 1, -EMFILE.
  *   FS_DUP2      arg[0] old fd, arg[1] new fd, arg[2] 1 for close-on-exec:
- *                new fd is closed first if open; old == new returns new.
- *   FS_FCNTL     arg[0] fd, arg[1] F_GETFD/F_SETFD/F_GETFL/F_SETFL, arg[2]
- *                the value. F_SETFL changes O_APPEND and O_NONBLOCK only.
- *   FS_PIPE      arg[0] O_CLOEXEC | O_NONBLOCK. status 0; the result's
- *                arg[0] and arg[1] are the read and write ends.
- *   FS_FORK      process manager only: arg[0] parent pid, arg[1] child pid.
- *                The child gets a copy of the parent's table (same open-file
- *                descriptions) and its current directory.
+ *                new fd is closed first if open; old == new returns new
+ *                (close-on-exec unchanged). -EBADF new fd >= FS_MAX_FDS.
+ *   FS_FCNTL     arg[0] fd, arg[1] F_GETFD/F_SETFD/F_GETFL/F_SETFL (also
+ *                F_DUPFD and F_DUPFD_CLOEXEC, arg[2] the lowest fd), arg[2]
+ *                the value. F_GETFL: the access mode | O_APPEND | O_NONBLOCK
+ *                as set, | O_LARGEFILE for what FS_OPEN opened (as Linux).
+ *                F_SETFL changes O_APPEND and O_NONBLOCK only. Other
+ *                commands -EINVAL.
+ *   FS_PIPE      arg[0] O_CLOEXEC | O_NONBLOCK (other bits -EINVAL). status
+ *                0; the result's arg[0] and arg[1] are the read and write
+ *                ends (O_RDONLY and O_WRONLY descriptions). -EMFILE (no
+ *                two free descriptors: none is left open), -ENFILE.
+ *   FS_FORK      process manager only (the requester is the server of
+ *                MYRMEX_COREID_PM, else -EPERM): arg[0] parent pid, arg[1]
+ *                child pid. The child gets a copy of the parent's table
+ *                (same open-file descriptions, same close-on-exec flags)
+ *                and its current directory. -EINVAL pids not in
+ *                1..INT32_MAX or equal, -EEXIST the child has descriptors
+ *                already, -EAGAIN no table free, -ENOMEM.
  *   FS_EXEC      process manager only: arg[0] pid. Closes its close-on-exec
- *                descriptors.
+ *                descriptors; the current directory stays.
  *   FS_EXIT      the process itself (sent by the kernel as it ends) or the
- *                process manager: arg[0] pid. Closes everything it had.
- *   FS_CHDIR     data: path; or, with arg[0] = 1, the directory open as
- *                descriptor arg[1] (fchdir).
+ *                process manager (-EPERM for others): arg[0] pid. Answers
+ *                its requests parked on pipes with -EPIPE (nobody takes
+ *                them), closes everything it had and forgets its current
+ *                directory; 0 also when it had nothing.
+ *   FS_CHDIR     data: path (FS_AT_DIRFD as for the other paths); or, with
+ *                arg[0] = 1, the directory open as descriptor arg[1]
+ *                (fchdir); other arg[0] -EINVAL. -ENOTDIR, -ENOENT. The
+ *                current directory is kept as the directory itself and as
+ *                its absolute path found from it (through ".." up to the
+ *                root), so links on the way do not show, as on Linux.
  *   FS_GETCWD    the data ICA receives the current directory, NUL-terminated.
- *                status: its length with the NUL. -ERANGE longer than arg[0].
+ *                status: its length with the NUL. -ERANGE longer than arg[0]
+ *                (or the data ICA); -ENOENT once the directory was removed
+ *                (relative paths then give -ENOENT too).
  *   FS_IOCTL     arg[0] fd, arg[1] request, arg[2] the integer argument;
  *                the data ICA carries the request's structure in and out.
- *                Console descriptors: passed on as CONSOLE_IOCTL. Others:
+ *                Any descriptor: FIOCLEX, FIONCLEX (close-on-exec);
+ *                FIONREAD on a pipe (bytes waiting) or a regular file
+ *                (bytes after the offset): an int at the data ICA's start.
+ *                Console descriptors: everything else is passed on as
+ *                CONSOLE_IOCTL (arg[1], arg[2], the data ICA). Others:
  *                -ENOTTY.
  *   FS_POLL      data: arg[0] struct pollfd records (Linux layout); fills
  *                revents without waiting. status: records with revents != 0.
- *                Console descriptors ask the console server (CONSOLE_POLL).
- *   FS_ACCESS    data: path; arg[0] R_OK|W_OK|X_OK (a single root user: X_OK
- *                needs an execute bit or a directory).
- *   FS_READLINK  data: path in, the link's target out. status: its length.
- *                -EINVAL not a symbolic link.
+ *                -EINVAL more records than the data ICA holds. A negative
+ *                fd is skipped (revents 0), a descriptor not open gives
+ *                POLLNVAL. Files, directories and /dev/null: POLLIN |
+ *                POLLOUT | POLLRDNORM | POLLWRNORM; a pipe's read end
+ *                POLLIN|POLLRDNORM with data, POLLHUP with no writer left;
+ *                its write end POLLOUT|POLLWRNORM with PIPE_BUF (4096)
+ *                bytes of room, POLLERR with no reader left; the console
+ *                asks the console server once per request (CONSOLE_POLL),
+ *                POLLERR when it cannot answer. revents holds what was
+ *                asked for, plus POLLERR, POLLHUP, POLLNVAL.
+ *   FS_ACCESS    data: path; arg[0] R_OK|W_OK|X_OK (other bits -EINVAL; a
+ *                single root user: X_OK needs an execute bit or a
+ *                directory, -EACCES; W_OK on a read-only mount -EROFS).
+ *                FS_AT_NOFOLLOW: a link as the last name is not followed.
+ *   FS_READLINK  data: path in, the link's target out (not NUL-terminated).
+ *                status: bytes placed: the target's length, cut at arg[0]
+ *                when arg[0] is not 0, and at the data ICA. -EINVAL not a
+ *                symbolic link.
  *   FS_OPEN_AS   process manager only: FS_OPEN with the current directory of
- *                pid arg[5].
- *   FS_OPEN also accepts O_CLOEXEC, O_NONBLOCK, O_NOCTTY, O_NOFOLLOW,
- *   O_LARGEFILE; "/dev/null", "/dev/tty" and "/dev/console" are special.
- *   FS_READ and FS_WRITE on a pipe wait (unless O_NONBLOCK: -EAGAIN) for
- *   data or room; with no writer left a read returns 0, with no reader left
- *   a write returns -EPIPE (the kernel then raises SIGPIPE). -ESPIPE: lseek
- *   on a pipe or the console.
+ *                pid arg[5] (1..INT32_MAX; arg[4] must be 0, -EINVAL). The
+ *                descriptor is the process manager's.
+ *   Pipes: a read takes what the pipe holds, up to its length; on an empty
+ *   pipe it waits (parked in the file manager) for data, or returns 0 when
+ *   no writer is left (a writer is an open-file description of the write
+ *   end: its last descriptor, anywhere, must close). A write of at most
+ *   PIPE_BUF (4096) bytes goes in whole or waits; a longer one puts in
+ *   what fits and waits for room for the rest, and is answered when all of
+ *   it is in (as Linux); with no reader left it is answered with what went
+ *   in, or -EPIPE (the kernel then raises SIGPIPE). With O_NONBLOCK nothing
+ *   waits: -EAGAIN when nothing can be done (an atomic write that does not
+ *   fit whole), else what could be done now. Waiting requests are answered
+ *   in the order they came.
+ *
+ * Path-taking opcodes (FS_OPEN, FS_STAT, FS_MKDIR, FS_RMDIR, FS_UNLINK,
+ * FS_RENAME, FS_ACCESS, FS_READLINK, FS_CHDIR): a path not starting with '/'
+ * is resolved against the process's current directory, or, when arg[4] has
+ * FS_AT_DIRFD, against the directory open as descriptor arg[3] (AT_FDCWD,
+ * -100, there means the current directory; -EBADF not open, -ENOTDIR not a
+ * directory; an absolute path does not look at it). Unknown arg[4] bits
+ * -EINVAL. "." and ".." are the directories' own entries (".." of the root
+ * is the root); symbolic links on the way are followed (40 at most,
+ * -ELOOP), an absolute target from the root, a relative one from the
+ * link's directory; a '/' after the last name needs a directory (and
+ * follows a link there). FS_MKDIR, FS_RMDIR, FS_UNLINK and FS_RENAME never
+ * follow the last name.
+ *
+ * Calls that need no disk (FS_STATS, FS_SHUTDOWN, FS_FORK, FS_EXEC,
+ * FS_EXIT) are served even when nothing is mounted.
  *
  * Errors, besides each call's own: -EBADF a descriptor that is not open (or
  * not open for that direction), -EINVAL bad arguments, no data ICA or one
@@ -155,12 +260,9 @@
 #define FS_KIND_CONSOLE   4u
 #define FS_KIND_NULL      5u
 
-/* Path-taking opcodes (FS_OPEN, FS_STAT, FS_MKDIR, FS_RMDIR, FS_UNLINK,
- * FS_RENAME, FS_ACCESS, FS_READLINK, FS_CHDIR): a path not starting with '/'
- * is resolved against the process's current directory, or, when arg[4] has
- * FS_AT_DIRFD, against the directory open as descriptor arg[3]. */
+/* arg[4] of the path-taking opcodes (see above). */
 #define FS_AT_DIRFD       1u
-#define FS_AT_NOFOLLOW    2u      /* FS_STAT: lstat (no difference until symlinks are followed) */
+#define FS_AT_NOFOLLOW    2u      /* FS_STAT, FS_ACCESS: the last name is not followed (lstat) */
 #define FS_AT_EMPTY_PATH  4u      /* FS_STAT: an empty path means the descriptor arg[3] itself */
 
 #define FS_PATH_MAX    4096u     /* bytes in a path, its NUL included */

@@ -74,6 +74,6 @@ struct myrmex_exec {
 	uint32_t args_size;     /* bytes used in the args ICA */
 	uint32_t reserved;
 };
-_Static_assert(sizeof(struct myrmex_exec) == 280, "struct myrmex_exec layout");
+_Static_assert(sizeof(struct myrmex_exec) == 288, "struct myrmex_exec layout");
 
 #endif

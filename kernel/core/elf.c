@@ -1,7 +1,8 @@
 /*
  * ELF64 executable validation and decoding (see kernel/elf.h). Every offset
  * and size is checked against the image before it is used, and all sums are
- * checked for overflow: the image is untrusted input.
+ * checked for overflow: the image is untrusted input. The image is read
+ * through its view, so that it may lie in several pieces.
  */
 #include <kernel/elf.h>
 #include <stdbool.h>
@@ -35,7 +36,7 @@ struct elf64_phdr {
 _Static_assert(sizeof(struct elf64_ehdr) == 64, "ELF header");
 _Static_assert(sizeof(struct elf64_phdr) == 56, "ELF program header");
 
-static int check_header(const struct elf64_ehdr *eh, size_t size)
+static int check_header(const struct elf64_ehdr *eh, uint64_t size)
 {
 	static const uint8_t magic[4] = { 0x7f, 'E', 'L', 'F' };
 	if (memcmp(eh->ident, magic, 4) != 0)
@@ -59,12 +60,48 @@ static unsigned prot_of(uint32_t flags)
 	       ((flags & PF_X) ? ELF_PROT_X : 0);
 }
 
+static size_t view_buffer(const struct elf_image *im, uint64_t off, const void **bytes)
+{
+	*bytes = (const uint8_t *)im->ctx + off;
+	return (size_t)(im->size - off);
+}
+
+void elf_image_of_buffer(struct elf_image *im, const void *buf, size_t size)
+{
+	im->size = size;
+	im->view = view_buffer;
+	im->ctx = buf;
+}
+
+void elf_read(const struct elf_image *im, uint64_t off, void *buf, size_t n)
+{
+	uint8_t *to = buf;
+	while (n > 0) {
+		const void *piece;
+		size_t chunk = im->view(im, off, &piece);
+		if (chunk > n)
+			chunk = n;
+		memcpy(to, piece, chunk);
+		to += chunk;
+		off += chunk;
+		n -= chunk;
+	}
+}
+
 int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_info *out)
 {
+	struct elf_image im;
+	elf_image_of_buffer(&im, image, size);
+	return elf_parse_image(&im, user_top, out);
+}
+
+int elf_parse_image(const struct elf_image *im, uint64_t user_top, struct elf_info *out)
+{
+	uint64_t size = im->size;
 	if (size < sizeof(struct elf64_ehdr))
 		return -ENOEXEC;
 	struct elf64_ehdr eh;
-	memcpy(&eh, image, sizeof(eh));
+	elf_read(im, 0, &eh, sizeof(eh));
 	int err = check_header(&eh, size);
 	if (err)
 		return err;
@@ -77,7 +114,7 @@ int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_info
 	bool entry_in_code = false;
 	for (unsigned i = 0; i < eh.phnum; i++) {
 		struct elf64_phdr ph;
-		memcpy(&ph, (const uint8_t *)image + eh.phoff + i * sizeof(ph), sizeof(ph));
+		elf_read(im, eh.phoff + i * sizeof(ph), &ph, sizeof(ph));
 		if (ph.type == PT_INTERP)
 			return -ENOEXEC;
 		if (ph.type == PT_PHDR)

@@ -113,6 +113,8 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 	ica->state = ICA_ATTACHED;
 	ica->owner = p;
 	ica->charged = p;
+	ica->carrier = NULL;
+	ica->kernel_channel = false;
 	p->ica_count++;
 	p->ica_pages += npages;
 	slots[slot] = ica;

@@ -79,6 +79,8 @@ static int check_data(struct process *p, const struct ica *ctl, const struct myr
 		struct ica *d = ica_lookup(f->data[i]);
 		if (!d || d == ctl || d->state != ICA_ATTACHED || d->owner != p)
 			return -EINVAL;
+		if (d->kernel_channel && !ctl->kernel_channel)
+			return -EINVAL;
 		for (uint32_t j = 0; j < i; j++)
 			if (data[j] == d)
 				return -EINVAL;
@@ -145,6 +147,10 @@ static void deliver_result(struct ica *ctl, int64_t status, bool direct, int fro
 				dest.waiter->ipc_waiting = NULL;
 				dest.waiter->ipc_delivered = ctl;
 				thread_wake(dest.waiter, 0);
+			} else if (c->nhops == 0 && ctl->kernel_channel) {
+				/* The kernel's own call (an orphan of an interrupted
+				 * thread, or a notice): nobody takes the result. */
+				ica_destroy(ctl);
 			} else {
 				list_push_back(&r->results, &c->link);
 				wake_getters(r);
@@ -240,10 +246,14 @@ static int receive_sync(struct thread *t)
 
 int ipc_call(struct thread *t, uptr_t addr, bool sync)
 {
-	struct process *me = t->proc;
 	struct ica *ctl = ica_at(addr);
-	if (!ctl)
-		return -EINVAL;
+	if (!ctl || (ctl->kernel_channel && ctl->state != ICA_IN_FLIGHT))
+		return -EINVAL;   /* only the kernel starts calls with a channel */
+	return ipc_call_ica(t->proc, t, ctl, sync);
+}
+
+int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool sync)
+{
 	bool idle = ctl->state == ICA_ATTACHED && ctl->owner == me;
 	bool forwarding = ctl->state == ICA_IN_FLIGHT && !ctl->carrier && ctl->call.handler == me;
 	if (!idle && !forwarding)
@@ -291,6 +301,8 @@ int ipc_call(struct thread *t, uptr_t addr, bool sync)
 	}
 	carry(ctl, me, data, f.ndata);
 	c->hops[c->nhops++] = (struct ipc_hop){ me->pid, sync ? t : NULL, off };
+	if (sync)
+		KASSERT(t);
 	c->kind = MYRMEX_DELIVERY_REQUEST;
 	c->frame = off;
 	list_push_back(&server->requests, &c->link);

@@ -1,9 +1,12 @@
 /*
  * The physical page allocator (see kernel/pmm.h). The bitmap itself is
- * placed in the first free RAM range large enough to hold it, and reserved.
+ * placed in the first free RAM range large enough to hold it, and reserved;
+ * the reference counts of shared pages (two bytes per page) are then taken
+ * from the free pages.
  */
 #include <kernel/pmm.h>
 #include <kernel/pagemap.h>
+#include <kernel/pageref.h>
 #include <kernel/boot.h>
 #include <kernel/arch.h>
 #include <kernel/spinlock.h>
@@ -14,6 +17,7 @@
 #define LOW_MEMORY_END 0x100000   /* the first megabyte stays reserved (BIOS, boot data) */
 
 static struct pagemap frames;
+static struct pageref refs;
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
 static uint64_t total_pages;
 static paddr_t max_phys;
@@ -75,6 +79,11 @@ void pmm_init(const struct boot_info *bi)
 		pagemap_set_used(&frames, s / PAGE_SIZE, (e - s) / PAGE_SIZE);
 	}
 	pagemap_set_used(&frames, bitmap_pa / PAGE_SIZE, bytes / PAGE_SIZE);
+	uint64_t ref_pages = ALIGN_UP(npages * sizeof(uint16_t), PAGE_SIZE) / PAGE_SIZE;
+	uint64_t ref_first = pagemap_alloc(&frames, ref_pages);
+	if (ref_first == UINT64_MAX)
+		panic("pmm: no room for the page reference counts (%lu pages)", (unsigned long)ref_pages);
+	pageref_init(&refs, arch_phys_to_virt(ref_first * PAGE_SIZE), npages);
 	total_pages = frames.free;
 	printk("pmm: %lu MiB of RAM, %lu pages free\n",
 	       (unsigned long)(max_phys >> 20), (unsigned long)total_pages);
@@ -94,12 +103,40 @@ paddr_t pmm_alloc(uint64_t count)
 
 void pmm_free(paddr_t pa, uint64_t count)
 {
+	for (uint64_t i = 0; i < count; i++)
+		if (pageref_shared(&refs, pa / PAGE_SIZE + i))
+			panic("pmm_free: page %#lx is still shared", (unsigned long)(pa + i * PAGE_SIZE));
 	spin_lock(&pmm_lock);
 	int r = pagemap_free(&frames, pa / PAGE_SIZE, count);
 	spin_unlock(&pmm_lock);
 	if (r < 0 || (pa & PAGE_MASK))
 		panic("pmm_free: bad or double free of %lu pages at %#lx",
 		      (unsigned long)count, (unsigned long)pa);
+}
+
+void pmm_page_ref(paddr_t pa)
+{
+	spin_lock(&pmm_lock);
+	int r = pageref_get(&refs, pa / PAGE_SIZE);
+	spin_unlock(&pmm_lock);
+	if (r < 0)
+		panic("pmm_page_ref: cannot share page %#lx", (unsigned long)pa);
+}
+
+void pmm_page_unref(paddr_t pa)
+{
+	spin_lock(&pmm_lock);
+	int last = pageref_put(&refs, pa / PAGE_SIZE);
+	spin_unlock(&pmm_lock);
+	if (last < 0)
+		panic("pmm_page_unref: page %#lx is outside RAM", (unsigned long)pa);
+	if (last)
+		pmm_free_page(pa);
+}
+
+bool pmm_page_shared(paddr_t pa)
+{
+	return pageref_shared(&refs, pa / PAGE_SIZE);
 }
 
 uint64_t pmm_free_pages(void) { return frames.free; }

@@ -12,11 +12,13 @@
 #include <kernel/boot.h>
 #include <kernel/device.h>
 #include <kernel/errno.h>
+#include <kernel/forward.h>
 #include <kernel/futex.h>
 #include <kernel/ipc.h>
 #include <kernel/kmem.h>
 #include <kernel/loader.h>
 #include <kernel/panic.h>
+#include <kernel/pm.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
@@ -31,7 +33,7 @@ static int next_id = 1;
 unsigned proc_count(void) { return live_processes; }
 unsigned thread_count(void) { return live_threads; }
 
-static struct thread *thread_alloc(struct process *p)
+struct thread *thread_alloc(struct process *p)
 {
 	struct thread *t = kmem_alloc(&thread_cache);
 	if (!t)
@@ -59,19 +61,45 @@ void thread_destroy(struct thread *t)
 	live_threads--;
 }
 
-static void thread_attach(struct process *p, struct thread *t)
+void thread_attach(struct process *p, struct thread *t)
 {
 	list_push_back(&p->threads, &t->proc_link);
 	p->thread_count++;
 }
 
-static void process_free(struct process *p)
+void process_free(struct process *p)
 {
 	list_remove(&p->table_link);
 	if (list_linked(&p->sibling_link))
 		list_remove(&p->sibling_link);
 	kmem_free(&process_cache, p);
 	live_processes--;
+}
+
+struct process *process_alloc(void)
+{
+	struct process *p = kmem_alloc(&process_cache);
+	if (!p)
+		return NULL;
+	list_init(&p->table_link);
+	list_init(&p->children);
+	list_init(&p->sibling_link);
+	list_init(&p->threads);
+	waitq_init(&p->child_exit);
+	p->server_coreid = -1;
+	list_init(&p->requests);
+	list_init(&p->results);
+	waitq_init(&p->ipc_waiters);
+	live_processes++;
+	return p;
+}
+
+void process_insert(struct process *p, struct process *parent)
+{
+	p->parent = parent;
+	list_push_back(&process_table, &p->table_link);
+	if (parent)
+		list_push_back(&parent->children, &p->sibling_link);
 }
 
 int proc_spawn(const char *module, const char *const *argv, int argc,
@@ -120,6 +148,9 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 	waitq_init(&p->child_exit);
 	p->may_serve = may_serve;
 	p->posix = posix;
+	p->pgid = parent ? parent->pgid : p->pid;
+	p->sid = parent ? parent->sid : p->pid;
+	p->umask = 022;
 	p->server_coreid = -1;
 	list_init(&p->requests);
 	list_init(&p->results);
@@ -148,6 +179,7 @@ int thread_clone(struct thread *parent, uptr_t sp, bool set_tls, uptr_t tls,
 	t->prio = parent->prio;
 	t->clear_child_tid = clear_child_tid;
 	arch_thread_init_clone(t, parent, t->kstack, KSTACK_PAGES * PAGE_SIZE, sp, set_tls, tls);
+	signal_thread_clone(t, parent);
 	thread_attach(p, t);
 	sched_make_runnable(t);
 	return t->tid;
@@ -158,7 +190,10 @@ static void process_end(struct process *p)
 {
 	p->killed = true;   /* nothing is delivered to p from here on */
 	device_process_exit(p);   /* first: the device must stop writing into p's ICAs */
+	forward_process_exit(p);  /* the file manager closes p's descriptors */
+	proc_fork_process_exit(p);   /* a process manager's unstarted children go */
 	ipc_process_exit(p);
+	signal_process_exit(p);
 	arch_as_activate_kernel();
 	vm_space_destroy(&p->vm);
 	p->state = PROC_ZOMBIE;
@@ -174,9 +209,11 @@ static void process_end(struct process *p)
 		printk("myrmex: init exited with status %#x; powering off\n", p->wait_status);
 		arch_poweroff(p->wait_status == 0 ? 0 : 1);
 	}
+	/* A parent that ignores SIGCHLD (or set SA_NOCLDWAIT) keeps no zombie. */
+	bool reap_now = !p->parent || signal_child_exit(p->parent, p);
 	if (p->parent)
 		waitq_wake(&p->parent->child_exit, INT32_MAX);
-	else
+	if (reap_now)
 		process_free(p);
 }
 
@@ -189,11 +226,13 @@ void thread_exit(void)
 		if (copy_to_user(t->clear_child_tid, &zero, sizeof(zero)) == 0)
 			futex_wake(p, t->clear_child_tid, 1);
 	}
+	forward_thread_exit(t);
 	list_remove(&t->proc_link);
 	if (--p->thread_count == 0) {
 		t->proc = NULL;   /* the process may be freed below */
 		process_end(p);
 	}
+	exec_thread_gone();
 	sched_exit_current();
 }
 
@@ -215,13 +254,13 @@ void proc_fault_kill(int signal, const char *cause, uptr_t addr, uptr_t ip)
 	struct process *p = current_thread()->proc;
 	printk("myrmex: killed pid %d (%s): %s at %#lx rip %#lx\n", p->pid, p->name, cause,
 	       (unsigned long)addr, (unsigned long)ip);
-	proc_kill(p, signal);
+	proc_kill(p, signal_kill_status(signal));
 }
 
 void proc_check_killed(void)
 {
 	struct thread *t = current_thread();
-	if (t->proc && t->proc->killed)
+	if (t->proc && (t->proc->killed || t->exit_pending))
 		thread_exit();
 }
 
@@ -232,6 +271,22 @@ struct process *proc_find(int pid)
 		struct process *p = container_of(n, struct process, table_link);
 		if (p->pid == pid)
 			return p;
+	}
+	return NULL;
+}
+
+struct process *proc_next(struct process *p)
+{
+	struct list_node *n = p ? p->table_link.next : process_table.next;
+	return n == &process_table ? NULL : container_of(n, struct process, table_link);
+}
+
+struct thread *thread_find(int tid)
+{
+	for (struct process *p = proc_next(NULL); p; p = proc_next(p)) {
+		struct thread *t = proc_find_thread(p, tid);
+		if (t)
+			return t;
 	}
 	return NULL;
 }
@@ -247,6 +302,16 @@ struct thread *proc_find_thread(struct process *p, int tid)
 	return NULL;
 }
 
+/* Whether child c is one that wait4(pid) of self waits for. */
+static bool wait_matches(const struct process *c, const struct process *self, int pid)
+{
+	if (pid > 0)
+		return c->pid == pid;
+	if (pid == -1)
+		return true;
+	return c->pgid == (pid == 0 ? self->pgid : -pid);
+}
+
 int proc_wait(int pid, bool nohang, int *status)
 {
 	struct process *self = current_thread()->proc;
@@ -255,7 +320,7 @@ int proc_wait(int pid, bool nohang, int *status)
 		struct list_node *n;
 		list_for_each(n, &self->children) {
 			struct process *c = container_of(n, struct process, sibling_link);
-			if (pid > 0 && c->pid != pid)
+			if (!wait_matches(c, self, pid))
 				continue;
 			found = true;
 			if (c->state == PROC_ZOMBIE) {

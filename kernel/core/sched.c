@@ -11,6 +11,7 @@
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
+#include <kernel/itimer.h>
 #include <kernel/panic.h>
 #include <kernel/stats.h>
 #include <kernel/time.h>
@@ -133,6 +134,7 @@ void sched_return_to_user(void)
 		schedule();
 	}
 	proc_check_killed();
+	signal_return_to_user();
 }
 
 static void sleepers_insert(struct thread *t)
@@ -149,6 +151,7 @@ static void sleepers_insert(struct thread *t)
 void sched_tick(void)
 {
 	uint64_t now = time_monotonic_ns();
+	itimer_tick(now);
 	while (!list_empty(&sleepers)) {
 		struct thread *t = container_of(sleepers.next, struct thread, sleep_link);
 		if (t->wake_deadline > now)
@@ -196,7 +199,7 @@ int thread_block(struct waitq *q, uint64_t deadline_ns)
 {
 	struct thread *t = cpu0.current;
 	KASSERT(t != &idle_thread);
-	if (t->proc && t->proc->killed)
+	if (t->proc && (t->proc->killed || t->exit_pending || signal_interrupts(t)))
 		return -EINTR;
 	t->state = THREAD_BLOCKED;
 	t->wake_result = 0;

@@ -18,7 +18,7 @@ static struct process *self(void)
 static struct ica *own_idle(uint64_t handle, enum ica_state state)
 {
 	struct ica *ica = handle <= UINT32_MAX ? ica_lookup((uint32_t)handle) : NULL;
-	return ica && ica->state == state && ica->owner == self() ? ica : NULL;
+	return ica && ica->state == state && ica->owner == self() && !ica->kernel_channel ? ica : NULL;
 }
 
 long sys_ica_alloc(const struct syscall_args *a)

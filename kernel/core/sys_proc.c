@@ -1,13 +1,13 @@
 /*
  * Process and thread system calls: exit, ids, yield, clone (threads only),
- * wait4, kill, and the thread-pointer and signal calls that musl's start-up
- * makes. Signals are not delivered yet: any signal that kill sends ends the
- * target (that is the default action of the fatal ones).
+ * wait4 and the thread-pointer calls. The signal calls are in sys_signal.c.
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/string.h>
 #include <kernel/usercopy.h>
 
 #define CLONE_VM             0x00000100
@@ -27,8 +27,17 @@
                             CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
                             CLONE_DETACHED | CLONE_CHILD_SETTID)
 
-#define WNOHANG 1
-#define NSIG 64
+/* wait4 options: stopped and continued children are never reported (no
+ * job control), and threads are not children, so only WNOHANG and __WCLONE
+ * change anything. */
+#define WNOHANG    0x00000001u
+#define WUNTRACED  0x00000002u
+#define WCONTINUED 0x00000008u
+#define WNOTHREAD  0x20000000u
+#define WALL       0x40000000u
+#define WCLONE     0x80000000u
+#define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | WNOTHREAD | WALL | WCLONE)
+#define RUSAGE_SIZE 144   /* struct rusage */
 
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
@@ -91,8 +100,10 @@ long sys_clone(const struct syscall_args *a)
 {
 	uint64_t flags = a->arg[0];
 	uptr_t stack = a->arg[1], parent_tid = a->arg[2], child_tid = a->arg[3], tls = a->arg[4];
+	if (!(flags & (CLONE_THREAD | CLONE_SIGHAND)))
+		return sys_clone_process(a);   /* a fork: kernel/core/sys_fork.c */
 	if ((flags & CLONE_THREAD_NEEDS) != CLONE_THREAD_NEEDS)
-		return -ENOSYS;   /* fork-like clones come with the process manager */
+		return -EINVAL;
 	if (flags & ~(uint64_t)CLONE_THREAD_MAY)
 		return -EINVAL;
 	if ((flags & CLONE_SETTLS) && tls >= ARCH_USER_TOP)
@@ -116,36 +127,29 @@ long sys_clone(const struct syscall_args *a)
 long sys_wait4(const struct syscall_args *a)
 {
 	int pid = (int)a->arg[0];
-	uptr_t status_ptr = a->arg[1];
-	uint64_t options = a->arg[2];
-	if (options & ~(uint64_t)WNOHANG)
+	uptr_t status_ptr = a->arg[1], rusage = a->arg[3];
+	uint32_t options = (uint32_t)a->arg[2];
+	if (options & ~(uint32_t)WAIT4_OPTIONS)
 		return -EINVAL;
+	if (pid == INT32_MIN)
+		return -ESRCH;   /* no group -pid */
 	if (status_ptr && probe_word(status_ptr) < 0)
 		return -EFAULT;
+	/* No resource accounting: the usage is all zeros. */
+	uint8_t usage[RUSAGE_SIZE];
+	memset(usage, 0, sizeof(usage));
+	if (rusage && copy_to_user(rusage, usage, sizeof(usage)) < 0)
+		return -EFAULT;
+	/* Every child ends with SIGCHLD, so none is a "clone" child. */
+	if ((options & WCLONE) && !(options & WALL))
+		return -ECHILD;
 	int status = 0;
 	int r = proc_wait(pid, options & WNOHANG, &status);
+	if (r == -EINTR)
+		return signal_eintr(SIG_RESTART_SA);   /* restarted after an SA_RESTART handler */
 	if (r > 0 && status_ptr)
 		copy_to_user(status_ptr, &status, sizeof(status));
 	return r;
-}
-
-long sys_kill(const struct syscall_args *a)
-{
-	int pid = (int)a->arg[0];
-	int sig = (int)a->arg[1];
-	if (sig < 0 || sig > NSIG)
-		return -EINVAL;
-	if (pid <= 0)
-		return -EINVAL;   /* process groups come with the process manager */
-	struct process *p = proc_find(pid);
-	if (!p || p->state != PROC_ALIVE)
-		return -ESRCH;
-	if (sig == 0)
-		return 0;         /* only a probe */
-	if (pid == 1)
-		return -EPERM;    /* init cannot be killed */
-	proc_kill(p, sig);
-	return 0;
 }
 
 long sys_set_tid_address(const struct syscall_args *a)
@@ -168,41 +172,4 @@ long sys_arch_prctl(const struct syscall_args *a)
 	default:
 		return -EINVAL;
 	}
-}
-
-/* Signal handling arrives with the process manager; until then the calls
- * musl makes succeed, report an empty mask and default actions, and
- * check their pointers. */
-long sys_rt_sigaction(const struct syscall_args *a)
-{
-	int sig = (int)a->arg[0];
-	uptr_t act = a->arg[1], old = a->arg[2];
-	if (sig < 1 || sig > NSIG || a->arg[3] != 8)
-		return -EINVAL;
-	uint64_t action[4] = { 0 };
-	if (act && copy_from_user(action, act, sizeof(action)) < 0)
-		return -EFAULT;
-	if (act && (sig == 9 || sig == 19))
-		return -EINVAL;
-	uint64_t none[4] = { 0 };
-	if (old && copy_to_user(old, none, sizeof(none)) < 0)
-		return -EFAULT;
-	return 0;
-}
-
-long sys_rt_sigprocmask(const struct syscall_args *a)
-{
-	uint64_t how = a->arg[0];
-	uptr_t set = a->arg[1], old = a->arg[2];
-	if (a->arg[3] != 8)
-		return -EINVAL;
-	uint64_t mask;
-	if (set && copy_from_user(&mask, set, sizeof(mask)) < 0)
-		return -EFAULT;
-	if (set && how > 2)
-		return -EINVAL;
-	uint64_t empty = 0;
-	if (old && copy_to_user(old, &empty, sizeof(empty)) < 0)
-		return -EFAULT;
-	return 0;
 }

@@ -8,6 +8,7 @@
 #include <kernel/futex.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/signal.h>
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
 
@@ -138,7 +139,13 @@ long sys_futex(const struct syscall_args *a)
 				return err;
 			deadline = deadline_after(ns);
 		}
-		return futex_wait(p, uaddr, (uint32_t)a->arg[2], deadline);
+		long r = futex_wait(p, uaddr, (uint32_t)a->arg[2], deadline);
+		/* Without a timeout the wait runs again after an SA_RESTART
+		 * handler, as on Linux; with one, -EINTR (Linux would go on
+		 * with the time left). */
+		if (r == -EINTR && !deadline)
+			return signal_eintr(SIG_RESTART_SA);
+		return r;
 	}
 	case FUTEX_WAKE:
 		return futex_wake(p, uaddr, (int)MIN(a->arg[2], (uint64_t)INT32_MAX));

@@ -50,12 +50,14 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 	uint64_t execfn = push_string(&b, p->execfn);
 	uint64_t platform = push_string(&b, p->platform);
 	uint64_t random = push_bytes(&b, p->random, sizeof(p->random));
-	uint64_t env_addr[p->envc > 0 ? p->envc : 1];
-	uint64_t arg_addr[p->argc > 0 ? p->argc : 1];
+	/* Pushed last to first, each vector's strings lie in order, the first
+	 * lowest: only its address is kept (no array as long as the vector, which
+	 * may hold thousands of strings, on the kernel stack). */
+	uint64_t env_next = 0, arg_next = 0;
 	for (int i = p->envc - 1; i >= 0; i--)
-		env_addr[i] = push_string(&b, p->envp[i]);
+		env_next = push_string(&b, p->envp[i]);
 	for (int i = p->argc - 1; i >= 0; i--)
-		arg_addr[i] = push_string(&b, p->argv[i]);
+		arg_next = push_string(&b, p->argv[i]);
 	if (b.overflow)
 		return 0;
 
@@ -76,11 +78,15 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 		return 0;
 	uint64_t *w = (uint64_t *)at(&b, sp);
 	*w++ = (uint64_t)p->argc;
-	for (int i = 0; i < p->argc; i++)
-		*w++ = arg_addr[i];
+	for (int i = 0; i < p->argc; i++) {
+		*w++ = arg_next;
+		arg_next += strlen(p->argv[i]) + 1;
+	}
 	*w++ = 0;
-	for (int i = 0; i < p->envc; i++)
-		*w++ = env_addr[i];
+	for (int i = 0; i < p->envc; i++) {
+		*w++ = env_next;
+		env_next += strlen(p->envp[i]) + 1;
+	}
 	*w++ = 0;
 	for (size_t i = 0; i < sizeof(aux) / sizeof(aux[0]); i++) {
 		*w++ = aux[i][0];

@@ -5,6 +5,14 @@
  * first cut regions at the range's ends (vm_split_at), then work on whole
  * regions: a failed cut leaves an equivalent layout behind, never a half-done
  * change.
+ *
+ * Copy-on-write: every page mapped in a region is an anonymous page with a
+ * reference count (pmm_page_ref). A page that more than one space holds is
+ * mapped read-only in all of them, whatever the region allows; the first
+ * write to it in a writable region faults, and vm_fault gives the writer a
+ * private copy (or, when the others have let go meanwhile, just makes it
+ * writable again). So: in a writable region, a present read-only page is a
+ * copy-on-write page, and nothing else is.
  */
 #include <kernel/vm.h>
 #include <kernel/errno.h>
@@ -79,6 +87,11 @@ static struct vma *find_region(struct vm_space *vm, vaddr_t addr)
 	return v && v->start <= addr ? v : NULL;
 }
 
+bool vm_is_mapped(struct vm_space *vm, vaddr_t addr)
+{
+	return find_region(vm, addr) != NULL;
+}
+
 static bool range_is_free(struct vm_space *vm, vaddr_t start, vaddr_t end)
 {
 	struct vma *v = first_ending_above(vm, start);
@@ -96,7 +109,7 @@ int vm_space_init(struct vm_space *vm)
 
 static void free_frame(paddr_t pa)
 {
-	pmm_free_page(pa);
+	pmm_page_unref(pa);
 }
 
 void vm_space_destroy(struct vm_space *vm)
@@ -173,13 +186,53 @@ static int vm_split_at(struct vm_space *vm, vaddr_t addr)
 	return 0;
 }
 
+static int release_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
+{
+	struct vm_space *vm = arg;
+	(void)prot;
+	arch_as_unmap(&vm->as, va);
+	pmm_page_unref(pa);
+	return 0;
+}
+
 static void release_pages(struct vm_space *vm, vaddr_t start, vaddr_t end)
 {
-	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
-		paddr_t pa = arch_as_unmap(&vm->as, va);
-		if (pa)
-			pmm_free_page(pa);
-	}
+	arch_as_walk(&vm->as, start, end, release_page, vm);
+}
+
+/* How a page of a region with protection prot is mapped: a shared page
+ * stays read-only (see the top of this file). */
+static unsigned page_prot(unsigned prot, paddr_t pa)
+{
+	return (pmm_page_shared(pa) ? prot & ~MAP_W : prot) | MAP_U;
+}
+
+struct protect_args {
+	struct vm_space *vm;
+	unsigned prot;
+};
+
+static int protect_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
+{
+	const struct protect_args *p = arg;
+	(void)prot;
+	arch_as_protect(&p->vm->as, va, page_prot(p->prot, pa));
+	return 0;
+}
+
+/* Gives va, mapped to the shared page pa, a private copy mapped with the
+ * region's protection prot. 0 or -ENOMEM (nothing changed). */
+static int unshare_page(struct vm_space *vm, vaddr_t va, paddr_t pa, unsigned prot)
+{
+	paddr_t copy = pmm_alloc_page();
+	if (!copy)
+		return -ENOMEM;
+	memcpy(arch_phys_to_virt(copy), arch_phys_to_virt(pa), PAGE_SIZE);
+	arch_as_unmap(&vm->as, va);
+	int err = arch_as_map(&vm->as, va, copy, prot | MAP_U);
+	KASSERT(err == 0);   /* the page table is there: the old mapping used it */
+	pmm_page_unref(pa);
+	return 0;
 }
 
 /* Removes [start, end) from the space; holes are fine. */
@@ -324,8 +377,8 @@ int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot)
 	struct vma *v = find_region(vm, addr);
 	while (v && v->start < end) {
 		v->prot = prot;
-		for (vaddr_t va = v->start; va < v->end; va += PAGE_SIZE)
-			arch_as_protect(&vm->as, va, prot | MAP_U);
+		struct protect_args args = { vm, prot };
+		arch_as_walk(&vm->as, v->start, v->end, protect_page, &args);
 		v = v->link.next == &vm->regions ? NULL : region_of(v->link.next);
 	}
 	/* Re-merge what the cuts separated. */
@@ -369,9 +422,16 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
 	    ((access & VM_ACCESS_READ) && !(v->prot & MAP_R)))
 		return -EFAULT;
 	vaddr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
-	if (arch_as_lookup(&vm->as, va, NULL))
+	unsigned mapped;
+	paddr_t pa = arch_as_lookup(&vm->as, va, &mapped);
+	if (!pa)
+		return populate(vm, va, va + PAGE_SIZE, v->prot);
+	if (!(access & VM_ACCESS_WRITE) || (mapped & MAP_W))
 		return -EFAULT;   /* present yet faulting: a protection violation */
-	return populate(vm, va, va + PAGE_SIZE, v->prot);
+	/* A write the region allows to a read-only page: copy-on-write. */
+	if (!pmm_page_shared(pa))   /* the other holders have let go: ours alone */
+		return arch_as_protect(&vm->as, va, v->prot | MAP_U);
+	return unshare_page(vm, va, pa, v->prot);
 }
 
 int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
@@ -386,6 +446,12 @@ int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 		if (err)
 			return err;
 		paddr_t pa = arch_as_lookup(&vm->as, page, NULL);
+		if (pmm_page_shared(pa)) {
+			err = unshare_page(vm, page, pa, v->prot);
+			if (err)
+				return err;
+			pa = arch_as_lookup(&vm->as, page, NULL);
+		}
 		uint64_t chunk = MIN(n, PAGE_SIZE - (va & PAGE_MASK));
 		memcpy((uint8_t *)arch_phys_to_virt(pa) + (va & PAGE_MASK), from, chunk);
 		va += chunk;
@@ -393,4 +459,81 @@ int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 		n -= chunk;
 	}
 	return 0;
+}
+
+int vm_store(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
+{
+	if (n == 0)
+		return 0;
+	if (va >= ARCH_USER_TOP || n > ARCH_USER_TOP - va)
+		return -EFAULT;
+	for (vaddr_t at = va; at < va + n;) {
+		struct vma *v = find_region(vm, at);
+		if (!v || !(v->prot & MAP_W))
+			return -EFAULT;
+		at = v->end;
+	}
+	return vm_write(vm, va, src, n);
+}
+
+struct clone_args {
+	struct vm_space *dst, *src;
+	unsigned prot;     /* the region's */
+};
+
+/* Shares one page of a region: read-only in the copy and, when the parent
+ * may write it, read-only in the parent too, so that whichever side writes
+ * first gets its own copy. */
+static int share_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
+{
+	const struct clone_args *c = arg;
+	unsigned shared = (c->prot & ~MAP_W) | MAP_U;
+	int err = arch_as_map(&c->dst->as, va, pa, shared);
+	if (err)
+		return err == -EAGAIN ? -ENOMEM : err;
+	pmm_page_ref(pa);
+	if (prot & MAP_W)
+		arch_as_protect(&c->src->as, va, shared);   /* invalidates its TLB entry */
+	return 0;
+}
+
+int vm_space_clone(struct vm_space *dst, struct vm_space *src)
+{
+	KASSERT(dst->region_count == 0 && dst->committed_pages == 0);
+	int err = commit(dst, src->committed_pages);
+	if (err)
+		return err;
+	struct list_node *n;
+	list_for_each(n, &src->regions) {
+		const struct vma *from = region_of(n);
+		struct vma *v = kmem_alloc(&vma_cache);
+		if (!v)
+			return -ENOMEM;
+		v->start = from->start;
+		v->end = from->end;
+		v->prot = from->prot;
+		list_push_back(&dst->regions, &v->link);   /* same order, already merged */
+		dst->region_count++;
+		struct clone_args c = { dst, src, from->prot };
+		err = arch_as_walk(&src->as, from->start, from->end, share_page, &c);
+		if (err)
+			return err;
+	}
+	dst->brk_start = src->brk_start;
+	dst->brk = src->brk;
+	return 0;
+}
+
+void vm_space_clear(struct vm_space *vm)
+{
+	struct list_node *n, *tmp;
+	list_for_each_safe(n, tmp, &vm->regions) {
+		struct vma *v = region_of(n);
+		release_pages(vm, v->start, v->end);
+		list_remove(n);
+		kmem_free(&vma_cache, v);
+	}
+	vm->region_count = 0;
+	uncommit(vm, vm->committed_pages);
+	vm->brk_start = vm->brk = 0;
 }

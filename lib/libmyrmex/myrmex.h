@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <myrmex/syscall.h>
 #include <myrmex/ica.h>
+#include <myrmex/proc.h>
 
 /* Native calls (see include/myrmex/syscall.h for the contracts).
  * Each returns the kernel's result: >= 0 on success, -errno on failure. */
@@ -24,6 +25,14 @@ long myrmex_poweroff(int code);
 long myrmex_setprio(int tid, int prio);
 /* The pid of the server registered for coreid, or -ESRCH. */
 long myrmex_server_pid(unsigned coreid);
+/* The process manager's calls (include/myrmex/proc.h): only the process
+ * registered as MYRMEX_COREID_PM may make them, for a thread blocked in a
+ * call it is handling. fork -> the stopped child's pid; start (discard 0)
+ * or destroy (discard 1) it -> 0; exec -> 0 once tid's process runs the
+ * image in how's ICAs. -errno on failure. */
+long myrmex_proc_fork(int tid, uint64_t sp);
+long myrmex_proc_start(int pid, int discard);
+long myrmex_proc_exec(int tid, const struct myrmex_exec *how);
 
 /*
  * ICAs and the server communication mechanism (include/myrmex/ica.h,

@@ -22,6 +22,21 @@ long myrmex_server_pid(unsigned coreid)
 	return myrmex_syscall6(MYRMEX_SYS_SERVER_PID, coreid, 0, 0, 0, 0, 0);
 }
 
+long myrmex_proc_fork(int tid, uint64_t sp)
+{
+	return myrmex_syscall6(MYRMEX_SYS_PROC_FORK, tid, (long)sp, 0, 0, 0, 0);
+}
+
+long myrmex_proc_start(int pid, int discard)
+{
+	return myrmex_syscall6(MYRMEX_SYS_PROC_START, pid, discard, 0, 0, 0, 0);
+}
+
+long myrmex_proc_exec(int tid, const struct myrmex_exec *how)
+{
+	return myrmex_syscall6(MYRMEX_SYS_PROC_EXEC, tid, (long)how, 0, 0, 0, 0);
+}
+
 long myrmex_kstats(struct myrmex_kstats *out)
 {
 	return myrmex_syscall6(MYRMEX_SYS_KSTATS, (long)out,

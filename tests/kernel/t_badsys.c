@@ -383,13 +383,16 @@ static void check_kill(void)
 	CHECK_EQ(raw2(SYS_kill, self, -1), -EINVAL);
 	if (native) {
 		/* The init is neither a child nor the caller: it may be probed at
-		 * most. Process groups are not supported (and on Linux these would
-		 * reach other processes). */
+		 * most. Groups are probed only (signal 0): the caller's group holds
+		 * it, kill(-1) reaches the others, and no group has the caller's
+		 * pid as its id (it never called setpgid or setsid). */
 		CHECK_ONE_OF(raw2(SYS_kill, 1, SIGKILL), -EPERM, -ESRCH);
 		CHECK_ONE_OF(raw2(SYS_kill, 1, 0), 0, -EPERM, -ESRCH);
-		CHECK_EQ(raw2(SYS_kill, 0, 0), -EINVAL);
-		CHECK_EQ(raw2(SYS_kill, -1, 0), -EINVAL);
-		CHECK_EQ(raw2(SYS_kill, -self, 0), -EINVAL);
+		CHECK_EQ(raw2(SYS_kill, 0, 0), 0);
+		CHECK_ONE_OF(raw2(SYS_kill, -1, 0), 0, -ESRCH);
+		CHECK_EQ(raw2(SYS_kill, -self, 0), -ESRCH);
+		CHECK_EQ(raw2(SYS_kill, -0x7fffffff - 1, 0), -ESRCH);
+		CHECK_EQ(raw2(SYS_kill, 0, 65), -EINVAL);
 	}
 }
 

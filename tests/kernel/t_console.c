@@ -1,10 +1,9 @@
 /*
  * t_console: the console server (servers/console/uart) through the console
- * protocol (include/myrmex/console.h). The test init starts the server with
- * COM1 before each console test and stops it after; this program starts no
- * console itself. Input comes from the host: a line "CONSOLE-TYPE <hex>"
- * on the console makes the test runner type those bytes into the guest's
- * serial port (docs/testing.md).
+ * protocol (include/myrmex/console.h), with its default settings (the
+ * terminal requests are t_console_tty's). The test init starts the server
+ * with COM1 before each console test and stops it after; this program
+ * starts no console itself. Input comes from the host (console_test.h).
  *
  *   t_console write   writes of a line, several lines, nothing, and a whole
  *                     ICA: status = bytes; the data ICA comes back
@@ -17,9 +16,10 @@
  *                     -EINVAL / -ENOSYS with the data ICA back; read of 0
  *                     bytes: 0; the server goes on
  *   t_console stage   the file manager's way: a relay (this program, run as
- *                     "t_console relay") passes writes and reads on to the
- *                     console as a second stage with direct return; the
- *                     results come straight back from the console's frame
+ *                     "t_console relay") passes writes, reads, an ioctl and a
+ *                     poll on to the console as a second stage with direct
+ *                     return; the results come straight back from the
+ *                     console's frame
  *   t_console file    /dev/console through the file manager (the init runs
  *                     the disk driver and the file manager too): a write and
  *                     a line read with the native file interface
@@ -35,131 +35,13 @@
 #include "test_check.h"
 #include "ipc_test.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
-#include <myrmex/console.h>
+#include "console_test.h"
 
-#define PAGE 4096u
+#include <fcntl.h>
+
 #define RELAY_COREID 141u
 #define RELAY_PASS 1u           /* relay opcode: arg[2] = the console opcode */
 #define IN_FLIGHT 3
-#define READY_TRIES 5000        /* 1 ms apart: the server was started just before us */
-
-/* ------------------------------------------------------------ calls */
-
-struct call {
-	uint32_t ctl, data;           /* handles */
-	struct myrmex_ctl_header *h;
-};
-
-static int call_init(struct call *c, uint32_t data_pages)
-{
-	struct myrmex_ctl_header *h = ipc_new_ctl(&c->ctl);
-	long d = myrmex_ica_alloc(data_pages);
-	if (!h || d < 0) {
-		test_fail("cannot allocate the ICAs of a call: %ld", d);
-		return -1;
-	}
-	c->h = h;
-	c->data = (uint32_t)d;
-	return 0;
-}
-
-static void call_free(struct call *c)
-{
-	CHECK_EQ(myrmex_ica_free(c->data), 0);
-	CHECK_EQ(myrmex_ica_free(c->ctl), 0);
-}
-
-static char *call_bytes(const struct call *c)
-{
-	return myrmex_ica_addr(c->data);
-}
-
-/* A fresh frame: target, opcode, arg[1] = length, the data ICA if with_data. */
-static void call_prepare(struct call *c, uint32_t target, uint32_t opcode, uint64_t length,
-                         int with_data)
-{
-	myrmex_ctl_init(c->h);
-	struct myrmex_frame *f = myrmex_ctl_push(c->h, 1, target, opcode);
-	f->arg[0] = 3;   /* a descriptor, as the file manager passes on: ignored */
-	f->arg[1] = length;
-	if (with_data) {
-		f->ndata = 1;
-		f->data[0] = c->data;
-	}
-}
-
-/* callsync, retrying while the server is not registered yet; the result's
- * status, or the call's own error. */
-static int64_t call_sync(struct call *c)
-{
-	long r = ipc_call_when_ready(c->h, 1);
-	if (r < 0)
-		return r;
-	struct myrmex_frame *res = myrmex_ctl_result(c->h);
-	return res ? res->status : INT64_MIN;
-}
-
-/* The data ICA came back with the result. */
-static void check_data_back(const struct call *c, const char *what)
-{
-	struct myrmex_frame *res = myrmex_ctl_result(c->h);
-	CHECK(res && res->ndata == 1 && res->data[0] == c->data,
-	      "%s: the data ICA did not come back (ndata %u)", what, res ? res->ndata : 0);
-}
-
-static int64_t console_write(struct call *c, const char *text, size_t len)
-{
-	memcpy(call_bytes(c), text, len);
-	call_prepare(c, MYRMEX_COREID_CONSOLE, CONSOLE_WRITE, len, 1);
-	return call_sync(c);
-}
-
-static int64_t console_read(struct call *c, uint64_t max)
-{
-	memset(call_bytes(c), 0, PAGE);
-	call_prepare(c, MYRMEX_COREID_CONSOLE, CONSOLE_READ, max, 1);
-	return call_sync(c);
-}
-
-/* Asks the host to type bytes into the serial port: one line on the kernel
- * console (one write), which the test runner answers. */
-static void type_input(const char *bytes, size_t len)
-{
-	char line[600];
-	size_t n = (size_t)snprintf(line, sizeof line, "CONSOLE-TYPE ");
-	for (size_t i = 0; i < len && n + 3 < sizeof line; i++)
-		n += (size_t)snprintf(line + n, sizeof line - n, "%02x", (unsigned char)bytes[i]);
-	line[n++] = '\n';
-	test_write_all(1, line, n);
-}
-#define TYPE(literal) type_input(literal, sizeof(literal) - 1)
-
-/* Returns once the server has taken every request made before: it takes
- * them in order, so an empty write that comes back comes after them. Reads
- * made with callasync are then surely waiting before input is typed (the
- * server looks at interrupts before requests). */
-static void console_barrier(void)
-{
-	struct call c;
-	if (call_init(&c, 1) < 0)
-		return;
-	CHECK_EQ(console_write(&c, "", 0), 0);
-	call_free(&c);
-}
-
-/* A read of at most max bytes gives exactly want. */
-static void expect_read(struct call *c, uint64_t max, const char *want, const char *what)
-{
-	int64_t got = console_read(c, max);
-	size_t len = strlen(want);
-	CHECK(got == (int64_t)len && memcmp(call_bytes(c), want, len) == 0,
-	      "%s: read %lld bytes \"%.*s\", expected %zu \"%s\"", what, (long long)got,
-	      got > 0 && got < 200 ? (int)got : 0, call_bytes(c), len, want);
-	check_data_back(c, what);
-}
 
 /* ------------------------------------------------------------ write */
 
@@ -316,7 +198,7 @@ static void test_bad(void)
 	call_prepare(&c, MYRMEX_COREID_CONSOLE, CONSOLE_READ, UINT64_MAX, 1);
 	CHECK_EQ(call_sync(&c), -EINVAL);
 	check_data_back(&c, "read past the ICA");
-	static const uint32_t opcodes[] = { 0, 3, 99, 0x80000000u, UINT32_MAX };
+	static const uint32_t opcodes[] = { 0, CONSOLE_POLL + 1, 99, 0x80000000u, UINT32_MAX };
 	for (unsigned i = 0; i < sizeof opcodes / sizeof opcodes[0]; i++) {
 		call_prepare(&c, MYRMEX_COREID_CONSOLE, opcodes[i], 4, 1);
 		CHECK_EQ(call_sync(&c), -ENOSYS);
@@ -405,6 +287,16 @@ static void test_stage(void)
 	CHECK(got == 19 && memcmp(call_bytes(&c), "through two stages\n", 19) == 0,
 	      "read through the relay: %lld \"%.19s\"", (long long)got, call_bytes(&c));
 	check_direct(&c, "read through the relay");
+
+	/* The terminal requests too, as the file manager passes them on. */
+	memset(call_bytes(&c), 0, PAGE);
+	CHECK_EQ(relay_call(&c, CONSOLE_IOCTL, CONSOLE_TCGETS), 0);
+	check_direct(&c, "TCGETS through the relay");
+	struct console_termios t;
+	memcpy(&t, call_bytes(&c), sizeof t);
+	CHECK(t.c_lflag & CONSOLE_ICANON, "TCGETS through the relay: lflag %#x", t.c_lflag);
+	CHECK_EQ(relay_call(&c, CONSOLE_POLL, 0), CONSOLE_POLLOUT);
+	check_direct(&c, "poll through the relay");
 
 	CHECK_EQ(relay_call(&c, CONSOLE_WRITE, PAGE * 2), -EINVAL);
 	check_direct(&c, "bad length through the relay");

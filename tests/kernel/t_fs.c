@@ -192,9 +192,10 @@ struct listing {
 	long count;
 };
 
-/* In the root, besides what /SUMS lists: the manifest and mke2fs's folder. */
-static const char *const root_extras[] = { "SUMS", "lost+found" };
-#define ROOT_EXTRAS 2
+/* In the root, besides what /SUMS lists: the manifest, mke2fs's folder and
+ * the symbolic links of t_fs_posix. */
+static const char *const root_extras[] = { "SUMS", "lost+found", "links" };
+#define ROOT_EXTRAS 3
 
 /* One entry of a listed directory: known to /SUMS, once, the right type. */
 static void listed(const char *name, unsigned type, void *ctx)

@@ -46,12 +46,19 @@ enum {
 };
 #define FS_TEST(name, module, mode, disk) \
 	{ name, module, { mode }, EXITS, 0, 0, FS | ON_DISK(disk) }
+/* A test of the file manager's POSIX side on fs.img: it may register as
+ * the process manager, whose calls (FS_FORK, FS_EXEC, FS_OPEN_AS) it makes. */
+#define FS_PM_TEST(name, module, mode) \
+	{ name, module, { mode }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | SERVER }
 /* The file manager's cache in MiB: small, so that the tests' big files make
  * it evict and write back. */
 #define FS_CACHE_MIB "2"
 #define FS_SHUTDOWN_NS (30ULL * 1000000000ULL)
 
 #define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
+/* A signal test mode that must end the process with SIGSEGV (hostile). */
+#define SIGNAL_DEATH(prefix, module, mode) \
+	{ prefix mode, module, { mode }, KILLED, SIGSEGV, 1, 0 }
 
 static const struct test tests[] = {
 	{ "hello", "t_hello", { "alpha", "beta" }, EXITS, 0, 0, 0 },
@@ -66,6 +73,30 @@ static const struct test tests[] = {
 	{ "sched", "t_sched", { STRINGIFY(TEST_PRIO) }, EXITS, 0, 0, 0 },
 	{ "spawn", "t_spawn", { 0 }, EXITS, 0, 0, 0 },
 	{ "alive", "t_alive", { 0 }, EXITS, 0, 0, 0 },
+	{ "signal", "t_signal", { 0 }, EXITS, 0, 0, 0 },
+	{ "signal-term", "t_signal", { "term" }, KILLED, SIGTERM, 0, 0 },
+	{ "signal-blocked-fatal", "t_signal", { "blocked-fatal" }, KILLED, SIGUSR1, 0, 0 },
+	{ "signal-abort", "t_signal", { "abort" }, KILLED, SIGABRT, 0, 0 },
+	{ "signal-fault", "t_signal_fault", { 0 }, EXITS, 0, 0, 0 },
+	SIGNAL_DEATH("signal-fault-", "t_signal_fault", "no-handler"),
+	SIGNAL_DEATH("signal-fault-", "t_signal_fault", "blocked"),
+	SIGNAL_DEATH("signal-fault-", "t_signal_fault", "fault-in-handler"),
+	SIGNAL_DEATH("signal-fault-", "t_signal_fault", "overflow"),
+	{ "signal-bad", "t_signal_bad", { 0 }, EXITS, 0, 1, 0 },
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "unmapped-stack"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "no-restorer"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "kernel-handler"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "noncanonical-handler"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "forged-rip"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "forged-hole-rip"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "forged-rsp"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "forged-mxcsr"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "forged-fpstate"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "forged-unmapped"),
+	SIGNAL_DEATH("signal-bad-", "t_signal_bad", "forged-privilege"),
+	{ "signal-bad-forged-restore", "t_signal_bad", { "forged-restore" }, EXITS, 0, 1, 0 },
+	{ "signal-bad-forged-nofpu", "t_signal_bad", { "forged-nofpu" }, EXITS, 0, 1, 0 },
+	{ "pgrp", "t_pgrp", { 0 }, EXITS, 0, 0, 0 },
 	FAULT("null-read", SIGSEGV),
 	FAULT("null-write", SIGSEGV),
 	FAULT("kernel-read", SIGSEGV),
@@ -114,6 +145,12 @@ static const struct test tests[] = {
 	{ "ipc-touch-passed-data", "t_ipc_touch", { "passed-data" }, KILLED, SIGSEGV, 1, SERVER },
 	{ "ipc-touch-passed-ctl", "t_ipc_touch", { "passed-ctl" }, KILLED, SIGSEGV, 1, SERVER },
 	{ "ipc-touch-returned", "t_ipc_touch", { "returned" }, KILLED, SIGSEGV, 1, SERVER },
+	/* The process manager's kernel calls: the test registers as coreid 5. */
+	{ "pm-fork", "t_pm_fork", { "cow" }, EXITS, 0, 0, SERVER },
+	{ "pm-fork-calls", "t_pm_fork", { "calls" }, EXITS, 0, 1, SERVER },
+	{ "pm-fork-abandon", "t_pm_fork", { "abandon" }, EXITS, 0, 1, SERVER },
+	{ "pm-exec-errors", "t_pm_exec", { "errors" }, EXITS, 0, 1, SERVER },
+	{ "pm-exec-threads", "t_pm_exec", { "threads" }, EXITS, 0, 0, SERVER },
 	{ "dev-none", "t_dev", { "none" }, EXITS, 0, 1, 0 },
 	{ "dev-owner", "t_dev", { "owner" }, EXITS, 0, 1, GIVE_NIC },
 	{ "disk-info", "t_disk", { "info" }, EXITS, 0, 0, DISK },
@@ -134,11 +171,26 @@ static const struct test tests[] = {
 	{ "console-stage", "t_console", { "stage" }, EXITS, 0, 0, CONSOLE | SERVER },
 	{ "console-orphan", "t_console", { "orphan" }, EXITS, 0, 0, CONSOLE | SERVER },
 	{ "console-file", "t_console", { "file" }, EXITS, 0, 0, CONSOLE | FS | ON_DISK(DISK_FS) },
+	{ "console-tty-defaults", "t_console_tty", { "defaults" }, EXITS, 0, 0, CONSOLE },
+	{ "console-tty-raw", "t_console_tty", { "raw" }, EXITS, 0, 0, CONSOLE },
+	{ "console-tty-eof", "t_console_tty", { "eof" }, EXITS, 0, 0, CONSOLE },
+	{ "console-tty-intr", "t_console_tty", { "intr" }, EXITS, 0, 0, CONSOLE },
+	{ "console-tty-quit", "t_console_tty", { "quit" }, EXITS, 0, 0, CONSOLE },
+	{ "console-tty-bad", "t_console_tty", { "bad" }, EXITS, 0, 1, CONSOLE },
 	/* fs-persist reads what fs-write left; both run on the same image. */
 	FS_TEST("fs-read", "t_fs", "read", DISK_FS),
 	FS_TEST("fs-write", "t_fs_write", "write", DISK_FS),
 	FS_TEST("fs-persist", "t_fs_write", "persist", DISK_FS),
 	FS_TEST("fs-errors", "t_fs_errors", "errors", DISK_FS),
+	/* The POSIX side: these act as the process manager (SERVER). */
+	FS_PM_TEST("fs-posix-fds", "t_fs_posix", "fds"),
+	FS_PM_TEST("fs-posix-paths", "t_fs_posix", "paths"),
+	FS_TEST("fs-poll", "t_fs_poll", "poll", DISK_FS),
+	{ "fs-poll-console", "t_fs_poll", { "console" }, EXITS, 0, 0, CONSOLE | FS | ON_DISK(DISK_FS) },
+	FS_PM_TEST("fs-pipe-basic", "t_fs_pipe", "basic"),
+	FS_PM_TEST("fs-pipe-park", "t_fs_pipe", "park"),
+	FS_PM_TEST("fs-pipe-transfer", "t_fs_pipe", "transfer"),
+	FS_PM_TEST("fs-pipe-exit", "t_fs_pipe", "exit"),
 	FS_TEST("fs-full", "t_fs_full", "full", DISK_FULL),
 	FS_TEST("fs-corrupt-magic", "t_fs_corrupt", "magic", DISK_BAD_MAGIC),
 	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),

@@ -26,6 +26,8 @@ static uint64_t gdt[7];
 static uint8_t double_fault_stack[4096] __attribute__((aligned(16)));
 /* A clean FPU state, copied into every new thread. */
 uint8_t x86_fpu_initial[512] __attribute__((aligned(16)));
+/* The MXCSR bits this CPU supports: fxrstor faults on any other. */
+uint32_t x86_mxcsr_mask;
 
 extern void syscall_entry(void);
 
@@ -97,6 +99,9 @@ static void fpu_init(void)
 {
 	uint32_t mxcsr = 0x1f80;
 	__asm__ volatile("fninit\n ldmxcsr %1\n fxsave %0" : "=m"(x86_fpu_initial) : "m"(mxcsr));
+	memcpy(&x86_mxcsr_mask, x86_fpu_initial + 28, sizeof(x86_mxcsr_mask));
+	if (x86_mxcsr_mask == 0)
+		x86_mxcsr_mask = 0xffbf;   /* the CPU does not say: the architectural default */
 }
 
 static void syscall_msrs_init(void)

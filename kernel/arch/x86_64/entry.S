@@ -13,6 +13,7 @@
 #define USER_CS   0x23
 #define VEC_SYSCALL 0x100
 
+#define TF_VECTOR (15 * 8)
 #define TF_RIP    (17 * 8)
 #define TF_CS     (18 * 8)
 #define TF_RFLAGS (19 * 8)
@@ -115,14 +116,18 @@ syscall_entry:
 	pushq %r11
 	pushq $USER_CS
 	pushq %rcx
-	pushq $0
+	pushq %rax                  /* the number, as the error code: a restart needs it */
 	pushq $VEC_SYSCALL
 	PUSH_REGS
 	movq %rsp, %rdi
 	call syscall_dispatch
 
-	/* sysret only to a canonical lower-half RIP in 64-bit user code;
-	 * anything else (a frame the kernel rewrote) takes iretq. */
+	/* sysret only to a canonical lower-half RIP in 64-bit user code, and
+	 * only when the registers sysret loses (rcx, r11) need not come back;
+	 * anything else (a frame the kernel rewrote, such as rt_sigreturn's,
+	 * which clears the vector) takes iretq. */
+	cmpq $VEC_SYSCALL, TF_VECTOR(%rsp)
+	jne trap_return
 	movq TF_RIP(%rsp), %rcx
 	movq %rcx, %r11
 	sarq $47, %r11
@@ -163,4 +168,5 @@ x86_switch_stacks:
 	.globl thread_first_run
 thread_first_run:
 	call sched_finish_switch
+	call sched_return_to_user   /* as every return to user mode: a killed thread ends here */
 	jmp trap_return

@@ -297,14 +297,61 @@ int arch_as_protect(struct arch_as *as, vaddr_t va, unsigned prot)
 	return 0;
 }
 
+/* The portable protection of a present user leaf entry. */
+static unsigned pte_prot(uint64_t pte)
+{
+	return MAP_R | MAP_U | ((pte & PTE_W) ? MAP_W : 0) | ((pte & PTE_NX) ? 0 : MAP_X);
+}
+
 paddr_t arch_as_lookup(struct arch_as *as, vaddr_t va, unsigned *prot)
 {
 	uint64_t *pte = walk(as, va, false, NULL);
 	if (!pte || !(*pte & PTE_P))
 		return 0;
 	if (prot)
-		*prot = MAP_R | MAP_U | ((*pte & PTE_W) ? MAP_W : 0) | ((*pte & PTE_NX) ? 0 : MAP_X);
+		*prot = pte_prot(*pte);
 	return *pte & PTE_ADDR;
+}
+
+/* The page table that maps va, or NULL when a level above is absent; then
+ * *next is the first address past the hole. */
+static uint64_t *leaf_table(struct arch_as *as, vaddr_t va, vaddr_t *next)
+{
+	uint64_t *table = arch_phys_to_virt(as->pml4);
+	for (int level = 3; level > 0; level--) {
+		uint64_t e = table[index_at(va, level)];
+		if (!(e & PTE_P)) {
+			uint64_t span = 1ull << (12 + 9 * level);
+			*next = ALIGN_DOWN(va, span) + span;
+			return NULL;
+		}
+		table = table_va(e);
+	}
+	return table;
+}
+
+int arch_as_walk(struct arch_as *as, vaddr_t start, vaddr_t end,
+                 int (*visit)(vaddr_t va, paddr_t pa, unsigned prot, void *arg), void *arg)
+{
+	KASSERT(end <= ARCH_USER_TOP);
+	vaddr_t va = ALIGN_DOWN(start, PAGE_SIZE);
+	while (va < end) {
+		vaddr_t next = end;
+		uint64_t *table = leaf_table(as, va, &next);
+		if (!table) {
+			va = next;
+			continue;
+		}
+		for (unsigned i = index_at(va, 0); i < 512 && va < end; i++, va += PAGE_SIZE) {
+			uint64_t e = table[i];   /* read before visit may change it */
+			if (!(e & PTE_P))
+				continue;
+			int r = visit(va, e & PTE_ADDR, pte_prot(e), arg);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
 }
 
 void arch_as_activate(struct arch_as *as)

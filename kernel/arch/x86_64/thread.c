@@ -55,8 +55,23 @@ void arch_thread_init_clone(struct thread *t, const struct thread *parent, void 
 	if (sp)
 		tf->rsp = sp;
 	t->arch.fs_base = set_tls ? tls : parent->arch.fs_base;
-	/* The parent is the running thread: its live FPU state is in the registers. */
-	__asm__ volatile("fxsave %0" : "=m"(t->arch.fpu));
+	if (parent == current_thread())   /* clone: the live FPU state is in the registers */
+		__asm__ volatile("fxsave %0" : "=m"(t->arch.fpu));
+	else   /* fork: the parent waits, its state was saved when it was switched out */
+		memcpy(t->arch.fpu, parent->arch.fpu, sizeof(t->arch.fpu));
+}
+
+void arch_thread_reset_user(struct thread *t, uptr_t ip, uptr_t sp)
+{
+	struct trapframe *tf = t->arch.tf;
+	memset(tf, 0, sizeof(*tf));   /* vector 0: left through iretq, which restores rcx and r11 too */
+	tf->rip = ip;
+	tf->rsp = sp;
+	tf->cs = USER_CS;
+	tf->ss = USER_DS;
+	tf->rflags = RFLAGS_IF;
+	t->arch.fs_base = 0;
+	memcpy(t->arch.fpu, x86_fpu_initial, sizeof(t->arch.fpu));
 }
 
 void arch_thread_init_boot(struct thread *t)

@@ -1,9 +1,9 @@
 /*
  * Trap dispatch: exceptions, the timer interrupt and spurious interrupts.
- * A fault in user mode kills only the faulting process (with the signal
- * Linux would send); a fault in kernel mode is a panic, except a page fault
- * inside the user-copy routines, which either is resolved (demand paging) or
- * makes the copy fail with -EFAULT.
+ * A fault in user mode raises the signal Linux would send in the faulting
+ * thread (a handler runs, or only that process dies); a fault in kernel
+ * mode is a panic, except a page fault inside the user-copy routines, which
+ * either is resolved (demand paging) or makes the copy fail with -EFAULT.
  */
 #include <kernel/arch.h>
 #include <kernel/device.h>
@@ -11,15 +11,11 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/signal.h>
 #include <kernel/stats.h>
 #include <kernel/vm.h>
 #include <arch/x86.h>
 
-#define SIGILL  4
-#define SIGTRAP 5
-#define SIGBUS  7
-#define SIGFPE  8
-#define SIGSEGV 11
 
 #define PF_PRESENT 1u
 #define PF_WRITE   2u
@@ -45,6 +41,20 @@ static int exception_signal(uint64_t vector)
 	}
 }
 
+/* The si_code Linux gives, and the si_addr: the instruction, or 0 for a
+ * general-protection fault (the address is unknown). */
+static void exception_code(uint64_t vector, int *code, uptr_t *si_addr)
+{
+	switch (vector) {
+	case 0: *code = FPE_INTDIV; break;
+	case 6: *code = ILL_ILLOPN; break;
+	case 16: case 19: *code = FPE_FLTINV; break;
+	case 17: *code = BUS_ADRERR; break;
+	case 1: case 3: *code = TRAP_BRKPT; break;
+	default: *code = SI_KERNEL; *si_addr = 0; break;
+	}
+}
+
 static void page_fault(struct trapframe *tf)
 {
 	uint64_t addr = read_cr2();
@@ -61,7 +71,8 @@ static void page_fault(struct trapframe *tf)
 		ksnprintf(cause, sizeof(cause), "page fault (%s, %s)",
 		          access == VM_ACCESS_WRITE ? "write" : access == VM_ACCESS_EXEC ? "exec" : "read",
 		          (tf->error & PF_PRESENT) ? "protection" : "not mapped");
-		proc_fault_kill(SIGSEGV, cause, addr, tf->rip);
+		signal_fault(SIGSEGV, vm_is_mapped(&p->vm, addr) ? SEGV_ACCERR : SEGV_MAPERR, addr,
+		             cause, addr, tf->rip);
 		return;
 	}
 	bool in_usercopy = tf->rip >= (uint64_t)usercopy_begin && tf->rip < (uint64_t)usercopy_end;
@@ -80,7 +91,10 @@ static void exception(struct trapframe *tf)
 	if (!arch_tf_from_user(tf))
 		panic_trap(tf, "%s (vector %lu, error %#lx) in kernel mode", name, tf->vector, tf->error);
 	/* The address that explains the fault: the faulting instruction. */
-	proc_fault_kill(exception_signal(tf->vector), name, tf->rip, tf->rip);
+	int code;
+	uptr_t si_addr = tf->rip;
+	exception_code(tf->vector, &code, &si_addr);
+	signal_fault(exception_signal(tf->vector), code, si_addr, name, tf->rip, tf->rip);
 }
 
 void trap_dispatch(struct trapframe *tf)

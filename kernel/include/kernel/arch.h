@@ -68,6 +68,13 @@ paddr_t arch_as_unmap(struct arch_as *as, vaddr_t va);
 int arch_as_protect(struct arch_as *as, vaddr_t va, unsigned prot);
 /* Looks up a mapping: returns its frame and fills *prot, or 0. */
 paddr_t arch_as_lookup(struct arch_as *as, vaddr_t va, unsigned *prot);
+/* Calls visit(va, frame, prot, arg) for every page mapped in [start, end)
+ * (end <= ARCH_USER_TOP), in address order, skipping absent page tables
+ * whole. visit may protect or unmap the page it is given and map pages in
+ * another address space, nothing else in as. Stops at the first nonzero
+ * return of visit and returns it; 0 when all were visited. */
+int arch_as_walk(struct arch_as *as, vaddr_t start, vaddr_t end,
+                 int (*visit)(vaddr_t va, paddr_t pa, unsigned prot, void *arg), void *arg);
 /* Makes the address space current on this CPU (the kernel half is shared). */
 void arch_as_activate(struct arch_as *as);
 /* Switches to the kernel's own address space (before destroying a user one). */
@@ -78,10 +85,18 @@ void arch_as_activate_kernel(void);
  * the thread-pointer register set to tls; its kernel stack is [kstack, +size). */
 void arch_thread_init_user(struct thread *t, void *kstack, size_t kstack_size,
                            uptr_t ip, uptr_t sp, uptr_t tls);
-/* Like arch_thread_init_user but a copy of the parent's user registers, with
- * the return-value register 0, stack sp and (when set_tls) thread pointer tls. */
+/* Like arch_thread_init_user but a copy of the parent's user registers (those
+ * saved at its system call: the parent is the running thread, or one blocked
+ * in a system call for fork), its FPU state and thread pointer, with the
+ * return-value register 0, stack sp (0: the parent's) and, when set_tls,
+ * thread pointer tls. */
 void arch_thread_init_clone(struct thread *t, const struct thread *parent, void *kstack,
                             size_t kstack_size, uptr_t sp, bool set_tls, uptr_t tls);
+/* exec: the user registers of t, a thread blocked in a system call, start
+ * a new program when the call returns: instruction pointer ip, stack sp,
+ * every other register 0 (the return value too, unless the call's result
+ * is stored after), no thread pointer, the initial FPU state. */
+void arch_thread_reset_user(struct thread *t, uptr_t ip, uptr_t sp);
 /* The boot context becomes thread t (the idle thread). */
 void arch_thread_init_boot(struct thread *t);
 /* Saves prev's context and resumes next's (address space, thread pointer,
@@ -90,6 +105,26 @@ void arch_context_switch(struct thread *prev, struct thread *next);
 /* Thread-pointer register (FS base on x86-64): -EPERM for a non-user address. */
 int arch_thread_set_tls(struct thread *t, uptr_t tls);
 uptr_t arch_thread_get_tls(const struct thread *t);
+
+/* ---- Signal frames (struct sig_frame, sig_restored: kernel/signal.h) ---- */
+struct sig_frame;
+struct sig_restored;
+/* Builds Linux's signal frame for the current thread t on its user stack (or
+ * at f->stack_top), saving its user registers, FPU state and f->saved_mask,
+ * and points the registers at the handler, with the restorer as return
+ * address. 0, or -EFAULT when the frame cannot be written or the handler is
+ * not a user address (nothing changed then). */
+int arch_signal_setup(struct thread *t, const struct sig_frame *f);
+/* rt_sigreturn for the current thread t: reads the frame below its stack
+ * pointer, checks it (user addresses, user flags only, a valid FPU state)
+ * and restores the registers and FPU state. 0, or -EFAULT with nothing
+ * restored. */
+int arch_signal_return(struct thread *t, struct sig_restored *out);
+/* The user stack pointer saved at t's kernel entry. */
+uptr_t arch_signal_user_sp(const struct thread *t);
+/* Makes the system call t is returning from run again (its number back in
+ * the number register, the instruction pointer back on the instruction). */
+void arch_signal_restart_syscall(struct thread *t);
 
 /* ---- Trapframes: registers by role ----
  * <arch/arch_types.h> defines, as static inline functions on the hot path:

@@ -30,8 +30,28 @@ struct elf_info {
 	struct elf_segment segments[ELF_MAX_SEGMENTS];
 };
 
+/*
+ * An executable's bytes, in one piece (a boot module) or in several (the
+ * ICAs of exec). view(im, off) gives the longest run of contiguous bytes
+ * starting at offset off (< size): it points *bytes at them and returns
+ * their count, at least 1 and at most size - off.
+ */
+struct elf_image {
+	uint64_t size;
+	size_t (*view)(const struct elf_image *im, uint64_t off, const void **bytes);
+	const void *ctx;      /* the view's own data */
+};
+
+/* An image over one contiguous buffer. */
+void elf_image_of_buffer(struct elf_image *im, const void *buf, size_t size);
+/* Copies n bytes at offset off into buf, across pieces; the caller has
+ * checked that [off, off + n) lies within the image. */
+void elf_read(const struct elf_image *im, uint64_t off, void *buf, size_t n);
+
 /* Returns 0, or a negative errno (-ENOEXEC for anything malformed or not an
  * x86-64 executable). user_top bounds every segment's addresses. */
+int elf_parse_image(const struct elf_image *im, uint64_t user_top, struct elf_info *out);
+/* elf_parse_image over one contiguous buffer. */
 int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_info *out);
 
 #endif

@@ -19,11 +19,17 @@
 #define EFAULT  14
 #define EBUSY   16
 #define EEXIST  17
+#define EXDEV   18
 #define ENODEV  19
+#define ENOTDIR 20
+#define EISDIR  21
 #define EINVAL  22
+#define EMFILE  24
 #define EPIPE   32
 #define ENOTTY  25
+#define ESPIPE  29
 #define ERANGE  34
+#define ENAMETOOLONG 36
 #define ENOSYS  38
 #define ETIMEDOUT 110
 #define ECANCELED 125

@@ -62,6 +62,11 @@ struct ica {
 	struct process *owner;      /* ATTACHED or PARKED */
 	struct process *charged;    /* the allocator, until it dies */
 	struct ica *carrier;        /* a data ICA in flight: its control ICA */
+	/* Part of a thread's kernel channel (kernel/forward.h): the kernel makes
+	 * calls with it on the thread's behalf; the user may not free, park,
+	 * attach or send it, and such a control ICA can carry only channel data
+	 * ICAs. */
+	bool kernel_channel;
 	struct ipc_call call;       /* a control ICA in flight */
 };
 

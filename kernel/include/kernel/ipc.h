@@ -12,6 +12,7 @@
 
 struct process;
 struct thread;
+struct ica;
 
 #define IPC_QUEUE_MAX 64   /* requests waiting for one server */
 
@@ -20,6 +21,9 @@ int ipc_register(struct process *p, uint64_t coreid);
 struct process *ipc_server(uint64_t coreid);
 /* callsync / callasync of the control ICA at user address ctl. */
 int ipc_call(struct thread *t, uptr_t ctl, bool sync);
+/* The same call made by the kernel on behalf of process me with a control
+ * ICA of its own: t waits for a sync call (NULL for async). */
+int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool sync);
 /* Unmaps the control ICA of the request at ctl that t's process handles
  * from its synchronous caller (the home) until the result returns. */
 int ipc_claim(struct thread *t, uptr_t ctl);

@@ -1,11 +1,16 @@
 /*
- * The program loader: a static ELF64 executable from a boot module into a
- * fresh address space, with the initial stack Linux would build.
+ * The program loader: a static ELF64 executable into an address space with
+ * no regions, with the initial stack Linux would build. Two steps, so that
+ * exec can check everything before it changes the process it replaces:
+ * loader_prepare checks the file and builds the stack image in kernel
+ * memory (every -ENOEXEC and -E2BIG comes from here), loader_install puts
+ * both into the address space (only -ENOMEM can happen there).
  */
 #ifndef KERNEL_LOADER_H
 #define KERNEL_LOADER_H
 
 #include <kernel/types.h>
+#include <kernel/elf.h>
 
 struct vm_space;
 struct boot_module;
@@ -17,9 +22,33 @@ struct program_args {
 	int envc;
 };
 
-/* Fills vm with the program and its stack; returns the entry point and the
- * initial stack pointer. Errors: -ENOEXEC (bad image), -ENOMEM, -E2BIG. On
- * error vm may hold part of the program: the caller destroys it. */
+/* A checked program and its stack image, ready to install. */
+struct program {
+	const struct elf_image *file;   /* read again by loader_install */
+	struct elf_info info;
+	paddr_t stack_image;            /* stack_pages pages; the image is their last stack_used bytes */
+	uint64_t stack_pages;
+	size_t stack_used;
+	uptr_t sp;                      /* the initial stack pointer */
+};
+
+/* Checks file completely (its headers, every segment against its size and
+ * the user layout, the commitment it needs) and builds the initial stack
+ * from args, whose strings are read now and not kept. 0, or -ENOEXEC,
+ * -E2BIG (the stack image is over LOADER_STACK_IMAGE_MAX), -ENOMEM; on
+ * success loader_release must follow. */
+#define LOADER_STACK_IMAGE_MAX (512u * 1024u)
+int loader_prepare(struct program *prog, const struct elf_image *file,
+                   const struct program_args *args);
+/* Maps prog's segments and stack into vm (which has no regions), copies the
+ * file's bytes, sets the program break. Returns the entry point and the
+ * stack pointer. 0 or -ENOMEM; on error vm holds part of the program. The
+ * file's bytes must be those loader_prepare checked. */
+int loader_install(struct vm_space *vm, const struct program *prog, uptr_t *entry, uptr_t *sp);
+void loader_release(struct program *prog);
+
+/* Both steps for a boot module. Errors: -ENOEXEC (bad image), -ENOMEM,
+ * -E2BIG. On error vm may hold part of the program: the caller destroys it. */
 int loader_load(struct vm_space *vm, const struct boot_module *m,
                 const struct program_args *args, uptr_t *entry, uptr_t *sp);
 

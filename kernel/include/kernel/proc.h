@@ -14,13 +14,17 @@
 #include <kernel/vm.h>
 #include <kernel/sched.h>
 #include <kernel/arch.h>
+#include <kernel/signal.h>
 
 #define PROC_NAME_MAX        32
 #define PROC_MAX             64     /* processes in the system */
 #define PROC_MAX_THREADS     32     /* threads per process */
 #define KSTACK_PAGES         4      /* kernel stack per thread */
 
-enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD };
+/* THREAD_UNSTARTED: the thread of a child made by proc_fork, on no queue
+ * until proc_start (kernel/pm.h); nothing wakes it. */
+enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD,
+                    THREAD_UNSTARTED };
 
 struct process;
 struct device;
@@ -42,6 +46,14 @@ struct thread {
 	struct ica *ipc_waiting;       /* callsync: the control ICA whose result we await */
 	struct ica *ipc_delivered;     /* callsync: set with the result when it arrives */
 	int64_t ipc_status;            /* callsync: why there is no result (-ECANCELED...) */
+	struct forward_channel *channel; /* forwarded Linux calls (kernel/forward.h), or NULL */
+	/* While this thread forks (PM_FORK): the child's CLONE_CHILD_SETTID /
+	 * CLONE_CHILD_CLEARTID word, which proc_fork hands to the child. */
+	uptr_t fork_child_tid;
+	bool fork_set_tid, fork_clear_tid;
+	bool exit_pending;             /* leaves at its next return towards user mode, and
+	                                  blocks no more (exec ends the other threads) */
+	struct sig_thread sig;         /* blocked mask, pending signals, alternate stack */
 	void *kstack;                  /* KSTACK_PAGES pages, through the direct map */
 	struct arch_thread arch;
 };
@@ -56,6 +68,9 @@ struct process {
 	int wait_status;               /* Linux wait status, valid once killed or a zombie */
 	int prio_ceiling;              /* no thread may be raised above this */
 	struct process *parent;        /* NULL when orphaned */
+	int pgid, sid;                 /* process group and session: inherited from the parent
+	                                  (spawn, fork); a parentless process leads both */
+	struct sig_process sig;        /* dispositions, pending signals, interval timer */
 	struct list_node children;     /* of struct process, via sibling_link */
 	struct list_node sibling_link;
 	struct list_node table_link;   /* on the process table */
@@ -64,9 +79,11 @@ struct process {
 	struct waitq child_exit;       /* the parent's threads wait here in wait4 */
 	struct vm_space vm;
 	/* The communication mechanism (kernel/ipc.h, kernel/ica.h). */
+	bool fork_pending;             /* made by proc_fork, not yet started (kernel/pm.h) */
 	bool may_serve;                /* may call registserver */
 	bool posix;                    /* a POSIX process: file calls go to the file manager,
 	                                  fork/execve to the process manager (docs/posix.md) */
+	unsigned umask;                /* file mode creation mask (POSIX processes) */
 	int server_coreid;             /* -1 when not a server */
 	struct list_node requests;     /* control ICAs queued for this server */
 	unsigned request_count;
@@ -100,11 +117,32 @@ void proc_fault_kill(int signal, const char *cause, uptr_t addr, uptr_t ip);
 /* Called on every return to user mode: a thread of a killed process exits. */
 void proc_check_killed(void);
 struct process *proc_find(int pid);
+/* The table in order, zombies included: proc_next(NULL) is the first
+ * process, NULL follows the last. p must stay in the table meanwhile. */
+struct process *proc_next(struct process *p);
 struct thread *proc_find_thread(struct process *p, int tid);
-/* wait4: reaps a child. Returns its pid, 0 (WNOHANG, none ready) or -errno;
- * *status receives the Linux wait status. */
+/* wait4: reaps a child: pid > 0 that child, -1 any, 0 one in the caller's
+ * process group, < -1 one in group -pid. Returns its pid, 0 (WNOHANG, none
+ * ready) or -errno; *status receives the Linux wait status. */
 int proc_wait(int pid, bool nohang, int *status);
 unsigned proc_count(void);
 unsigned thread_count(void);
+
+/* ---- Building blocks of proc_fork (kernel/core/proc_fork.c) ---- */
+/* A zeroed process with its lists and wait queues ready and server_coreid
+ * -1, counted by proc_count but in no list yet; NULL without memory. */
+struct process *process_alloc(void);
+/* Enters p (its pid set) in the table and among parent's children. */
+void process_insert(struct process *p, struct process *parent);
+/* Takes p out of the table and its parent's children (if it is there)
+ * and frees the structure. */
+void process_free(struct process *p);
+/* A thread of p with a kernel stack and a new tid, on no list; NULL without
+ * memory. Undone with state THREAD_DEAD and thread_destroy. */
+struct thread *thread_alloc(struct process *p);
+/* Counts t among p's threads. */
+void thread_attach(struct process *p, struct thread *t);
+/* The thread with this tid in any process, or NULL. */
+struct thread *thread_find(int tid);
 
 #endif

@@ -42,16 +42,17 @@ NORETURN void sched_idle_loop(void);
 void sched_set_prio(struct thread *t, int prio);
 
 /* Blocks the current thread on q (may be NULL: only the deadline can wake it)
- * until woken, until the monotonic clock reaches deadline_ns (0 = never), or
- * until its process is killed. Returns 0 when woken, -ETIMEDOUT, or -EINTR. */
+ * until woken, until the monotonic clock reaches deadline_ns (0 = never),
+ * until its process is killed or a signal it takes is sent to it (at once
+ * if one is pending already). Returns 0 when woken, -ETIMEDOUT, or -EINTR. */
 int thread_block(struct waitq *q, uint64_t deadline_ns);
 /* Wakes one / all threads blocked on q with result 0; returns how many. */
 int waitq_wake(struct waitq *q, int max);
 /* Wakes a blocked thread with the given result, wherever it waits. */
 void thread_wake(struct thread *t, int result);
 /* Called on every return to user mode: runs another thread if one of higher
- * priority became runnable or the slice ran out, and ends the thread if its
- * process was killed. */
+ * priority became runnable or the slice ran out, ends the thread if its
+ * process was killed, and delivers its signals. */
 void sched_return_to_user(void);
 /* Runs once on the new thread after every switch (frees exited threads). */
 void sched_finish_switch(void);

@@ -58,6 +58,17 @@ void vm_init(void);
 int vm_space_init(struct vm_space *vm);
 /* Frees every page, region and page table. The space must not be active. */
 void vm_space_destroy(struct vm_space *vm);
+/* Makes dst (fresh from vm_space_init) a copy-on-write copy of src: the same
+ * regions, break and commitments (charged to dst like a copy), every page
+ * of a region shared read-only by both (see kernel/core/vm.c). What lies
+ * outside the regions (the ICA and device windows) is not copied. 0, or
+ * -ENOMEM (limits, memory); on error dst holds part of the copy and the
+ * caller destroys it. src's TLB entries are invalidated (kernel/arch.h). */
+int vm_space_clone(struct vm_space *dst, struct vm_space *src);
+/* Removes every region and the break (exec), releasing their pages and
+ * commitments; the mappings outside the regions (the ICA and device
+ * windows) stay. */
+void vm_space_clear(struct vm_space *vm);
 
 /* Maps size bytes of demand-zero memory; *addr is a hint (or the exact address
  * with VM_FIXED/VM_NOREPLACE) and receives the result. Errors: -EINVAL,
@@ -67,12 +78,21 @@ int vm_unmap(struct vm_space *vm, vaddr_t addr, uint64_t size);
 int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot);
 /* Moves the program break; returns the new break, or the old one on failure. */
 vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk);
-/* Resolves a fault at addr (demand-zero allocation): 0, or -EFAULT when the
- * access is outside every region or not allowed by its protection. */
+/* Resolves a fault at addr (demand-zero allocation, copy-on-write): 0,
+ * -EFAULT when the access is outside every region or not allowed by its
+ * protection, -ENOMEM when no page is left for it. */
 int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access);
+/* Whether addr lies in a region (whatever its protection): a fault there is
+ * an access error (SEGV_ACCERR), elsewhere a mapping error. */
+bool vm_is_mapped(struct vm_space *vm, vaddr_t addr);
 /* Writes bytes into the space regardless of protection (the ELF loader and
- * the initial stack), allocating pages as needed. 0 or -EFAULT/-ENOMEM. */
+ * the initial stack), allocating pages (and copying shared ones) as needed.
+ * 0 or -EFAULT/-ENOMEM. */
 int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n);
+/* Writes bytes into a space that need not be the current one as a user
+ * store would: -EFAULT unless regions that allow writing cover them all;
+ * else as vm_write. */
+int vm_store(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n);
 /* Takes pages from (or gives them back to) the system-wide budget for memory
  * that is not in an address space's regions (ICAs): 0 or -ENOMEM. */
 int vm_reserve_pages(uint64_t pages);

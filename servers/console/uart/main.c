@@ -52,7 +52,9 @@ static void serve(const struct myrmex_delivery *d)
 	memset(&rq, 0, sizeof rq);
 	rq.d = *d;
 	rq.frame = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
-	rq.length = ((const volatile struct myrmex_frame *)rq.frame)->arg[1];
+	const volatile struct myrmex_frame *f = rq.frame;
+	rq.length = f->arg[1];
+	rq.value = f->arg[2];
 	console_handler handler = table_lookup(d->opcode);
 	int64_t status = handler ? handler(&rq) : -ENOSYS;
 	if (status != CONSOLE_LATER)

@@ -1,12 +1,14 @@
 /*
- * The console protocol's handlers (include/myrmex/console.h), the reads
- * waiting for a line, the input path and the one place that replies.
+ * Reads and writes of the console protocol (include/myrmex/console.h), the
+ * reads waiting for input, the input path and the one place that replies.
  *
  * A request is checked against the delivery (the kernel's word on the data
- * ICA and its size) before its data is touched. A read that finds no
- * complete line is parked in a FIFO with its data ICA, which this process
- * holds until the reply; each completed line (or the rest of one) goes to
- * the oldest waiting read.
+ * ICA and its size) before its data is touched. A read that the input does
+ * not satisfy yet (line.h: line_can_read) is parked in a FIFO with its data
+ * ICA, which this process holds until the reply; input goes to the oldest
+ * waiting read first. Waiting reads are looked at after every typed byte,
+ * so a read waiting when its line completes gets it even if a Ctrl-C
+ * follows in the same burst.
  */
 #include "server.h"
 
@@ -31,7 +33,7 @@ void console_reply(struct request *rq, int64_t status)
 /* The data ICA holds rq->length bytes and is mapped here: 0 (rq->data set)
  * or -errno. It may have come parked (the kernel could not map it at get):
  * attach maps a parked ICA and refuses (-EINVAL) one already attached. */
-static int64_t check_data(struct request *rq)
+int64_t request_map_data(struct request *rq)
 {
 	if (rq->d.ndata < 1)
 		return -EINVAL;
@@ -48,45 +50,58 @@ static int64_t check_data(struct request *rq)
 
 int64_t do_write(struct request *rq)
 {
-	int64_t err = check_data(rq);
+	int64_t err = request_map_data(rq);
 	if (err)
 		return err;
-	uart_write(rq->data, rq->length);
+	line_write(&console_line, rq->data, rq->length);
 	return (int64_t)rq->length;
 }
 
-/* Answers waiting reads, oldest first, while completed input waits. */
-static void serve_readers(void)
+/* The oldest waiting read leaves the FIFO with status. */
+static void reader_answer(int64_t status)
 {
-	while (readers_count > 0 && line_has_input(&console_line)) {
+	struct request *rq = &readers[readers_first];
+	readers_first = (readers_first + 1) % CONSOLE_MAX_READERS;
+	readers_count--;
+	console_reply(rq, status);
+}
+
+void readers_serve(void)
+{
+	while (readers_count > 0) {
 		struct request *rq = &readers[readers_first];
-		unsigned n = line_take(&console_line, rq->data, (unsigned)rq->length);
-		readers_first = (readers_first + 1) % CONSOLE_MAX_READERS;
-		readers_count--;
-		console_reply(rq, n);
+		if (!line_can_read(&console_line, (unsigned)rq->length))
+			return;
+		reader_answer(line_read(&console_line, rq->data, (unsigned)rq->length));
 	}
+}
+
+void readers_interrupt(void)
+{
+	while (readers_count > 0)
+		reader_answer(-EINTR);
 }
 
 int64_t do_read(struct request *rq)
 {
-	int64_t err = check_data(rq);
+	int64_t err = request_map_data(rq);
 	if (err)
 		return err;
 	if (rq->length == 0)
 		return 0;
 	if (rq->length > LINE_READY_MAX)
-		rq->length = LINE_READY_MAX;   /* no line is longer; keeps the count an unsigned */
+		rq->length = LINE_READY_MAX;   /* never more input; keeps the count an unsigned */
 	if (readers_count == CONSOLE_MAX_READERS)
 		return -EAGAIN;
 	readers[(readers_first + readers_count) % CONSOLE_MAX_READERS] = *rq;
 	readers_count++;
-	serve_readers();   /* input may be waiting already */
+	readers_serve();   /* input may be waiting already */
 	return CONSOLE_LATER;
 }
 
 /* ---------------------------------------------------------- input */
 
-static void echo_to_uart(const char *s, unsigned n, void *ctx)
+static void out_to_uart(const char *s, unsigned n, void *ctx)
 {
 	(void)ctx;
 	uart_write(s, n);
@@ -94,12 +109,16 @@ static void echo_to_uart(const char *s, unsigned n, void *ctx)
 
 static void take_byte(uint8_t c)
 {
-	line_input(&console_line, c);
+	enum line_event event = line_input(&console_line, c);
+	if (event != LINE_EVENT_NONE)
+		tty_signal(event);
+	else
+		readers_serve();
 }
 
 void console_input_init(void)
 {
-	line_init(&console_line, echo_to_uart, NULL);
+	line_init(&console_line, out_to_uart, NULL);
 	uart_receive(take_byte);   /* what was typed before the receive interrupt was on */
 }
 
@@ -110,5 +129,4 @@ void console_interrupt(void)
 	 * on an unmasked line instead of being lost. */
 	myrmex_dev_irq_ack();
 	uart_receive(take_byte);
-	serve_readers();
 }

@@ -1,6 +1,6 @@
 /*
  * The console protocol's opcodes (include/myrmex/console.h) and their
- * handlers (requests.c).
+ * handlers (requests.c, tty.c).
  */
 #include "server.h"
 
@@ -9,6 +9,8 @@
 static const console_handler handlers[] = {
 	[CONSOLE_WRITE] = do_write,
 	[CONSOLE_READ] = do_read,
+	[CONSOLE_IOCTL] = do_ioctl,
+	[CONSOLE_POLL] = do_poll,
 };
 
 console_handler table_lookup(uint32_t opcode)

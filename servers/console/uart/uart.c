@@ -64,8 +64,7 @@ int uart_start(void)
 void uart_write(const char *s, uint64_t n)
 {
 	unsigned room = 0;   /* bytes the FIFO surely takes now */
-	bool cr_sent = false;   /* the '\r' of the '\n' at s[i] is out */
-	for (uint64_t i = 0; i < n;) {
+	for (uint64_t i = 0; i < n; i++) {
 		if (room == 0) {
 			long lsr;
 			while ((lsr = reg_read(UART_LSR)) >= 0 && !(lsr & LSR_THR_EMPTY))
@@ -74,14 +73,7 @@ void uart_write(const char *s, uint64_t n)
 				return;
 			room = tx_burst;
 		}
-		if (s[i] == '\n' && !cr_sent) {
-			reg_write(UART_THR, '\r');
-			cr_sent = true;
-		} else {
-			reg_write(UART_THR, (uint8_t)s[i]);
-			cr_sent = false;
-			i++;
-		}
+		reg_write(UART_THR, (uint8_t)s[i]);
 		room--;
 	}
 }

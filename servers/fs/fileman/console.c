@@ -1,20 +1,67 @@
 /*
- * console.c - /dev/console. A read or write on a console descriptor is
- * passed on to the console server (servers/console) as the next stage of
- * the caller's own call, with direct return: the console server's result,
- * and the caller's data ICA with it, go straight back to the caller. The
- * file manager is free again at once; it never waits for a line of input.
+ * console.c - the console's descriptors (/dev/console, /dev/tty). A read,
+ * write or ioctl on one is passed on to the console server (servers/
+ * console) as the next stage of the caller's own call, with direct return:
+ * the console server's result, and the caller's data ICA with it, go
+ * straight back to the caller. The file manager is free again at once; it
+ * never waits for a line of input.
+ *
+ * Readiness (poll, and a non-blocking read) is the one question the file
+ * manager asks itself: CONSOLE_POLL, a synchronous call on a control ICA
+ * of its own, which the console server answers at once.
  */
 #include "fileman.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <myrmex/console.h>
 
-int64_t console_forward(struct request *rq, bool write)
+static struct myrmex_ctl_header *poll_ctl;   /* ours, for CONSOLE_POLL */
+
+static int64_t forward(struct request *rq, uint32_t opcode, uint64_t a1, uint64_t a2)
+{
+	request_out(rq, 7, FS_KIND_CONSOLE);
+	int64_t r = request_pass_on(rq, MYRMEX_COREID_CONSOLE, opcode, rq->arg[0], a1, a2);
+	return r == -ESRCH ? -ENXIO : r;   /* -ENXIO: no console server runs */
+}
+
+int64_t console_forward(struct request *rq, const struct open_file *f, bool write)
 {
 	if (!rq->data || rq->arg[1] > rq->data_size)
 		return -EINVAL;
-	int64_t r = request_pass_on(rq, MYRMEX_COREID_CONSOLE, write ? CONSOLE_WRITE : CONSOLE_READ,
-	                            rq->arg[0], rq->arg[1]);
-	return r == -ESRCH ? -ENXIO : r;   /* -ENXIO: no console server runs */
+	if (!write && (f->flags & O_NONBLOCK) && rq->arg[1] > 0) {
+		int ready = console_poll();
+		if (ready >= 0 && !(ready & POLLIN))
+			return -EAGAIN;
+	}
+	return forward(rq, write ? CONSOLE_WRITE : CONSOLE_READ, rq->arg[1], 0);
+}
+
+int64_t console_ioctl(struct request *rq)
+{
+	return forward(rq, CONSOLE_IOCTL, rq->arg[1], rq->arg[2]);
+}
+
+int console_poll(void)
+{
+	if (!poll_ctl) {
+		long h = myrmex_ica_alloc(1);
+		if (h < 0)
+			return (int)h;
+		poll_ctl = myrmex_ica_addr((uint32_t)h);
+	}
+	myrmex_ctl_init(poll_ctl);
+	struct myrmex_frame *f = myrmex_ctl_push(poll_ctl, 1, MYRMEX_COREID_CONSOLE, CONSOLE_POLL);
+	if (!f)
+		return -EINVAL;
+	long r = myrmex_callsync(poll_ctl);
+	if (r < 0)
+		return r == -ESRCH ? -ENXIO : (int)r;
+	struct myrmex_frame *res = myrmex_ctl_result(poll_ctl);
+	if (!res)
+		return -EIO;
+	/* Believe only the two bits the protocol names. */
+	if (res->status < 0)
+		return res->status >= -4095 ? (int)res->status : -EIO;
+	return (int)(res->status & (POLLIN | POLLOUT));
 }

@@ -1,18 +1,31 @@
 /*
  * fileman: the file manager server. What its files share.
  *
- *   main.c     start-up (the disk, the mount), the get() loop, the reply
- *   request.c  one request: arguments copied once, the opcode table, reply
- *   diskio.c   calls to the disk driver, pushed onto the control ICA of the
- *              request being served (multi-stage calls) or onto our own
- *   cache.c    the block cache: 4 KiB blocks in 64-block chunk ICAs that the
- *              driver fills by DMA, write-back, LRU eviction, read-ahead
- *   files.c    descriptors, per requesting process
- *   ops_file.c open/close/read/write/lseek/stat/truncate handlers
- *   ops_dir.c  readdir/mkdir/rmdir/unlink/rename and path handling
- *   ops_fs.c   sync, statfs, stats, drop-cache, shutdown
- *   console.c  /dev/console: reads and writes passed on to the console
- *              server with direct return
+ *   main.c      start-up (the disk, the mount), the get() loop
+ *   request.c   one request: arguments copied once, the opcode table, the
+ *               one reply site, passing a call on to another server
+ *   diskio.c    calls to the disk driver, pushed onto the control ICA of the
+ *               request being served (multi-stage calls) or onto our own
+ *   cache.c     the block cache: 4 KiB blocks in 64-block chunk ICAs that the
+ *               driver fills by DMA, write-back, LRU eviction, read-ahead
+ *   ofd.c       open-file descriptions: the object, offset, flags, counted
+ *               references (descriptors, parked requests)
+ *   fdtable.c   descriptor tables per process: entries pointing to
+ *               descriptions, close-on-exec, the current directory; fork,
+ *               exec and exit of a process
+ *   pipe.c      pipes: 64 KiB rings, and the reads and writes parked until
+ *               data, room or the other end's last close
+ *   path.c      path resolution (current directory, dirfd, ".", "..",
+ *               symbolic links), a directory's absolute path, the special
+ *               names /dev/null, /dev/tty, /dev/console
+ *   console.c   the console's descriptors: reads, writes and ioctls passed
+ *               on to the console server with direct return; its readiness
+ *   ops_open.c  open, open-as, stat, access, readlink
+ *   ops_file.c  close/read/write/lseek/fstat/truncate handlers
+ *   ops_fd.c    dup, dup2, fcntl, pipe, ioctl, poll
+ *   ops_proc.c  fork, exec, exit, chdir, getcwd
+ *   ops_dir.c   readdir/mkdir/rmdir/unlink/rename
+ *   ops_fs.c    sync, statfs, stats, drop-cache, shutdown
  *
  * The server is one thread serving one request at a time, so nothing needs
  * a lock; while it waits for the disk, other callers wait in its queue.
@@ -20,6 +33,7 @@
 #ifndef FILEMAN_H
 #define FILEMAN_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <myrmex.h>
@@ -34,36 +48,61 @@
 
 /* The request being served. The delivery is the kernel's trusted account;
  * the arguments are copied from the caller's frame once, on arrival,
- * because the caller's other threads may still write its control ICA. */
+ * because the caller's other threads may still write its control ICA. A
+ * parked request (a pipe read or write waiting) is this structure kept
+ * until its reply. */
 struct request {
 	struct myrmex_delivery d;
 	struct myrmex_ctl_header *ctl;
 	struct myrmex_frame *frame;   /* the caller's frame, in ctl */
-	uint64_t arg[3];
+	uint64_t arg[8];
 	int pid;                      /* the requester (from the delivery) */
 	uint8_t *data;                /* the data ICA, NULL when none came */
 	uint64_t data_size;           /* its size in bytes */
-	uint64_t out[8];              /* results for arg[] (FS_STATS) */
-	bool has_out;
+	uint64_t out[8];              /* results for the frame's arg[] ... */
+	uint8_t out_mask;             /* ... bit i: out[i] is written to arg[i] */
 };
 
 /* Serves one request delivery: runs its handler and replies. */
 void request_serve(const struct myrmex_delivery *d);
 
-/* Writes status (and the data ICA, back to its owner) into the caller's
- * frame and returns it with ret(). */
+/* Writes status, the results chosen by out_mask and the data ICA (back to
+ * its owner) into the caller's frame and returns it with ret(). */
 void request_reply(struct request *rq, int64_t status);
 
+/* Sets result arg[i] = v. */
+void request_out(struct request *rq, unsigned i, uint64_t v);
+
 /* Passes the request on to server target as the next stage of the caller's
- * own call (a frame with opcode, a0, a1 and the caller's data ICAs), with
- * direct return: the result goes from there straight to the caller. Returns
- * FM_LATER, or -errno when nothing was sent (the request is still ours). */
+ * own call (a frame with opcode, a0..a2, the result arg[7] already chosen
+ * with request_out, and the caller's data ICAs), with direct return: the
+ * result goes from there straight to the caller. The control ICA is claimed
+ * first, so that the caller's other threads cannot rewrite our frame.
+ * Returns FM_LATER, or -errno when nothing was sent (the request is still
+ * ours). */
 int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
-                        uint64_t a1);
+                        uint64_t a1, uint64_t a2);
 
 /* The path in the request's data ICA, checked: NUL-terminated within
- * FS_PATH_MAX bytes and the ICA. Returns it or NULL with *err set. */
+ * FS_PATH_MAX bytes and the ICA, not empty. Returns it or NULL with *err
+ * set. */
 const char *request_path(struct request *rq, int *err);
+
+/* Where a relative path of the request starts: the process's current
+ * directory or, with FS_AT_DIRFD in arg[4], the directory open as
+ * descriptor arg[fd_arg] (AT_FDCWD there: the current directory; for an
+ * absolute path the descriptor is not looked at, as on Linux). *cwd
+ * gets the current directory's text when that is the start (for the
+ * special names), else NULL. 0 or -errno (-EBADF, -ENOTDIR, -EINVAL for
+ * unknown FS_AT_* bits). */
+int request_base(struct request *rq, const char *path, unsigned fd_arg, uint32_t *dir,
+                 const char **cwd);
+
+/* v is AT_FDCWD (-100) as a 32-bit or sign-extended 64-bit number. */
+bool request_at_fdcwd(uint64_t v);
+
+/* The requester is the process manager (the server of MYRMEX_COREID_PM). */
+bool request_from_pm(const struct request *rq);
 
 /* ---- diskio.c ---- */
 
@@ -110,47 +149,147 @@ int cache_drop(void);
 /* The block device the ext2 library runs on (nblocks filled at mount). */
 extern const struct ext2_blockdev cache_blockdev;
 
-/* ---- files.c ---- */
+/* ---- ofd.c: open-file descriptions ---- */
 
-enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE };
+enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL };
 
+struct pipe;
+
+/* What open, pipe or the special names made: shared by every descriptor
+ * dup or fork made from the first (one offset), and by parked requests. */
 struct open_file {
 	enum fm_kind kind;
-	uint32_t ino;
-	int flags;                    /* O_* as opened */
-	uint64_t offset;
+	unsigned refs;                /* descriptors and parked requests using it */
+	uint32_t ino;                 /* FM_FILE, FM_DIR; 0 once the file is gone */
+	int flags;                    /* access mode | O_APPEND | O_NONBLOCK | O_LARGEFILE */
+	uint64_t offset;              /* a file's offset, a directory's read position */
 	uint64_t next_sequential;     /* the offset a sequential reader asks next */
+	struct pipe *pipe;            /* FM_PIPE: the read end (O_RDONLY) or write end */
 };
 
-/* The descriptor fd of process pid, or NULL (-EBADF). */
+/* The status flags F_SETFL may change. */
+#define FM_STATUS_FLAGS (O_APPEND | O_NONBLOCK)
+
+/* A new description with one reference (the caller's), or NULL when all
+ * are taken (-ENFILE). */
+struct open_file *ofd_new(enum fm_kind kind, int flags);
+void ofd_ref(struct open_file *f);
+/* Drops a reference; the last lets the object go (a pipe end closes). */
+void ofd_unref(struct open_file *f);
+/* Marks every description open on ino stale (the file is gone). */
+void ofd_forget_inode(uint32_t ino);
+/* FS_KIND_* of a description. */
+uint32_t ofd_kind(const struct open_file *f);
+bool ofd_can_read(const struct open_file *f);
+bool ofd_can_write(const struct open_file *f);
+
+/* ---- fdtable.c: descriptors and current directories per process ---- */
+
+/* The description behind descriptor fd of process pid, or NULL (-EBADF). */
 struct open_file *files_get(int pid, uint64_t fd);
-/* A free descriptor of pid: its number, or -EMFILE / -ENFILE. */
-int files_alloc(int pid, struct open_file **out);
-void files_close(int pid, int fd);
-/* Marks every descriptor open on ino stale (the file is gone). */
+/* A new descriptor of pid, the lowest free one >= lowest, for f (which
+ * gains a reference): its number, or -EMFILE (none free), -EINVAL (lowest
+ * out of range), -ENFILE (no table for pid). */
+int files_install(int pid, struct open_file *f, uint64_t lowest, bool cloexec);
+/* Descriptor fd of pid becomes f (closing what it was first). fd must be
+ * < FS_MAX_FDS. 0 or -ENFILE. */
+int files_install_at(int pid, uint64_t fd, struct open_file *f, bool cloexec);
+/* -EMFILE when every descriptor of pid is taken, else 0. */
+int files_room(int pid);
+/* Closes descriptor fd of pid: 0 or -EBADF. */
+int files_close(int pid, uint64_t fd);
+/* Close-on-exec of an open descriptor (files_get first). */
+bool files_cloexec(int pid, uint64_t fd);
+void files_set_cloexec(int pid, uint64_t fd, bool on);
+/* The child gets a copy of the parent's table (the same descriptions) and
+ * its current directory. 0, -EEXIST (the child has a table), -EAGAIN. */
+int files_fork(int parent, int child);
+/* Closes pid's close-on-exec descriptors. */
+void files_exec(int pid);
+/* Closes everything pid had and forgets it. */
+void files_exit(int pid);
+/* pid's current directory: its inode (0 when it was removed) and text. */
+uint32_t files_cwd(int pid, const char **text);
+/* Makes directory ino, whose absolute path is text, pid's current one.
+ * 0 or -ENOMEM, -ENFILE. */
+int files_set_cwd(int pid, uint32_t ino, const char *text);
+/* Every use of ino ends: descriptions go stale, current directories
+ * unreachable. */
 void files_forget_inode(uint32_t ino);
-/* How many descriptors are open on ino. */
-unsigned files_open_count(uint32_t ino);
 
-/* ---- ops_dir.c: paths ---- */
+/* ---- pipe.c ---- */
 
-/* The directory that would hold path's last name, and that name (trailing
- * slashes ignored; "" for the root). 0 or -errno (-ENAMETOOLONG, -ENOENT,
- * -ENOTDIR, -EUCLEAN). */
-int path_parent(const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1]);
+#define FM_PIPE_SIZE  65536u   /* bytes a pipe holds */
+#define FM_PIPE_BUF   4096u    /* writes up to this size are atomic */
+
+/* A new pipe with no ends yet, or NULL (-ENFILE all taken, -ENOMEM). */
+struct pipe *pipe_new(int *err);
+/* A description of an end appears / its last reference went. The pipe
+ * goes when both ends have none. */
+void pipe_open_end(struct pipe *p, bool write);
+void pipe_close_end(struct pipe *p, bool write);
+/* Frees a pipe that never got an end (a failed FS_PIPE). */
+void pipe_unused(struct pipe *p);
+/* FS_READ / FS_WRITE on a pipe end f (length and data ICA checked): a
+ * status, or FM_LATER when the request is parked. */
+int64_t pipe_read(struct request *rq, struct open_file *f);
+int64_t pipe_write(struct request *rq, struct open_file *f);
+/* POLL* readiness of an end. */
+unsigned pipe_poll(const struct pipe *p, bool write);
+/* Bytes waiting to be read; a number naming the pipe (st_ino). */
+uint32_t pipe_available(const struct pipe *p);
+uint32_t pipe_number(const struct pipe *p);
+/* Answers every request of pid parked here with -EPIPE (it has ended). */
+void pipe_drop_pid(int pid);
+
+/* ---- path.c ---- */
+
+#define FM_SYMLOOP_MAX 40u   /* symbolic links followed in one resolution */
+
+/* path (absolute, or relative to directory base; base 0: a removed
+ * directory, -ENOENT) to *ino. A symbolic link as the last component is
+ * followed with follow (always when a '/' comes after it); elsewhere
+ * always. -ENOENT, -ENOTDIR, -ENAMETOOLONG, -ELOOP, -EUCLEAN. */
+int path_lookup(uint32_t base, const char *path, bool follow, uint32_t *ino);
+/* All but the last component of path to *dir, the last name in name (""
+ * for the root itself; "." and ".." as written), *trailing: a '/' came
+ * after it. The last component is not followed. */
+int path_parent(uint32_t base, const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
+                bool *trailing);
+/* The absolute path of directory ino into buf (size bytes, NUL included):
+ * its length, or -ENOENT (not reachable from the root), -ENAMETOOLONG. */
+int path_of_dir(uint32_t ino, char *buf, size_t size);
+/* The special file path names (FM_CONSOLE, FM_NULL) or FM_FREE; rdev gets
+ * its Linux device number. cwd is the text of the directory a relative
+ * path starts from (NULL: relative paths name no special file). */
+enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev);
 
 /* ---- handlers (ops_*.c, console.c): a status, or FM_LATER ---- */
 
 typedef int64_t (*fm_handler)(struct request *rq);
 
 int64_t op_open(struct request *rq);
+int64_t op_open_as(struct request *rq);
+int64_t op_stat(struct request *rq);
+int64_t op_access(struct request *rq);
+int64_t op_readlink(struct request *rq);
 int64_t op_close(struct request *rq);
 int64_t op_read(struct request *rq);
 int64_t op_write(struct request *rq);
 int64_t op_lseek(struct request *rq);
 int64_t op_fstat(struct request *rq);
-int64_t op_stat(struct request *rq);
 int64_t op_ftruncate(struct request *rq);
+int64_t op_dup(struct request *rq);
+int64_t op_dup2(struct request *rq);
+int64_t op_fcntl(struct request *rq);
+int64_t op_pipe(struct request *rq);
+int64_t op_ioctl(struct request *rq);
+int64_t op_poll(struct request *rq);
+int64_t op_fork(struct request *rq);
+int64_t op_exec(struct request *rq);
+int64_t op_exit(struct request *rq);
+int64_t op_chdir(struct request *rq);
+int64_t op_getcwd(struct request *rq);
 int64_t op_readdir(struct request *rq);
 int64_t op_mkdir(struct request *rq);
 int64_t op_rmdir(struct request *rq);
@@ -162,9 +301,22 @@ int64_t op_stats(struct request *rq);
 int64_t op_drop_cache(struct request *rq);
 int64_t op_shutdown(struct request *rq);
 
-/* console.c: passes a read or write on the console descriptor f to the
- * console server; FM_LATER when passed on, else -errno. */
-int64_t console_forward(struct request *rq, bool write);
+/* ops_file.c: a Linux struct stat into the request's data ICA, of inode
+ * ino or of a special object (mode, device number, inode number). 0 or
+ * -errno. */
+int64_t stat_inode(struct request *rq, uint32_t ino);
+int64_t stat_special(struct request *rq, uint32_t mode, uint64_t rdev, uint64_t ino);
+/* fstat of description f (every kind). */
+int64_t stat_description(struct request *rq, const struct open_file *f);
+
+/* console.c: a read or write on the console description f passed on to
+ * the console server; FM_LATER when passed on, else -errno. */
+int64_t console_forward(struct request *rq, const struct open_file *f, bool write);
+/* An ioctl passed on as CONSOLE_IOCTL. */
+int64_t console_ioctl(struct request *rq);
+/* The console's readiness (POLLIN | POLLOUT, as the console server says),
+ * or -errno. */
+int console_poll(void);
 
 /* ---- the mounted file system (main.c) ---- */
 

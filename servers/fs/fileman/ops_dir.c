@@ -1,6 +1,8 @@
 /*
- * ops_dir.c - names and directories: the parent of a path, and the
- * handlers for readdir, mkdir, rmdir, unlink and rename.
+ * ops_dir.c - names and directories: the handlers for readdir, mkdir,
+ * rmdir, unlink (unlinkat with AT_REMOVEDIR too) and rename. Paths are
+ * resolved by path.c from the current directory or a descriptor's
+ * (FS_AT_DIRFD); the last component is never followed.
  *
  * Removing the last name of a file that is still open frees it at once (the
  * ext2 library does not defer it); the descriptors open on it are marked
@@ -9,35 +11,8 @@
 #include "fileman.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
-
-int path_parent(const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1])
-{
-	char parent[FS_PATH_MAX + 1];
-	size_t len = strnlen(path, FS_PATH_MAX);
-	if (len >= FS_PATH_MAX)
-		return -ENAMETOOLONG;
-	memcpy(parent, path, len + 1);
-	while (len > 1 && parent[len - 1] == '/')
-		parent[--len] = '\0';
-	char *slash = strrchr(parent, '/');
-	const char *last = slash ? slash + 1 : parent;
-	size_t name_len = strlen(last);
-	if (name_len > EXT2_NAME_MAX)
-		return -ENAMETOOLONG;
-	memcpy(name, last, name_len + 1);
-	/* The parent, with a '/' kept at its end so that the lookup demands a
-	 * directory: "/a/b" -> "/a/", "b" -> "" (the root), "/b" -> "/". */
-	if (slash)
-		slash[1] = '\0';
-	else
-		parent[0] = '\0';
-	if (parent[0] == '\0') {
-		*dir = EXT2_ROOT_INO;
-		return 0;
-	}
-	return ext2_lookup_path(&fm_fs, parent, dir);
-}
 
 static uint8_t dirent_type(uint8_t ft)
 {
@@ -90,26 +65,36 @@ int64_t op_readdir(struct request *rq)
 	return (int64_t)used;
 }
 
-/* The request's path split into parent directory and name; a name of
- * "" (the root itself) is refused with busy. */
-static int request_parent(struct request *rq, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
-                          int busy)
+/* The request's path split into parent directory and name (the path
+ * resolved from the directory of request_base with descriptor arg[fd_arg]);
+ * a name of "" (the root itself) is refused with busy. */
+static int split_path(struct request *rq, const char *path, unsigned fd_arg, uint32_t *dir,
+                      char name[EXT2_NAME_MAX + 1], int busy, bool *trailing)
 {
-	int err = 0;
-	const char *path = request_path(rq, &err);
-	if (!path)
-		return err;
-	err = path_parent(path, dir, name);
+	uint32_t base;
+	const char *cwd;
+	int err = request_base(rq, path, fd_arg, &base, &cwd);
+	if (err == 0)
+		err = path_parent(base, path, dir, name, trailing);
 	if (err == 0 && name[0] == '\0')
 		err = busy;
 	return err;
+}
+
+static int request_parent(struct request *rq, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
+                          int busy, bool *trailing)
+{
+	int err = 0;
+	const char *path = request_path(rq, &err);
+	return path ? split_path(rq, path, 3, dir, name, busy, trailing) : err;
 }
 
 int64_t op_mkdir(struct request *rq)
 {
 	uint32_t dir, ino;
 	char name[EXT2_NAME_MAX + 1];
-	int rc = request_parent(rq, &dir, name, -EEXIST);
+	bool trailing;
+	int rc = request_parent(rq, &dir, name, -EEXIST, &trailing);
 	if (rc == 0)
 		rc = ext2_mkdir(&fm_fs, dir, name, (uint32_t)rq->arg[0] & 07777, 0, 0, &ino);
 	return fm_result(rc, "mkdir");
@@ -119,7 +104,8 @@ int64_t op_rmdir(struct request *rq)
 {
 	uint32_t dir, ino = 0;
 	char name[EXT2_NAME_MAX + 1];
-	int rc = request_parent(rq, &dir, name, -EBUSY);
+	bool trailing;
+	int rc = request_parent(rq, &dir, name, -EBUSY, &trailing);
 	if (rc == 0)
 		rc = ext2_lookup(&fm_fs, dir, name, strlen(name), &ino);
 	if (rc == 0)
@@ -139,16 +125,34 @@ static void forget_if_gone(uint32_t ino)
 
 int64_t op_unlink(struct request *rq)
 {
+	/* arg[1]: unlinkat's flags; AT_REMOVEDIR makes it rmdir. */
+	if (rq->arg[1] & ~(uint64_t)AT_REMOVEDIR)
+		return -EINVAL;
+	if (rq->arg[1] & AT_REMOVEDIR)
+		return op_rmdir(rq);
 	uint32_t dir, ino = 0;
 	char name[EXT2_NAME_MAX + 1];
-	int rc = request_parent(rq, &dir, name, -EISDIR);
+	bool trailing;
+	struct ext2_stat st;
+	int rc = request_parent(rq, &dir, name, -EISDIR, &trailing);
 	if (rc == 0)
 		rc = ext2_lookup(&fm_fs, dir, name, strlen(name), &ino);
+	if (rc == 0 && trailing) {
+		/* "name/": a directory is meant, and unlink removes none. */
+		rc = ext2_stat(&fm_fs, ino, &st);
+		if (rc == 0)
+			rc = (st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR ? -EISDIR : -ENOTDIR;
+	}
 	if (rc == 0)
 		rc = ext2_unlink(&fm_fs, dir, name);
 	if (rc == 0)
 		forget_if_gone(ino);
 	return fm_result(rc, "unlink");
+}
+
+static bool is_dots(const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
 int64_t op_rename(struct request *rq)
@@ -171,13 +175,16 @@ int64_t op_rename(struct request *rq)
 		return -ENAMETOOLONG;
 	if (from[0] == '\0' || to[0] == '\0')
 		return -ENOENT;
+	/* With FS_AT_DIRFD the old path starts at descriptor arg[3], the new
+	 * one at arg[5]. */
 	uint32_t old_dir, new_dir, replaced = 0;
 	char old_name[EXT2_NAME_MAX + 1], new_name[EXT2_NAME_MAX + 1];
-	int rc = path_parent(from, &old_dir, old_name);
+	bool trailing;
+	int rc = split_path(rq, from, 3, &old_dir, old_name, -EBUSY, &trailing);
 	if (rc == 0)
-		rc = path_parent(to, &new_dir, new_name);
-	if (rc == 0 && (old_name[0] == '\0' || new_name[0] == '\0'))
-		rc = -EBUSY;   /* the root cannot move, nor be replaced */
+		rc = split_path(rq, to, 5, &new_dir, new_name, -EBUSY, &trailing);
+	if (rc == 0 && (is_dots(old_name) || is_dots(new_name)))
+		rc = -EBUSY;   /* as Linux: "." and ".." do not move */
 	if (rc == 0 && ext2_lookup(&fm_fs, new_dir, new_name, strlen(new_name), &replaced) < 0)
 		replaced = 0;
 	if (rc == 0)

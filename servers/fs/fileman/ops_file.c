@@ -1,31 +1,27 @@
 /*
- * ops_file.c - the handlers for descriptors and file data: open, close,
- * read/pread, write/pwrite, lseek, fstat, stat, ftruncate.
+ * ops_file.c - the handlers for descriptors and their data: close,
+ * read/pread, write/pwrite, lseek, fstat, ftruncate, and the struct stat
+ * every kind of object answers with.
  *
- * read copies each block from the cache into the caller's data ICA (one
- * copy per block, counted) after looking the block up itself, so that it can
- * ask the cache for read-ahead when the descriptor is read sequentially.
- * write goes through the ext2 library, whose whole-block writes land in the
- * cache as one copy from the data ICA; the copies are counted per block.
+ * A read or write first finds the description and says its kind in the
+ * result's arg[7] (FS_KIND_*), then goes by kind: pipes (pipe.c), the
+ * console (passed on, console.c), /dev/null (nothing to read, everything
+ * swallowed) and ext2 files, below.
+ *
+ * A file read copies each block from the cache into the caller's data ICA
+ * (one copy per block, counted) after looking the block up itself, so that
+ * it can ask the cache for read-ahead when the description is read
+ * sequentially. A write goes through the ext2 library, whose whole-block
+ * writes land in the cache as one copy from the data ICA; the copies are
+ * counted per block.
  */
 #include "fileman.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #define READ_AHEAD_BLOCKS 64u
-
-static bool can_read(const struct open_file *f)
-{
-	return (f->flags & O_ACCMODE) != O_WRONLY;
-}
-
-static bool can_write(const struct open_file *f)
-{
-	return (f->flags & O_ACCMODE) != O_RDONLY;
-}
 
 static void count_copies(uint64_t off, uint64_t bytes)
 {
@@ -35,100 +31,9 @@ static void count_copies(uint64_t off, uint64_t bytes)
 	fm_stats.v[FS_STAT_COPY_BYTES] += bytes;
 }
 
-/* The descriptor of the request's arg[0], or NULL with *status = -EBADF. */
-static struct open_file *request_file(struct request *rq, int64_t *status)
-{
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
-	*status = f ? 0 : -EBADF;
-	return f;
-}
-
-/* For data calls on a file: stale and kind checks. */
-static int64_t check_data_file(const struct open_file *f)
-{
-	if (f->kind == FM_DIR)
-		return -EISDIR;
-	if (f->ino == 0)
-		return -ESTALE;
-	return 0;
-}
-
-int64_t op_open(struct request *rq)
-{
-	int err = 0;
-	const char *path = request_path(rq, &err);
-	if (!path)
-		return err;
-	int flags = (int)rq->arg[0];
-	int access = flags & O_ACCMODE;
-	if (access == O_ACCMODE)
-		return -EINVAL;
-	struct open_file *f;
-	if (strcmp(path, "/dev/console") == 0) {
-		int fd = files_alloc(rq->pid, &f);
-		if (fd >= 0) {
-			f->kind = FM_CONSOLE;
-			f->flags = flags;
-		}
-		return fd;
-	}
-	uint32_t ino = 0;
-	int rc = ext2_lookup_path(&fm_fs, path, &ino);
-	if (rc == 0 && (flags & O_CREAT) && (flags & O_EXCL))
-		return -EEXIST;
-	if (rc == -ENOENT && (flags & O_CREAT)) {
-		uint32_t dir;
-		char name[EXT2_NAME_MAX + 1];
-		rc = path_parent(path, &dir, name);
-		if (rc == 0 && name[0] == '\0')
-			rc = -EISDIR;
-		if (rc == 0)
-			rc = ext2_create(&fm_fs, dir, name, (uint32_t)rq->arg[1] & 07777, 0, 0, &ino);
-	}
-	if (rc < 0)
-		return fm_result(rc, "open");
-	struct ext2_stat st;
-	rc = ext2_stat(&fm_fs, ino, &st);
-	if (rc < 0)
-		return fm_result(rc, "open");
-	enum fm_kind kind;
-	switch (st.mode & EXT2_S_IFMT) {
-	case EXT2_S_IFDIR:
-		if (access != O_RDONLY)
-			return -EISDIR;
-		kind = FM_DIR;
-		break;
-	case EXT2_S_IFREG:
-		if (flags & O_DIRECTORY)
-			return -ENOTDIR;
-		kind = FM_FILE;
-		break;
-	case EXT2_S_IFLNK:
-		return -ELOOP;   /* symbolic links are not followed */
-	default:
-		return -ENXIO;   /* device nodes and the like: nothing serves them */
-	}
-	if (kind == FM_FILE && (flags & O_TRUNC) && access != O_RDONLY && st.size) {
-		rc = ext2_truncate(&fm_fs, ino, 0);
-		if (rc < 0)
-			return fm_result(rc, "open (truncate)");
-	}
-	int fd = files_alloc(rq->pid, &f);
-	if (fd < 0)
-		return fd;
-	f->kind = kind;
-	f->ino = ino;
-	f->flags = flags;
-	return fd;
-}
-
 int64_t op_close(struct request *rq)
 {
-	int64_t status;
-	if (!request_file(rq, &status))
-		return status;
-	files_close(rq->pid, (int)rq->arg[0]);
-	return 0;
+	return files_close(rq->pid, rq->arg[0]);
 }
 
 /* Copies n bytes of file ino at off into dst, a block at a time from the
@@ -164,29 +69,34 @@ static int64_t read_blocks(uint32_t ino, uint64_t off, uint8_t *dst, uint64_t n,
 }
 
 /* What read and write check alike: the descriptor and its direction, the
- * kind, the length (arg[1]) against the data ICA, and the offset (arg[2] for
- * the positioned forms, else the descriptor's) in *off. NULL with *status
- * set; a console descriptor's call is passed on (*status FM_LATER). */
+ * kind (said in the result's arg[7]), the length (arg[1]) against the data
+ * ICA, and for a file the offset (arg[2] for the positioned forms, else the
+ * description's) in *off. NULL with *status set. */
 static struct open_file *data_call(struct request *rq, bool write, uint64_t *off,
                                    int64_t *status)
 {
-	struct open_file *f = request_file(rq, status);
-	if (!f)
-		return NULL;
-	bool allowed = write ? can_write(f) : can_read(f);
-	if (f->kind == FM_CONSOLE) {
-		*status = allowed ? console_forward(rq, write) : -EBADF;
+	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	if (!f) {
+		*status = -EBADF;
 		return NULL;
 	}
-	if (!allowed)
+	request_out(rq, 7, ofd_kind(f));
+	bool positioned = rq->d.opcode == (write ? FS_PWRITE : FS_PREAD);
+	*status = 0;
+	if (!(write ? ofd_can_write(f) : ofd_can_read(f)))
 		*status = -EBADF;
-	else if ((*status = check_data_file(f)) == 0 && (!rq->data || rq->arg[1] > rq->data_size))
+	else if (f->kind == FM_DIR)
+		*status = -EISDIR;
+	else if (f->kind == FM_FILE && f->ino == 0)
+		*status = -ESTALE;
+	else if (positioned && (f->kind == FM_PIPE || f->kind == FM_CONSOLE))
+		*status = -ESPIPE;
+	else if (!rq->data || rq->arg[1] > rq->data_size)
 		*status = -EINVAL;
 	if (*status < 0)
 		return NULL;
-	bool positioned = rq->d.opcode == (write ? FS_PWRITE : FS_PREAD);
 	*off = positioned ? rq->arg[2] : f->offset;
-	if ((int64_t)*off < 0) {
+	if (f->kind == FM_FILE && (int64_t)*off < 0) {
 		*status = -EINVAL;
 		return NULL;
 	}
@@ -200,6 +110,16 @@ int64_t op_read(struct request *rq)
 	struct open_file *f = data_call(rq, false, &off, &status);
 	if (!f)
 		return status;
+	switch (f->kind) {
+	case FM_PIPE:
+		return pipe_read(rq, f);
+	case FM_CONSOLE:
+		return console_forward(rq, f, false);
+	case FM_NULL:
+		return 0;
+	default:
+		break;
+	}
 	bool positioned = rq->d.opcode == FS_PREAD;
 	struct ext2_stat st;
 	int rc = ext2_stat(&fm_fs, f->ino, &st);
@@ -224,6 +144,16 @@ int64_t op_write(struct request *rq)
 	struct open_file *f = data_call(rq, true, &off, &status);
 	if (!f)
 		return status;
+	switch (f->kind) {
+	case FM_PIPE:
+		return pipe_write(rq, f);
+	case FM_CONSOLE:
+		return console_forward(rq, f, true);
+	case FM_NULL:
+		return (int64_t)len;
+	default:
+		break;
+	}
 	bool positioned = rq->d.opcode == FS_PWRITE;
 	if (!positioned && (f->flags & O_APPEND)) {
 		struct ext2_stat st;
@@ -243,12 +173,13 @@ int64_t op_write(struct request *rq)
 
 int64_t op_lseek(struct request *rq)
 {
-	int64_t status;
-	struct open_file *f = request_file(rq, &status);
+	struct open_file *f = files_get(rq->pid, rq->arg[0]);
 	if (!f)
-		return status;
-	if (f->kind == FM_CONSOLE)
+		return -EBADF;
+	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE)
 		return -ESPIPE;
+	if (f->kind == FM_NULL)
+		return 0;   /* as Linux: /dev/null stays at 0 */
 	int64_t offset = (int64_t)rq->arg[1], base;
 	switch (rq->arg[2]) {
 	case SEEK_SET:
@@ -276,8 +207,15 @@ int64_t op_lseek(struct request *rq)
 	return (int64_t)f->offset;
 }
 
-/* Fills a Linux struct stat for inode ino into the request's data ICA. */
-static int64_t put_stat(struct request *rq, uint32_t ino)
+static int64_t put_stat(struct request *rq, const struct myrmex_stat *st)
+{
+	if (!rq->data || rq->data_size < sizeof(*st))
+		return -EINVAL;
+	memcpy(rq->data, st, sizeof(*st));
+	return 0;
+}
+
+int64_t stat_inode(struct request *rq, uint32_t ino)
 {
 	if (!rq->data || rq->data_size < sizeof(struct myrmex_stat))
 		return -EINVAL;
@@ -299,53 +237,48 @@ static int64_t put_stat(struct request *rq, uint32_t ino)
 	out.st_atime_sec = st.atime;
 	out.st_mtime_sec = st.mtime;
 	out.st_ctime_sec = st.ctime;
-	memcpy(rq->data, &out, sizeof(out));
-	return 0;
+	return put_stat(rq, &out);
+}
+
+int64_t stat_special(struct request *rq, uint32_t mode, uint64_t rdev, uint64_t ino)
+{
+	struct myrmex_stat out;
+	memset(&out, 0, sizeof(out));
+	out.st_dev = 2;   /* not the disk: the file manager's own objects */
+	out.st_ino = ino;
+	out.st_mode = mode;
+	out.st_rdev = rdev;
+	out.st_nlink = 1;
+	out.st_blksize = FM_BLOCK;
+	return put_stat(rq, &out);
+}
+
+int64_t stat_description(struct request *rq, const struct open_file *f)
+{
+	switch (f->kind) {
+	case FM_CONSOLE:
+		return stat_special(rq, EXT2_S_IFCHR | 0620, (5u << 8) | 1u, 1);
+	case FM_NULL:
+		return stat_special(rq, EXT2_S_IFCHR | 0666, (1u << 8) | 3u, 2);
+	case FM_PIPE:
+		return stat_special(rq, EXT2_S_IFIFO | 0600, 0, 1000u + pipe_number(f->pipe));
+	default:
+		return f->ino ? stat_inode(rq, f->ino) : -ESTALE;
+	}
 }
 
 int64_t op_fstat(struct request *rq)
 {
-	int64_t status;
-	struct open_file *f = request_file(rq, &status);
-	if (!f)
-		return status;
-	if (f->kind == FM_CONSOLE) {
-		if (!rq->data || rq->data_size < sizeof(struct myrmex_stat))
-			return -EINVAL;
-		struct myrmex_stat out;
-		memset(&out, 0, sizeof(out));
-		out.st_mode = EXT2_S_IFCHR | 0620;
-		out.st_rdev = (5u << 8) | 1u;   /* the console's Linux device number, 5:1 */
-		out.st_nlink = 1;
-		out.st_blksize = 1024;
-		memcpy(rq->data, &out, sizeof(out));
-		return 0;
-	}
-	if (f->ino == 0)
-		return -ESTALE;
-	return put_stat(rq, f->ino);
-}
-
-int64_t op_stat(struct request *rq)
-{
-	int err = 0;
-	const char *path = request_path(rq, &err);
-	if (!path)
-		return err;
-	uint32_t ino;
-	int rc = ext2_lookup_path(&fm_fs, path, &ino);
-	if (rc < 0)
-		return fm_result(rc, "stat");
-	return put_stat(rq, ino);
+	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	return f ? stat_description(rq, f) : -EBADF;
 }
 
 int64_t op_ftruncate(struct request *rq)
 {
-	int64_t status;
-	struct open_file *f = request_file(rq, &status);
+	struct open_file *f = files_get(rq->pid, rq->arg[0]);
 	if (!f)
-		return status;
-	if (f->kind != FM_FILE || !can_write(f))
+		return -EBADF;
+	if (f->kind != FM_FILE || !ofd_can_write(f))
 		return -EINVAL;   /* as Linux: not a regular file open for writing */
 	if (f->ino == 0)
 		return -ESTALE;

@@ -18,7 +18,7 @@ int64_t op_sync(struct request *rq)
 	int rc = cache_sync(false);
 	if (rc < 0)
 		return fm_result(rc, "sync");
-	return request_pass_on(rq, MYRMEX_COREID_DISK, DISK_FLUSH, 0, 0);
+	return request_pass_on(rq, MYRMEX_COREID_DISK, DISK_FLUSH, 0, 0, 0);
 }
 
 int64_t op_statfs(struct request *rq)
@@ -43,8 +43,8 @@ int64_t op_statfs(struct request *rq)
 int64_t op_stats(struct request *rq)
 {
 	fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
-	memcpy(rq->out, fm_stats.v, sizeof(rq->out));
-	rq->has_out = true;
+	for (unsigned i = 0; i < 8; i++)
+		request_out(rq, i, fm_stats.v[i]);
 	return 0;
 }
 

@@ -1,12 +1,15 @@
 /*
  * request.c - one request of the file protocol (include/myrmex/fs.h): the
  * arguments copied out of the caller's frame once, the handler looked up by
- * opcode and run, and the one place that replies.
+ * opcode and run, and the one place that replies. Also what several
+ * handlers ask of a request: its path, the directory a relative path starts
+ * from, whether the process manager sent it, and passing it on.
  */
 #include "fileman.h"
 
 #include <errno.h>
 #include <string.h>
+#include <myrmex/proc.h>
 
 static const fm_handler handlers[] = {
 	[FS_OPEN] = op_open,           [FS_CLOSE] = op_close,
@@ -19,8 +22,23 @@ static const fm_handler handlers[] = {
 	[FS_FTRUNCATE] = op_ftruncate, [FS_SYNC] = op_sync,
 	[FS_STATFS] = op_statfs,       [FS_STATS] = op_stats,
 	[FS_DROP_CACHE] = op_drop_cache, [FS_SHUTDOWN] = op_shutdown,
+	[FS_DUP] = op_dup,             [FS_DUP2] = op_dup2,
+	[FS_FCNTL] = op_fcntl,         [FS_PIPE] = op_pipe,
+	[FS_FORK] = op_fork,           [FS_EXEC] = op_exec,
+	[FS_EXIT] = op_exit,           [FS_CHDIR] = op_chdir,
+	[FS_GETCWD] = op_getcwd,       [FS_IOCTL] = op_ioctl,
+	[FS_POLL] = op_poll,           [FS_ACCESS] = op_access,
+	[FS_READLINK] = op_readlink,   [FS_OPEN_AS] = op_open_as,
 };
 #define HANDLER_COUNT (sizeof(handlers) / sizeof(handlers[0]))
+
+/* Calls served even when no file system is mounted: the counters, the
+ * shutdown, and the bookkeeping of processes, which touches no disk. */
+static bool needs_no_disk(uint32_t opcode)
+{
+	return opcode == FS_STATS || opcode == FS_SHUTDOWN || opcode == FS_FORK ||
+	       opcode == FS_EXEC || opcode == FS_EXIT;
+}
 
 void request_serve(const struct myrmex_delivery *d)
 {
@@ -30,7 +48,7 @@ void request_serve(const struct myrmex_delivery *d)
 	rq.ctl = (struct myrmex_ctl_header *)(uintptr_t)d->control;
 	rq.frame = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
 	const volatile struct myrmex_frame *f = rq.frame;
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 8; i++)
 		rq.arg[i] = f->arg[i];
 	rq.pid = d->requester;
 	if (d->ndata >= 1) {
@@ -43,7 +61,7 @@ void request_serve(const struct myrmex_delivery *d)
 	int64_t status;
 	if (!handler)
 		status = -ENOSYS;
-	else if (fm_fs_state != 0 && d->opcode != FS_STATS && d->opcode != FS_SHUTDOWN)
+	else if (fm_fs_state != 0 && !needs_no_disk(d->opcode))
 		status = fm_fs_state;   /* nothing mounted (corrupt, or shut down) */
 	else {
 		diskio_use(rq.ctl);
@@ -54,28 +72,45 @@ void request_serve(const struct myrmex_delivery *d)
 		request_reply(&rq, status);
 }
 
+void request_out(struct request *rq, unsigned i, uint64_t v)
+{
+	rq->out[i] = v;
+	rq->out_mask |= (uint8_t)(1u << i);
+}
+
 void request_reply(struct request *rq, int64_t status)
 {
-	if (rq->has_out)
-		memcpy(rq->frame->arg, rq->out, sizeof(rq->frame->arg));
+	for (unsigned i = 0; i < 8; i++)
+		if (rq->out_mask & (1u << i))
+			rq->frame->arg[i] = rq->out[i];
 	myrmex_reply("fileman", &rq->d, status);   /* the caller's data ICAs go back */
 }
 
 int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
-                        uint64_t a1)
+                        uint64_t a1, uint64_t a2)
 {
 	struct myrmex_ctl_header *h = rq->ctl;
+	long r = myrmex_claim(h);
+	if (r < 0)
+		return r;
 	uint32_t below = h->currentp, flags = h->flags;
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, target, opcode);
 	if (!f)
 		return -EINVAL;
 	f->arg[0] = a0;
 	f->arg[1] = a1;
+	f->arg[2] = a2;
+	/* The result the caller sees is this frame (resultp) with direct
+	 * return; our own frame below gets the same arg[7]. */
+	if (rq->out_mask & 0x80u) {
+		f->arg[7] = rq->out[7];
+		rq->frame->arg[7] = rq->out[7];
+	}
 	/* The caller's data ICAs travel on and come back to it with the result. */
 	for (unsigned i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
 		f->data[f->ndata++] = rq->d.data[i];
 	h->flags = flags | MYRMEX_CTL_DIRECT_RETURN;
-	long r = myrmex_callasync(h);
+	r = myrmex_callasync(h);
 	if (r < 0) {
 		h->currentp = below;   /* not sent: take our frame off again */
 		h->flags = flags;
@@ -101,4 +136,35 @@ const char *request_path(struct request *rq, int *err)
 		return NULL;
 	}
 	return path;
+}
+
+bool request_at_fdcwd(uint64_t v)
+{
+	uint32_t high = (uint32_t)(v >> 32);
+	return (int32_t)(uint32_t)v == -100 && (high == 0 || high == 0xffffffffu);
+}
+
+int request_base(struct request *rq, const char *path, unsigned fd_arg, uint32_t *dir,
+                 const char **cwd)
+{
+	*cwd = NULL;
+	if (rq->arg[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((rq->arg[4] & FS_AT_DIRFD) && path[0] != '/' && !request_at_fdcwd(rq->arg[fd_arg])) {
+		struct open_file *f = files_get(rq->pid, rq->arg[fd_arg]);
+		if (!f)
+			return -EBADF;
+		if (f->kind != FM_DIR)
+			return -ENOTDIR;
+		*dir = f->ino;   /* 0 once removed: relative lookups give -ENOENT */
+		return 0;
+	}
+	*dir = files_cwd(rq->pid, cwd);
+	return 0;
+}
+
+bool request_from_pm(const struct request *rq)
+{
+	long pm = myrmex_server_pid(MYRMEX_COREID_PM);
+	return pm > 0 && pm == rq->pid;
 }

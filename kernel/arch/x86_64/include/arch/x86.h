@@ -131,5 +131,7 @@ void tss_set_rsp0(uint64_t rsp0);
 void lapic_eoi(void);
 void idt_init(void);
 extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
+extern uint8_t x86_fpu_initial[512];   /* a clean FXSAVE image */
+extern uint32_t x86_mxcsr_mask;        /* MXCSR bits fxrstor accepts */
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * Console I/O system calls. Until the console server exists, descriptors 1
- * and 2 write to the kernel console; there is no input (read: -EBADF).
+ * The kernel console of native (non-POSIX) programs and servers:
+ * descriptors 1 and 2 write to it; there is no input (read: -EBADF). POSIX
+ * processes reach the console server through the file manager instead
+ * (kernel/core/sys_file.c). uname lives here too.
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
+#include <kernel/posix.h>
 
 #define CHUNK 256
 #define IOV_MAX 1024
@@ -35,7 +38,7 @@ static long console_write_user(uptr_t buf, uint64_t count)
 	return (long)done;
 }
 
-long sys_write(const struct syscall_args *a)
+long kconsole_write(const struct syscall_args *a)
 {
 	if (!is_console(a->arg[0]))
 		return -EBADF;
@@ -46,7 +49,7 @@ struct iovec64 {
 	uint64_t base, len;
 };
 
-long sys_writev(const struct syscall_args *a)
+long kconsole_writev(const struct syscall_args *a)
 {
 	uint64_t fd = a->arg[0], iov = a->arg[1], count = a->arg[2];
 	if (!is_console(fd))
@@ -80,13 +83,13 @@ long sys_writev(const struct syscall_args *a)
 	return done;
 }
 
-long sys_read(const struct syscall_args *a)
+long kconsole_read(const struct syscall_args *a)
 {
 	(void)a;
 	return -EBADF;
 }
 
-long sys_ioctl(const struct syscall_args *a)
+long kconsole_ioctl(const struct syscall_args *a)
 {
 	uint64_t fd = a->arg[0], request = a->arg[1];
 	if (fd > 2)

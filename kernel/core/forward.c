@@ -1,0 +1,173 @@
+/*
+ * Forwarding Linux system calls to servers through the thread's kernel
+ * channel (see kernel/forward.h and docs/posix.md).
+ *
+ * The channel's ICAs live in the process's ICA window like any other, so
+ * the process (or a server it called) can scribble on them; nothing here
+ * believes their contents: the frame is rewritten for every call, and the
+ * result's status and arguments are only numbers that each system call
+ * checks against what it asked for.
+ */
+#include <kernel/forward.h>
+#include <kernel/errno.h>
+#include <kernel/ica.h>
+#include <kernel/ipc.h>
+#include <kernel/kmem.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <kernel/string.h>
+#include <myrmex/fs.h>
+
+static struct kmem_cache channel_cache =
+	KMEM_CACHE_INIT(channel_cache, "channel", struct forward_channel);
+
+#define FRAME_OFFSET ((uint32_t)sizeof(struct myrmex_ctl_header))
+
+/* The channel ICA a handle names if it is still p's and idle, else NULL. */
+static struct ica *own(struct process *p, uint32_t handle)
+{
+	struct ica *ica = handle ? ica_lookup(handle) : NULL;
+	return ica && ica->kernel_channel && ica->state == ICA_ATTACHED && ica->owner == p ? ica : NULL;
+}
+
+/* Makes sure *handle names an idle channel ICA of p with npages pages. */
+static int ensure(struct process *p, uint32_t *handle, uint32_t npages)
+{
+	if (own(p, *handle))
+		return 0;
+	struct ica *ica;
+	int err = ica_alloc(p, npages, &ica);
+	if (err) {
+		*handle = 0;
+		return err;
+	}
+	ica->kernel_channel = true;
+	*handle = ica->handle;
+	return 0;
+}
+
+int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data_bytes)
+{
+	struct thread *t = current_thread();
+	struct process *p = t->proc;
+	if (data_bytes > FORWARD_LARGE_BYTES)
+		return -E2BIG;
+	if (!t->channel) {
+		t->channel = kmem_alloc(&channel_cache);
+		if (!t->channel)
+			return -ENOMEM;
+	}
+	struct forward_channel *ch = t->channel;
+	int err = ensure(p, &ch->ctl, 1);
+	if (err)
+		return err;
+	memset(f, 0, sizeof(*f));
+	f->t = t;
+	f->target = target;
+	f->opcode = opcode;
+	if (data_bytes == 0)
+		return 0;
+	bool small = data_bytes <= FORWARD_SMALL_BYTES;
+	uint32_t *slot = small ? &ch->small : &ch->large;
+	err = ensure(p, slot, small ? 1 : FORWARD_LARGE_PAGES);
+	if (err)
+		return err;
+	f->data = own(p, *slot);
+	f->data_size = f->data->npages * PAGE_SIZE;
+	return 0;
+}
+
+void *forward_data(struct fwd *f)
+{
+	return ica_kernel_ptr(f->data, 0);
+}
+
+/* Writes the request into the control ICA: a header and one frame. */
+static void write_request(struct ica *ctl, const struct fwd *f)
+{
+	struct myrmex_ctl_header *h = ica_kernel_ptr(ctl, 0);
+	memset(h, 0, sizeof(*h));
+	h->magic = MYRMEX_CTL_MAGIC;
+	h->currentp = FRAME_OFFSET;
+	struct myrmex_frame *fr = ica_kernel_ptr(ctl, FRAME_OFFSET);
+	memset(fr, 0, sizeof(*fr));
+	fr->target = f->target;
+	fr->opcode = f->opcode;
+	memcpy(fr->arg, f->arg, sizeof(fr->arg));
+	if (f->data) {
+		fr->ndata = 1;
+		fr->data[0] = f->data->handle;
+	}
+}
+
+long forward_call(struct fwd *f)
+{
+	struct thread *t = f->t;
+	struct process *p = t->proc;
+	struct forward_channel *ch = t->channel;
+	struct ica *ctl = own(p, ch->ctl);
+	if (!ctl)
+		return -EIO;   /* forward_begin made it: only a bug gets here */
+	uint32_t ctl_handle = ch->ctl, data_handle = f->data ? f->data->handle : 0;
+	write_request(ctl, f);
+	long r = ipc_call_ica(p, t, ctl, true);
+
+	/* Whatever happened, believe only handles looked up afresh. */
+	ctl = own(p, ctl_handle);
+	if (!ctl)
+		ch->ctl = 0;
+	f->data = data_handle ? own(p, data_handle) : NULL;
+	if (data_handle && !f->data) {
+		if (ch->small == data_handle)
+			ch->small = 0;
+		if (ch->large == data_handle)
+			ch->large = 0;
+	}
+	if (r < 0)
+		return r;
+	if (!ctl)
+		return -EIO;
+	/* The result is in the frame the header names: ours, or with direct
+	 * return the last stage's (a second server answered for the first). */
+	uint32_t at = ((const struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->resultp;
+	if (at < FRAME_OFFSET || (at & 7) || at + sizeof(struct myrmex_frame) > PAGE_SIZE)
+		return -EIO;
+	const struct myrmex_frame *fr = ica_kernel_ptr(ctl, at);
+	memcpy(f->res, fr->arg, sizeof(f->res));
+	int64_t status = fr->status;
+	if (status < -4095)
+		status = -EIO;   /* not an errno: a confused server */
+	return (long)status;
+}
+
+void forward_thread_exit(struct thread *t)
+{
+	struct forward_channel *ch = t->channel;
+	if (!ch)
+		return;
+	uint32_t handles[3] = { ch->ctl, ch->small, ch->large };
+	for (int i = 0; i < 3; i++) {
+		struct ica *ica = own(t->proc, handles[i]);
+		if (ica)
+			ica_destroy(ica);
+	}
+	kmem_free(&channel_cache, ch);
+	t->channel = NULL;
+}
+
+void forward_process_exit(struct process *p)
+{
+	if (!p->posix || !ipc_server(MYRMEX_COREID_FS))
+		return;
+	struct ica *ctl;
+	if (ica_alloc(p, 1, &ctl) < 0) {
+		printk("myrmex: pid %d ended without telling the file manager (no ICA)\n", p->pid);
+		return;
+	}
+	ctl->kernel_channel = true;
+	struct fwd f = { .target = MYRMEX_COREID_FS, .opcode = FS_EXIT };
+	f.arg[0] = (uint64_t)p->pid;
+	write_request(ctl, &f);
+	if (ipc_call_ica(p, NULL, ctl, false) < 0)
+		ica_destroy(ctl);
+}

@@ -1,0 +1,245 @@
+/*
+ * Signals, the portable part (see kernel/signal.h): default actions,
+ * sending to a process or to one thread, faults, SIGCHLD, and the signal
+ * state across fork, clone and execve. Delivery on the way back to user
+ * mode is in signal_deliver.c; the frame is the architecture's.
+ *
+ * A signal's fate is decided when it is sent, as Linux does: an ignored
+ * one is dropped and a fatal one kills at once, unless it is blocked (then
+ * it waits in a pending set and the decision is taken again at delivery).
+ */
+#include <kernel/signal.h>
+#include <kernel/errno.h>
+#include <kernel/itimer.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+
+enum sig_default { DFL_TERM, DFL_CORE, DFL_IGNORE };
+
+static enum sig_default default_action(int sig)
+{
+	switch (sig) {
+	case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT: case SIGBUS:
+	case SIGFPE: case SIGSEGV: case SIGXCPU: case SIGXFSZ: case SIGSYS:
+		return DFL_CORE;
+	case SIGCHLD: case SIGURG: case SIGWINCH: case SIGCONT:
+	/* No job control: the stop signals stop nothing. */
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return DFL_IGNORE;
+	default:
+		return DFL_TERM;
+	}
+}
+
+int signal_kill_status(int sig)
+{
+	return sig | (default_action(sig) == DFL_CORE ? 0x80 : 0);
+}
+
+bool signal_ignored(const struct process *p, int sig)
+{
+	uptr_t h = p->sig.action[sig - 1].handler;
+	return h == SIG_IGN || (h == SIG_DFL && default_action(sig) == DFL_IGNORE);
+}
+
+bool signal_has_handler(const struct process *p, int sig)
+{
+	uptr_t h = p->sig.action[sig - 1].handler;
+	return h != SIG_DFL && h != SIG_IGN;
+}
+
+static bool is_fatal(const struct process *p, int sig)
+{
+	return p->sig.action[sig - 1].handler == SIG_DFL && default_action(sig) != DFL_IGNORE;
+}
+
+static bool blocks(const struct thread *t, int sig)
+{
+	return (t->sig.blocked & sig_bit(sig)) != 0;
+}
+
+/* The first instance stays: a standard signal is pending at most once. */
+static void queue(struct sig_pending *q, int sig, const struct sig_info *info)
+{
+	if (q->set & sig_bit(sig))
+		return;
+	q->set |= sig_bit(sig);
+	q->info[sig - 1] = *info;
+}
+
+/* A thread of p that does not block sig, the running one first, or NULL. */
+static struct thread *pick_thread(struct process *p, int sig)
+{
+	struct thread *cur = current_thread();
+	if (cur->proc == p && !blocks(cur, sig))
+		return cur;
+	struct list_node *n;
+	list_for_each(n, &p->threads) {
+		struct thread *t = container_of(n, struct thread, proc_link);
+		if (!blocks(t, sig))
+			return t;
+	}
+	return NULL;
+}
+
+/* Init, as on Linux, takes only the signals it has handlers for. */
+static bool receives(const struct process *p, int sig)
+{
+	if (p->state != PROC_ALIVE || p->killed)
+		return false;
+	return p->pid != 1 || signal_has_handler(p, sig);
+}
+
+void signal_send_process(struct process *p, int sig, const struct sig_info *info)
+{
+	if (!receives(p, sig))
+		return;
+	if (sig == SIGKILL) {
+		proc_kill(p, SIGKILL);
+		return;
+	}
+	struct thread *t = pick_thread(p, sig);
+	if (t && signal_ignored(p, sig))
+		return;
+	if (t && is_fatal(p, sig)) {
+		proc_kill(p, signal_kill_status(sig));
+		return;
+	}
+	queue(&p->sig.pending, sig, info);
+	if (t)
+		thread_wake(t, -EINTR);   /* only if it waits in the kernel */
+}
+
+void signal_send_thread(struct thread *t, int sig, const struct sig_info *info)
+{
+	struct process *p = t->proc;
+	if (!p || !receives(p, sig) || t->state == THREAD_DEAD)
+		return;
+	if (sig == SIGKILL) {
+		proc_kill(p, SIGKILL);
+		return;
+	}
+	bool blocked = blocks(t, sig);
+	if (!blocked && signal_ignored(p, sig))
+		return;
+	if (!blocked && is_fatal(p, sig)) {
+		proc_kill(p, signal_kill_status(sig));
+		return;
+	}
+	queue(&t->sig.pending, sig, info);
+	if (!blocked)
+		thread_wake(t, -EINTR);
+}
+
+void signal_fault(int sig, int code, uptr_t si_addr, const char *cause, uptr_t msg_addr,
+                  uptr_t ip)
+{
+	struct thread *t = current_thread();
+	/* As Linux forces a fault signal: blocked or not handled means death. */
+	if (signal_has_handler(t->proc, sig) && !blocks(t, sig)) {
+		struct sig_info info = { .code = code, .pid = 0, .value = si_addr };
+		queue(&t->sig.pending, sig, &info);
+		return;
+	}
+	proc_fault_kill(sig, cause, msg_addr, ip);
+}
+
+bool signal_child_exit(struct process *parent, const struct process *child)
+{
+	const struct sig_action *a = &parent->sig.action[SIGCHLD - 1];
+	if (a->handler == SIG_IGN)
+		return true;
+	int status = child->wait_status;
+	struct sig_info info = { .pid = child->pid };
+	if ((status & 0x7f) == 0) {
+		info.code = CLD_EXITED;
+		info.value = (uint64_t)((status >> 8) & 0xff);
+	} else {
+		info.code = (status & 0x80) ? CLD_DUMPED : CLD_KILLED;
+		info.value = (uint64_t)(status & 0x7f);
+	}
+	signal_send_process(parent, SIGCHLD, &info);
+	return (a->flags & SA_NOCLDWAIT) != 0;
+}
+
+bool signal_interrupts(const struct thread *t)
+{
+	uint64_t pending = (t->sig.pending.set | t->proc->sig.pending.set) & ~t->sig.blocked;
+	for (int sig = 1; pending; sig++, pending >>= 1)
+		if ((pending & 1) && !signal_ignored(t->proc, sig))
+			return true;
+	return false;
+}
+
+bool signal_unblocked_pending(const struct thread *t)
+{
+	return ((t->sig.pending.set | t->proc->sig.pending.set) & ~t->sig.blocked) != 0;
+}
+
+long signal_eintr(enum sig_restart how)
+{
+	current_thread()->sig.restart = (uint8_t)how;
+	return -EINTR;
+}
+
+void signal_set_blocked(struct thread *t, uint64_t mask)
+{
+	mask &= ~SIG_UNBLOCKABLE;
+	uint64_t newly = mask & ~t->sig.blocked;
+	t->sig.blocked = mask;
+	/* Process-directed signals this thread now blocks go to another thread
+	 * that takes them, if one waits. */
+	struct process *p = t->proc;
+	uint64_t shared = p->sig.pending.set & newly;
+	for (int sig = 1; shared; sig++, shared >>= 1) {
+		if (!(shared & 1) || signal_ignored(p, sig))
+			continue;
+		struct thread *other = pick_thread(p, sig);
+		if (other)
+			thread_wake(other, -EINTR);
+	}
+}
+
+/* ---- Creation, execve, the end ---- */
+
+void signal_fork_copy(struct process *child, const struct process *parent)
+{
+	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
+	memset(&child->sig.pending, 0, sizeof(child->sig.pending));
+	child->sig.itimer_deadline = 0;   /* timers are not inherited */
+	child->sig.itimer_interval = 0;
+}
+
+void signal_thread_fork(struct thread *child, const struct thread *parent)
+{
+	memset(&child->sig, 0, sizeof(child->sig));
+	child->sig.blocked = parent->sig.blocked;
+	child->sig.altstack = parent->sig.altstack;
+}
+
+void signal_thread_clone(struct thread *child, const struct thread *parent)
+{
+	memset(&child->sig, 0, sizeof(child->sig));
+	child->sig.blocked = parent->sig.blocked;
+}
+
+void signal_exec_reset(struct process *p)
+{
+	for (int i = 0; i < SIG_MAX; i++) {
+		struct sig_action *a = &p->sig.action[i];
+		uptr_t handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL;
+		memset(a, 0, sizeof(*a));
+		a->handler = handler;
+	}
+	struct list_node *n;
+	list_for_each(n, &p->threads) {
+		struct thread *t = container_of(n, struct thread, proc_link);
+		memset(&t->sig.altstack, 0, sizeof(t->sig.altstack));
+	}
+}
+
+void signal_process_exit(struct process *p)
+{
+	itimer_cancel(p);
+}

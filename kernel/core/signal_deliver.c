@@ -1,0 +1,149 @@
+/*
+ * Signal delivery on the way back to user mode (see kernel/signal.h):
+ * picks the signals the current thread may take, runs their default action
+ * or has the architecture build a handler frame, and finishes a system call
+ * that a signal interrupted (-EINTR, or run again). Also the alternate
+ * signal stack's rules.
+ */
+#include <kernel/signal.h>
+#include <kernel/arch.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+
+/* Signals a fault raises: delivered before anything else pending. */
+#define SYNCHRONOUS (sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) | \
+                     sig_bit(SIGTRAP) | sig_bit(SIGFPE) | sig_bit(SIGSYS))
+
+/* Takes the next signal t may receive off its pending sets: a thread's
+ * synchronous signal, then the lowest of the thread's, then the lowest of
+ * the process's. Returns it (0: none) with its information. */
+static int dequeue(struct thread *t, struct sig_info *info)
+{
+	uint64_t allowed = ~t->sig.blocked;
+	struct sig_pending *q = &t->sig.pending;
+	uint64_t candidates = q->set & allowed & SYNCHRONOUS;
+	if (!candidates)
+		candidates = q->set & allowed;
+	if (!candidates) {
+		q = &t->proc->sig.pending;
+		candidates = q->set & allowed;
+	}
+	if (!candidates)
+		return 0;
+	int sig = __builtin_ctzll(candidates) + 1;
+	q->set &= ~sig_bit(sig);
+	*info = q->info[sig - 1];
+	return sig;
+}
+
+static bool on_altstack(const struct thread *t, uptr_t sp)
+{
+	const struct sig_altstack *as = &t->sig.altstack;
+	return as->size != 0 && sp > as->sp && sp - as->sp <= as->size;
+}
+
+struct sig_altstack signal_altstack_get(const struct thread *t, uptr_t sp)
+{
+	struct sig_altstack as = t->sig.altstack;
+	if (as.size == 0)
+		as.flags = SS_DISABLE;
+	else if (on_altstack(t, sp))
+		as.flags |= SS_ONSTACK;
+	return as;
+}
+
+int signal_altstack_set(struct thread *t, const struct sig_altstack *ss, uptr_t sp)
+{
+	if (on_altstack(t, sp))
+		return -EPERM;
+	uint32_t mode = ss->flags & ~SS_AUTODISARM;
+	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
+		return -EINVAL;
+	if (mode == SS_DISABLE) {
+		t->sig.altstack = (struct sig_altstack){ 0, 0, 0 };
+		return 0;
+	}
+	if (ss->size < MINSIGSTKSZ)
+		return -ENOMEM;
+	t->sig.altstack = (struct sig_altstack){ ss->sp, ss->size, ss->flags & SS_AUTODISARM };
+	return 0;
+}
+
+/* Builds the handler's frame and switches to the handler's mask. false
+ * when the frame cannot be made (no restorer, bad stack or handler). */
+static bool run_handler(struct thread *t, int sig, const struct sig_info *info,
+                        struct sig_action *a)
+{
+	uptr_t sp = arch_signal_user_sp(t);
+	struct sig_frame f = {
+		.sig = sig,
+		.info = *info,
+		.action = a,
+		.saved_mask = t->sig.restore_mask ? t->sig.saved_mask : t->sig.blocked,
+		.stack_top = 0,
+		.altstack = signal_altstack_get(t, sp),
+	};
+	bool use_altstack = (a->flags & SA_ONSTACK) && t->sig.altstack.size != 0 &&
+	                    !on_altstack(t, sp);
+	if (use_altstack)
+		f.stack_top = t->sig.altstack.sp + t->sig.altstack.size;
+	/* Without a restorer the handler could not return (x86-64 Linux
+	 * requires one too). */
+	if (!(a->flags & SA_RESTORER) || arch_signal_setup(t, &f) < 0)
+		return false;
+	if (use_altstack && (t->sig.altstack.flags & SS_AUTODISARM))
+		t->sig.altstack = (struct sig_altstack){ 0, 0, 0 };
+	t->sig.restore_mask = false;
+	uint64_t mask = f.saved_mask | a->mask;
+	if (!(a->flags & SA_NODEFER))
+		mask |= sig_bit(sig);
+	signal_set_blocked(t, mask);
+	if (a->flags & SA_RESETHAND)
+		a->handler = SIG_DFL;
+	return true;
+}
+
+NORETURN static void die(struct process *p, int status)
+{
+	proc_kill(p, status);
+	proc_check_killed();
+	__builtin_unreachable();   /* the thread has exited */
+}
+
+void signal_return_to_user(void)
+{
+	struct thread *t = current_thread();
+	struct process *p = t->proc;
+	if (!p)
+		return;
+	enum sig_restart restart = (enum sig_restart)t->sig.restart;
+	t->sig.restart = SIG_RESTART_NONE;
+	struct sig_info info;
+	int sig;
+	while ((sig = dequeue(t, &info)) != 0) {
+		struct sig_action *a = &p->sig.action[sig - 1];
+		if (!signal_has_handler(p, sig)) {
+			if (signal_ignored(p, sig))
+				continue;
+			die(p, signal_kill_status(sig));
+		}
+		/* The interrupted call: run again after the handler (SA_RESTART),
+		 * or return -EINTR, which its return register holds already. */
+		if (restart == SIG_RESTART_SA && (a->flags & SA_RESTART))
+			arch_signal_restart_syscall(t);
+		restart = SIG_RESTART_NONE;
+		if (!run_handler(t, sig, &info, a)) {
+			printk("myrmex: killed pid %d (%s): cannot deliver signal %d (stack %#lx)\n",
+			       p->pid, p->name, sig, (unsigned long)arch_signal_user_sp(t));
+			die(p, signal_kill_status(SIGSEGV));
+		}
+	}
+	/* No handler ran: a restartable call runs again, unseen. */
+	if (restart != SIG_RESTART_NONE)
+		arch_signal_restart_syscall(t);
+	if (t->sig.restore_mask) {
+		t->sig.restore_mask = false;
+		signal_set_blocked(t, t->sig.saved_mask);
+	}
+}

@@ -1,0 +1,369 @@
+/*
+ * Linux calls on descriptors, forwarded to the file manager (docs/posix.md):
+ * read/write and their vector and positioned forms, lseek, close, fstat,
+ * getdents64, ftruncate, fsync, dup/dup2/dup3, pipe/pipe2, fcntl. A native
+ * (non-POSIX) process keeps the kernel console of sys_console.c for
+ * read/write/writev. Every user pointer is checked here; every number the
+ * server answers is checked against what was asked.
+ */
+#include <kernel/syscall.h>
+#include <kernel/errno.h>
+#include <kernel/forward.h>
+#include <kernel/posix.h>
+#include <kernel/proc.h>
+#include <kernel/string.h>
+#include <kernel/usercopy.h>
+#include <myrmex/fs.h>
+
+#define IOV_MAX 1024
+#define O_NONBLOCK 04000
+#define O_CLOEXEC  02000000
+#define O_DIRECT   040000
+#define F_DUPFD          0
+#define F_GETFD          1
+#define F_SETFD          2
+#define F_GETFL          3
+#define F_SETFL          4
+#define F_GETLK          5
+#define F_SETLK          6
+#define F_SETLKW         7
+#define F_DUPFD_CLOEXEC  1030
+#define F_UNLCK          2
+
+long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t res[8])
+{
+	struct fwd f;
+	int err = forward_begin(&f, MYRMEX_COREID_FS, opcode, 0);
+	if (err)
+		return err;
+	f.arg[0] = a0;
+	f.arg[1] = a1;
+	f.arg[2] = a2;
+	long r = forward_call(&f);
+	if (res)
+		memcpy(res, f.res, sizeof(f.res));
+	return r;
+}
+
+/* Reads count bytes at offset (-1: the descriptor's offset) into buf; long
+ * reads of regular files go in several requests. */
+static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
+{
+	if ((int64_t)count < 0)
+		return -EINVAL;
+	if (!user_range_ok(buf, count))
+		return -EFAULT;
+	uint64_t done = 0;
+	do {
+		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
+		struct fwd f;
+		int err = forward_begin(&f, MYRMEX_COREID_FS, offset < 0 ? FS_READ : FS_PREAD,
+		                        chunk ? chunk : 1);
+		if (err)
+			return done ? (long)done : err;
+		f.arg[0] = fd;
+		f.arg[1] = chunk;
+		f.arg[2] = (uint64_t)offset + done;
+		long r = forward_call(&f);
+		if (r < 0)
+			return done ? (long)done : r;
+		if ((uint64_t)r > chunk || (r > 0 && !f.data))
+			return done ? (long)done : -EIO;
+		if (r > 0 && copy_to_user(buf + done, forward_data(&f), (uint64_t)r) < 0)
+			return done ? (long)done : -EFAULT;
+		done += (uint64_t)r;
+		if ((uint64_t)r < chunk || f.res[7] != FS_KIND_REGULAR)
+			break;
+	} while (done < count);
+	return (long)done;
+}
+
+/* Writes count bytes from buf at offset (-1: the descriptor's offset). A
+ * write to a pipe without readers raises SIGPIPE, as on Linux. */
+static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
+{
+	if ((int64_t)count < 0)
+		return -EINVAL;
+	if (!user_range_ok(buf, count))
+		return -EFAULT;
+	uint64_t done = 0;
+	do {
+		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
+		struct fwd f;
+		int err = forward_begin(&f, MYRMEX_COREID_FS, offset < 0 ? FS_WRITE : FS_PWRITE,
+		                        chunk ? chunk : 1);
+		if (err)
+			return done ? (long)done : err;
+		if (chunk && copy_from_user(forward_data(&f), buf + done, chunk) < 0)
+			return done ? (long)done : -EFAULT;
+		f.arg[0] = fd;
+		f.arg[1] = chunk;
+		f.arg[2] = (uint64_t)offset + done;
+		long r = forward_call(&f);
+		if (r == -EPIPE && f.res[7] == FS_KIND_PIPE)
+			posix_raise_sigpipe();
+		if (r < 0)
+			return done ? (long)done : r;
+		if ((uint64_t)r > chunk)
+			return done ? (long)done : -EIO;
+		done += (uint64_t)r;
+		if ((uint64_t)r < chunk || f.res[7] != FS_KIND_REGULAR)
+			break;
+	} while (done < count);
+	return (long)done;
+}
+
+long sys_read(const struct syscall_args *a)
+{
+	if (!posix_process())
+		return kconsole_read(a);
+	return read_into(a->arg[0], a->arg[1], a->arg[2], -1);
+}
+
+long sys_write(const struct syscall_args *a)
+{
+	if (!posix_process())
+		return kconsole_write(a);
+	return write_from(a->arg[0], a->arg[1], a->arg[2], -1);
+}
+
+long sys_pread64(const struct syscall_args *a)
+{
+	if ((int64_t)a->arg[3] < 0)
+		return -EINVAL;
+	return read_into(a->arg[0], a->arg[1], a->arg[2], (int64_t)a->arg[3]);
+}
+
+long sys_pwrite64(const struct syscall_args *a)
+{
+	if ((int64_t)a->arg[3] < 0)
+		return -EINVAL;
+	return write_from(a->arg[0], a->arg[1], a->arg[2], (int64_t)a->arg[3]);
+}
+
+struct iovec64 {
+	uint64_t base, len;
+};
+
+/* readv/writev: every vector is checked first, then each goes in turn; a
+ * short transfer ends the call (not atomic across vectors). */
+static long vector_io(const struct syscall_args *a, bool writing)
+{
+	uint64_t fd = a->arg[0], iov = a->arg[1], count = a->arg[2];
+	if ((int64_t)count < 0 || count > IOV_MAX)
+		return -EINVAL;
+	uint64_t total = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct iovec64 v;
+		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
+			return -EFAULT;
+		if ((int64_t)v.len < 0 || v.len > INT64_MAX - total)
+			return -EINVAL;
+		if (!user_range_ok(v.base, v.len))
+			return -EFAULT;
+		total += v.len;
+	}
+	long done = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct iovec64 v;
+		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
+			return done ? done : -EFAULT;
+		if (v.len == 0)
+			continue;
+		long r = writing ? write_from(fd, v.base, v.len, -1) : read_into(fd, v.base, v.len, -1);
+		if (r < 0)
+			return done ? done : r;
+		done += r;
+		if ((uint64_t)r < v.len)
+			break;
+	}
+	return done;
+}
+
+long sys_readv(const struct syscall_args *a)
+{
+	if (!posix_process())
+		return -EBADF;
+	return vector_io(a, false);
+}
+
+long sys_writev(const struct syscall_args *a)
+{
+	if (!posix_process())
+		return kconsole_writev(a);
+	return vector_io(a, true);
+}
+
+long sys_lseek(const struct syscall_args *a)
+{
+	return posix_fs_call(FS_LSEEK, a->arg[0], a->arg[1], a->arg[2], NULL);
+}
+
+long sys_close(const struct syscall_args *a)
+{
+	return posix_fs_call(FS_CLOSE, a->arg[0], 0, 0, NULL);
+}
+
+/* A call whose result is a structure of size bytes at the data ICA's start. */
+static long fetch_struct(uint32_t opcode, uint64_t a0, uint64_t a1, uptr_t out, uint32_t size)
+{
+	if (!user_range_ok(out, size))
+		return -EFAULT;
+	struct fwd f;
+	int err = forward_begin(&f, MYRMEX_COREID_FS, opcode, size);
+	if (err)
+		return err;
+	f.arg[0] = a0;
+	f.arg[1] = a1;
+	long r = forward_call(&f);
+	if (r < 0)
+		return r;
+	if (!f.data)
+		return -EIO;
+	return copy_to_user(out, forward_data(&f), size) < 0 ? -EFAULT : r;
+}
+
+long sys_fstat(const struct syscall_args *a)
+{
+	return fetch_struct(FS_FSTAT, a->arg[0], 0, a->arg[1], sizeof(struct myrmex_stat));
+}
+
+long sys_getdents64(const struct syscall_args *a)
+{
+	uint64_t fd = a->arg[0], count = a->arg[2];
+	uptr_t out = a->arg[1];
+	if (!user_range_ok(out, count))
+		return -EFAULT;
+	uint32_t room = (uint32_t)MIN(count, FORWARD_LARGE_BYTES);
+	struct fwd f;
+	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_READDIR, room ? room : 1);
+	if (err)
+		return err;
+	f.arg[0] = fd;
+	f.arg[1] = room;
+	long r = forward_call(&f);
+	if (r <= 0)
+		return r;
+	if ((uint64_t)r > room || !f.data)
+		return -EIO;
+	return copy_to_user(out, forward_data(&f), (uint64_t)r) < 0 ? -EFAULT : r;
+}
+
+long sys_ftruncate(const struct syscall_args *a)
+{
+	if ((int64_t)a->arg[1] < 0)
+		return -EINVAL;
+	return posix_fs_call(FS_FTRUNCATE, a->arg[0], a->arg[1], 0, NULL);
+}
+
+/* fsync/fdatasync: the descriptor is checked, then everything is written
+ * back (the file manager has one sync for all). */
+long sys_fsync(const struct syscall_args *a)
+{
+	long r = posix_fs_call(FS_FCNTL, a->arg[0], F_GETFL, 0, NULL);
+	if (r < 0)
+		return r;
+	r = posix_fs_call(FS_SYNC, 0, 0, 0, NULL);
+	return r < 0 ? r : 0;
+}
+
+long sys_dup(const struct syscall_args *a)
+{
+	return posix_fs_call(FS_DUP, a->arg[0], 0, 0, NULL);
+}
+
+long sys_dup2(const struct syscall_args *a)
+{
+	return posix_fs_call(FS_DUP2, a->arg[0], a->arg[1], 0, NULL);
+}
+
+long sys_dup3(const struct syscall_args *a)
+{
+	if (a->arg[0] == a->arg[1] || (a->arg[2] & ~(uint64_t)O_CLOEXEC))
+		return -EINVAL;
+	return posix_fs_call(FS_DUP2, a->arg[0], a->arg[1], a->arg[2] ? 1 : 0, NULL);
+}
+
+static long make_pipe(uptr_t fds, uint64_t flags)
+{
+	if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
+		return -EINVAL;
+	int32_t probe[2];
+	if (copy_from_user(probe, fds, sizeof(probe)) < 0 || copy_to_user(fds, probe, sizeof(probe)) < 0)
+		return -EFAULT;
+	uint64_t res[8];
+	long r = posix_fs_call(FS_PIPE, flags & (O_CLOEXEC | O_NONBLOCK), 0, 0, res);
+	if (r < 0)
+		return r;
+	int32_t ends[2] = { (int32_t)res[0], (int32_t)res[1] };
+	if (copy_to_user(fds, ends, sizeof(ends)) < 0) {
+		posix_fs_call(FS_CLOSE, res[0], 0, 0, NULL);
+		posix_fs_call(FS_CLOSE, res[1], 0, 0, NULL);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_pipe(const struct syscall_args *a)
+{
+	return make_pipe(a->arg[0], 0);
+}
+
+long sys_pipe2(const struct syscall_args *a)
+{
+	return make_pipe(a->arg[0], a->arg[1]);
+}
+
+struct flock64 {
+	int16_t l_type, l_whence;
+	int64_t l_start, l_len;
+	int32_t l_pid;
+	int32_t pad;
+};
+
+/* Record locks: one user and no lock contention to arbitrate, so a lock is
+ * always granted and F_GETLK reports the range free (documented). */
+static long record_lock(uint64_t fd, uint64_t cmd, uptr_t arg)
+{
+	long r = posix_fs_call(FS_FCNTL, fd, F_GETFL, 0, NULL);
+	if (r < 0)
+		return r;
+	struct flock64 lk;
+	if (copy_from_user(&lk, arg, sizeof(lk)) < 0)
+		return -EFAULT;
+	if (lk.l_type < 0 || lk.l_type > F_UNLCK || lk.l_whence < 0 || lk.l_whence > 2)
+		return -EINVAL;
+	if (cmd == F_GETLK) {
+		lk.l_type = F_UNLCK;
+		return copy_to_user(arg, &lk, sizeof(lk));
+	}
+	return 0;
+}
+
+long sys_fcntl(const struct syscall_args *a)
+{
+	uint64_t fd = a->arg[0], cmd = a->arg[1], arg = a->arg[2];
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if ((int64_t)arg < 0 || arg >= FS_MAX_FDS)
+			return -EINVAL;
+		return posix_fs_call(FS_DUP, fd, arg, cmd == F_DUPFD_CLOEXEC, NULL);
+	case F_GETFD:
+	case F_SETFD:
+	case F_GETFL:
+	case F_SETFL:
+		return posix_fs_call(FS_FCNTL, fd, cmd, arg, NULL);
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		return record_lock(fd, cmd, arg);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Until signals are delivered, a write without reader only fails. */
+void posix_raise_sigpipe(void)
+{
+}

@@ -1,0 +1,224 @@
+/*
+ * Identity, limits and odds and ends that programs ask at start-up: the
+ * user and group ids of the single root user, resource limits, getrandom,
+ * sysinfo, gettimeofday and time, set_robust_list, madvise and the CPU
+ * affinity mask. All answered in the kernel (no IPC).
+ */
+#include <kernel/syscall.h>
+#include <kernel/arch.h>
+#include <kernel/errno.h>
+#include <kernel/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/string.h>
+#include <kernel/time.h>
+#include <kernel/usercopy.h>
+#include <kernel/vm.h>
+
+#define RLIMIT_STACK  3
+#define RLIMIT_NPROC  6
+#define RLIMIT_NOFILE 7
+#define RLIMIT_AS     9
+#define RLIM_NLIMITS  16
+#define RLIM_INFINITY (~0ull)
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM   2
+#define GRND_INSECURE 4
+
+/* Everyone is root: ids are 0; setting them to 0 (or -1, "unchanged") works. */
+long sys_getuid(const struct syscall_args *a)
+{
+	(void)a;
+	return 0;
+}
+
+static bool root_or_unchanged(uint64_t id)
+{
+	return (uint32_t)id == 0 || (uint32_t)id == UINT32_MAX;
+}
+
+long sys_setid(const struct syscall_args *a)
+{
+	for (int i = 0; i < 3; i++)
+		if (!root_or_unchanged(a->arg[i]))
+			return -EPERM;
+	return 0;
+}
+
+/* getresuid/getresgid: three zeros. */
+long sys_getresid(const struct syscall_args *a)
+{
+	uint32_t zero = 0;
+	for (int i = 0; i < 3; i++)
+		if (copy_to_user(a->arg[i], &zero, sizeof(zero)) < 0)
+			return -EFAULT;
+	return 0;
+}
+
+long sys_getgroups(const struct syscall_args *a)
+{
+	if ((int32_t)a->arg[0] < 0)
+		return -EINVAL;
+	return 0;   /* no supplementary groups */
+}
+
+struct rlimit64 {
+	uint64_t cur, max;
+};
+
+static struct rlimit64 limit_of(unsigned resource)
+{
+	switch (resource) {
+	case RLIMIT_STACK:
+		return (struct rlimit64){ USER_STACK_SIZE, USER_STACK_SIZE };
+	case RLIMIT_NPROC:
+		return (struct rlimit64){ PROC_MAX, PROC_MAX };
+	case RLIMIT_NOFILE:
+		return (struct rlimit64){ 64, 64 };
+	case RLIMIT_AS:
+		return (struct rlimit64){ VM_MAX_COMMIT_PAGES * PAGE_SIZE, VM_MAX_COMMIT_PAGES * PAGE_SIZE };
+	default:
+		return (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
+	}
+}
+
+/* prlimit64(pid, resource, new, old): the limits are the kernel's fixed
+ * ones; a new limit is accepted when it does not ask for more than them
+ * (and not remembered: documented). */
+long sys_prlimit64(const struct syscall_args *a)
+{
+	int pid = (int)a->arg[0];
+	uint64_t resource = a->arg[1];
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (pid != 0 && !proc_find(pid))
+		return -ESRCH;
+	struct rlimit64 now = limit_of((unsigned)resource);
+	if (a->arg[2]) {
+		struct rlimit64 want;
+		if (copy_from_user(&want, a->arg[2], sizeof(want)) < 0)
+			return -EFAULT;
+		if (want.cur > want.max)
+			return -EINVAL;
+		if (want.max > now.max)
+			return -EPERM;
+	}
+	if (a->arg[3] && copy_to_user(a->arg[3], &now, sizeof(now)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+long sys_getrlimit(const struct syscall_args *a)
+{
+	struct syscall_args p = { .arg = { 0, a->arg[0], 0, a->arg[1] } };
+	return sys_prlimit64(&p);
+}
+
+long sys_setrlimit(const struct syscall_args *a)
+{
+	struct syscall_args p = { .arg = { 0, a->arg[0], a->arg[1], 0 } };
+	return sys_prlimit64(&p);
+}
+
+/* getrandom: an xorshift generator stirred with the time-stamp counter.
+ * Good enough for hash seeds and stack canaries; not for keys (documented). */
+static uint64_t random_state;
+
+static uint64_t random_next(void)
+{
+	if (!random_state)
+		random_state = time_monotonic_ns() | 1;
+	random_state ^= time_monotonic_ns() << 7;
+	random_state ^= random_state << 13;
+	random_state ^= random_state >> 7;
+	random_state ^= random_state << 17;
+	return random_state;
+}
+
+long sys_getrandom(const struct syscall_args *a)
+{
+	uptr_t buf = a->arg[0];
+	uint64_t len = a->arg[1];
+	if (a->arg[2] & ~(uint64_t)(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
+		return -EINVAL;
+	len = MIN(len, 1u << 20);
+	if (!user_range_ok(buf, len))
+		return -EFAULT;
+	for (uint64_t done = 0; done < len;) {
+		uint64_t r = random_next(), n = MIN(len - done, sizeof(r));
+		if (copy_to_user(buf + done, &r, n) < 0)
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return (long)len;
+}
+
+/* Linux's struct sysinfo on x86-64 (112 bytes). */
+struct sysinfo64 {
+	int64_t uptime;
+	uint64_t loads[3];
+	uint64_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	uint16_t procs, pad;
+	uint32_t pad2;
+	uint64_t totalhigh, freehigh;
+	uint32_t mem_unit;
+	char reserved[4];
+};
+
+long sys_sysinfo(const struct syscall_args *a)
+{
+	struct sysinfo64 s;
+	memset(&s, 0, sizeof(s));
+	s.uptime = (int64_t)(time_monotonic_ns() / 1000000000ull);
+	s.totalram = pmm_total_pages();
+	s.freeram = pmm_free_pages();
+	s.procs = (uint16_t)proc_count();
+	s.mem_unit = PAGE_SIZE;
+	return copy_to_user(a->arg[0], &s, sizeof(s)) < 0 ? -EFAULT : 0;
+}
+
+long sys_gettimeofday(const struct syscall_args *a)
+{
+	if (a->arg[0]) {
+		uint64_t ns = time_realtime_ns();
+		int64_t tv[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull / 1000) };
+		if (copy_to_user(a->arg[0], tv, sizeof(tv)) < 0)
+			return -EFAULT;
+	}
+	if (a->arg[1]) {
+		int32_t tz[2] = { 0, 0 };
+		if (copy_to_user(a->arg[1], tz, sizeof(tz)) < 0)
+			return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_time(const struct syscall_args *a)
+{
+	int64_t now = (int64_t)(time_realtime_ns() / 1000000000ull);
+	if (a->arg[0] && copy_to_user(a->arg[0], &now, sizeof(now)) < 0)
+		return -EFAULT;
+	return now;
+}
+
+/* Robust futex lists: recorded nowhere; a thread that dies holding a
+ * robust mutex leaves it locked (documented). */
+long sys_set_robust_list(const struct syscall_args *a)
+{
+	return a->arg[1] == 24 ? 0 : -EINVAL;
+}
+
+/* madvise: advice only; the range must be page aligned. */
+long sys_madvise(const struct syscall_args *a)
+{
+	return (a->arg[0] & PAGE_MASK) ? -EINVAL : 0;
+}
+
+/* One CPU: the affinity mask has bit 0. */
+long sys_sched_getaffinity(const struct syscall_args *a)
+{
+	uint64_t size = a->arg[1];
+	if (size < sizeof(uint64_t) || (size & 7))
+		return -EINVAL;
+	uint64_t mask = 1;
+	return copy_to_user(a->arg[2], &mask, sizeof(mask)) < 0 ? -EFAULT : (long)sizeof(mask);
+}

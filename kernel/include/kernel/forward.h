@@ -1,0 +1,62 @@
+/*
+ * Forwarding Linux system calls to servers (docs/posix.md). Each thread of a
+ * POSIX process gets a channel at its first forwarded call: a one-page
+ * control ICA and data ICAs (one page for small calls, FORWARD_LARGE_PAGES
+ * for the rest), made by the kernel and marked kernel_channel so that the
+ * user cannot take them. A forwarded call is one synchronous call through
+ * the normal mechanism (ipc_call_ica): the frame's requester is the pid.
+ *
+ * Use: forward_begin picks the channel and a data ICA big enough for
+ * data_bytes (0: none), the caller fills fwd.arg[] and the data ICA
+ * (forward_data), forward_call makes the call and leaves the result frame's
+ * arg[] in fwd.res[]. The data ICA's contents after the call are the
+ * server's: check every length before copying out.
+ */
+#ifndef KERNEL_FORWARD_H
+#define KERNEL_FORWARD_H
+
+#include <kernel/types.h>
+
+struct ica;
+struct thread;
+struct process;
+
+#define FORWARD_SMALL_BYTES  4096u
+#define FORWARD_LARGE_PAGES  16u
+#define FORWARD_LARGE_BYTES  (FORWARD_LARGE_PAGES * 4096u)
+
+/* ICA handles (0: none yet, or lost to an interrupted call or a dead
+ * server); a handle is looked up before every use, so a stale one is
+ * harmless. */
+struct forward_channel {
+	uint32_t ctl, small, large;
+};
+
+struct fwd {
+	struct thread *t;
+	uint32_t target, opcode;
+	uint64_t arg[8];
+	uint64_t res[8];       /* the result frame's arg[] */
+	struct ica *data;      /* the data ICA of this call, or NULL */
+	uint32_t data_size;    /* its size in bytes */
+};
+
+/* Gets the current thread's channel ready for a call to target carrying up
+ * to data_bytes. 0, or -ENOMEM/-EAGAIN (no ICA could be made), -E2BIG
+ * (data_bytes over FORWARD_LARGE_BYTES). */
+int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data_bytes);
+/* The kernel address of the data ICA's first byte (forward_begin with data). */
+void *forward_data(struct fwd *f);
+/* Makes the call: the server's status (>= 0 or -errno), or -errno of the
+ * mechanism (-ESRCH no server, -EPIPE it died, -EINTR a signal; the thread's
+ * channel is then replaced). Afterwards forward_data is valid only if
+ * f->data is still non-NULL (the server gave the data ICA back). */
+long forward_call(struct fwd *f);
+/* Frees a thread's channel (thread exit); ICAs in flight are left to the
+ * mechanism, which frees an orphan's result. */
+void forward_thread_exit(struct thread *t);
+/* Tells the file manager that POSIX process p ends (FS_EXIT, asynchronous,
+ * nobody waits for the result). */
+void forward_process_exit(struct process *p);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * Helpers shared by the system calls of the POSIX personality
+ * (kernel/core/sys_file.c, sys_path.c, sys_poll.c, sys_ioctl.c, sys_fork.c;
+ * docs/posix.md), and the kernel console that native processes keep.
+ */
+#ifndef KERNEL_POSIX_H
+#define KERNEL_POSIX_H
+
+#include <kernel/types.h>
+#include <kernel/proc.h>
+
+struct syscall_args;
+
+/* Whether the calling process is a POSIX one (its file calls go to the file
+ * manager). */
+static inline bool posix_process(void)
+{
+	return current_thread()->proc->posix;
+}
+
+/* A request to the file manager without a data ICA: the status; res (may be
+ * NULL) receives the result frame's arg[]. */
+long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t res[8]);
+/* SIGPIPE for the calling thread (a write found no reader). */
+void posix_raise_sigpipe(void);
+
+/* The kernel console of native processes (kernel/core/sys_console.c):
+ * descriptors 1 and 2 write to it, nothing reads from it. */
+long kconsole_read(const struct syscall_args *a);
+long kconsole_write(const struct syscall_args *a);
+long kconsole_writev(const struct syscall_args *a);
+long kconsole_ioctl(const struct syscall_args *a);
+
+#endif

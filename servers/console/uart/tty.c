@@ -1,0 +1,182 @@
+/*
+ * The terminal side of the console protocol (include/myrmex/console.h):
+ * CONSOLE_IOCTL, decoded through a table of requests (the size of the
+ * structure each moves comes from console_ioctl_size, the one the kernel
+ * uses too), CONSOLE_POLL, the foreground process group, the window size,
+ * and the signals typed characters ask for.
+ *
+ * A request is checked whole (its data ICA, its argument) before anything
+ * changes. An input structure is copied out of the data ICA once: the
+ * caller's other threads may write the ICA meanwhile.
+ */
+#include "server.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+static int32_t foreground;   /* the foreground process group; 0 while none is set */
+static struct console_winsize winsize = { .ws_row = 24, .ws_col = 80 };
+
+/* ---------------------------------------------------------- signals */
+
+static long kill_group(int32_t group, int sig)
+{
+	return myrmex_syscall6(SYS_kill, -(long)group, sig, 0, 0, 0, 0);
+}
+
+/* sig to every process of group; nothing while none is set, nor to group 1,
+ * since kill(-1) means every process. A refusal other than "no such group"
+ * is logged once: it means the kernel cannot do it. */
+static void signal_group(int32_t group, int sig)
+{
+	static bool logged;
+	if (group <= 1)
+		return;
+	long r = kill_group(group, sig);
+	if (r < 0 && r != -ESRCH && !logged) {
+		console_log("kill(-%d, %d): %ld; no signals to the foreground group", (int)group, sig, r);
+		logged = true;
+	}
+}
+
+void tty_signal(enum line_event event)
+{
+	signal_group(foreground, event == LINE_EVENT_SIGQUIT ? SIGQUIT : SIGINT);
+	readers_interrupt();   /* after the signal: a reader woken sees it pending */
+}
+
+/* ---------------------------------------------------------- requests */
+
+static int64_t termios_get(struct request *rq)
+{
+	memcpy(rq->data, &console_line.tio, sizeof(console_line.tio));
+	return 0;
+}
+
+static int64_t termios_set(struct request *rq)
+{
+	struct console_termios t;
+	memcpy(&t, rq->data, sizeof(t));
+	t.c_line = 0;   /* N_TTY, the one line discipline */
+	line_set_termios(&console_line, &t);
+	readers_serve();   /* e.g. raw now, or VMIN 0: waiting reads may be answered */
+	return 0;
+}
+
+static int64_t termios_set_flush(struct request *rq)
+{
+	line_flush(&console_line);
+	return termios_set(rq);
+}
+
+static int64_t winsize_get(struct request *rq)
+{
+	memcpy(rq->data, &winsize, sizeof(winsize));
+	return 0;
+}
+
+static int64_t winsize_set(struct request *rq)
+{
+	struct console_winsize w;
+	memcpy(&w, rq->data, sizeof(w));
+	bool changed = memcmp(&w, &winsize, sizeof(w)) != 0;
+	winsize = w;
+	if (changed)
+		signal_group(foreground, SIGWINCH);
+	return 0;
+}
+
+static int64_t pgrp_get(struct request *rq)
+{
+	memcpy(rq->data, &foreground, sizeof(foreground));
+	return 0;
+}
+
+/* A group that the kernel says is empty is refused; a kernel that cannot
+ * tell (no process groups yet) is taken at its word of nothing. */
+static int64_t pgrp_set(struct request *rq)
+{
+	int32_t group;
+	memcpy(&group, rq->data, sizeof(group));
+	if (group < 0)
+		return -EINVAL;
+	if (group == 0 || (group > 1 && kill_group(group, 0) == -ESRCH))
+		return -ESRCH;
+	foreground = group;
+	return 0;
+}
+
+static int64_t unread_get(struct request *rq)
+{
+	int32_t n = (int32_t)line_unread(&console_line);
+	memcpy(rq->data, &n, sizeof(n));
+	return 0;
+}
+
+static int64_t flush(struct request *rq)
+{
+	if (rq->value != CONSOLE_TCIFLUSH && rq->value != CONSOLE_TCOFLUSH &&
+	    rq->value != CONSOLE_TCIOFLUSH)
+		return -EINVAL;
+	if (rq->value != CONSOLE_TCOFLUSH)   /* output is never pending */
+		line_flush(&console_line);
+	return 0;
+}
+
+static int64_t flow(struct request *rq)
+{
+	return rq->value <= CONSOLE_TCION ? 0 : -EINVAL;   /* accepted; output never stops */
+}
+
+static int64_t accepted(struct request *rq)
+{
+	(void)rq;
+	return 0;
+}
+
+static const struct {
+	uint32_t request;
+	int64_t (*run)(struct request *rq);
+} ioctls[] = {
+	{ CONSOLE_TCGETS, termios_get },
+	{ CONSOLE_TCSETS, termios_set },
+	{ CONSOLE_TCSETSW, termios_set },   /* output is never pending: nothing to drain */
+	{ CONSOLE_TCSETSF, termios_set_flush },
+	{ CONSOLE_TIOCGWINSZ, winsize_get },
+	{ CONSOLE_TIOCSWINSZ, winsize_set },
+	{ CONSOLE_TIOCGPGRP, pgrp_get },
+	{ CONSOLE_TIOCSPGRP, pgrp_set },
+	{ CONSOLE_FIONREAD, unread_get },
+	{ CONSOLE_TCFLSH, flush },
+	{ CONSOLE_TCXONC, flow },
+	{ CONSOLE_TIOCSCTTY, accepted },
+	{ CONSOLE_TIOCNOTTY, accepted },
+};
+
+int64_t do_ioctl(struct request *rq)
+{
+	uint64_t request = rq->length;
+	uint32_t in, out;
+	if (console_ioctl_size(request, &in, &out) < 0)
+		return -ENOTTY;
+	for (unsigned i = 0; i < sizeof(ioctls) / sizeof(ioctls[0]); i++) {
+		if (ioctls[i].request != request)
+			continue;
+		rq->length = in > out ? in : out;
+		if (rq->length > 0) {
+			int64_t err = request_map_data(rq);
+			if (err)
+				return err;
+		}
+		return ioctls[i].run(rq);
+	}
+	return -ENOTTY;
+}
+
+int64_t do_poll(struct request *rq)
+{
+	(void)rq;
+	return (line_poll_in(&console_line) ? CONSOLE_POLLIN : 0) | CONSOLE_POLLOUT;
+}

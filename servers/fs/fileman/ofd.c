@@ -1,0 +1,85 @@
+/*
+ * ofd.c - open-file descriptions: what an open (or pipe, or a special name)
+ * made, shared by every descriptor that dup or fork derived from the first
+ * and by the requests parked on it. A description holds the object (an
+ * ext2 inode, a pipe end, the console, /dev/null), the offset (or a
+ * directory's read position), the access mode and status flags, and a count
+ * of the references to it; the last reference going lets the object go.
+ */
+#include "fileman.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* Descriptions in all: as many as 16 distinct ones per process of a full
+ * set of tables; more gives -ENFILE, as a full system file table does. */
+#define DESCRIPTIONS 1024u
+
+static struct open_file pool[DESCRIPTIONS];
+
+struct open_file *ofd_new(enum fm_kind kind, int flags)
+{
+	for (unsigned i = 0; i < DESCRIPTIONS; i++) {
+		if (pool[i].kind == FM_FREE) {
+			memset(&pool[i], 0, sizeof(pool[i]));
+			pool[i].kind = kind;
+			pool[i].flags = flags;
+			pool[i].refs = 1;
+			return &pool[i];
+		}
+	}
+	return NULL;
+}
+
+void ofd_ref(struct open_file *f)
+{
+	f->refs++;
+}
+
+void ofd_unref(struct open_file *f)
+{
+	if (--f->refs > 0)
+		return;
+	enum fm_kind kind = f->kind;
+	struct pipe *p = f->pipe;
+	bool write = ofd_can_write(f);
+	f->kind = FM_FREE;
+	f->pipe = NULL;
+	if (kind == FM_PIPE)
+		pipe_close_end(p, write);   /* may wake the other end's parked requests */
+}
+
+void ofd_forget_inode(uint32_t ino)
+{
+	for (unsigned i = 0; i < DESCRIPTIONS; i++)
+		if ((pool[i].kind == FM_FILE || pool[i].kind == FM_DIR) && pool[i].ino == ino)
+			pool[i].ino = 0;   /* stale: every use gives -ESTALE */
+}
+
+uint32_t ofd_kind(const struct open_file *f)
+{
+	switch (f->kind) {
+	case FM_FILE:
+		return FS_KIND_REGULAR;
+	case FM_DIR:
+		return FS_KIND_DIRECTORY;
+	case FM_PIPE:
+		return FS_KIND_PIPE;
+	case FM_CONSOLE:
+		return FS_KIND_CONSOLE;
+	case FM_NULL:
+		return FS_KIND_NULL;
+	default:
+		return 0;
+	}
+}
+
+bool ofd_can_read(const struct open_file *f)
+{
+	return (f->flags & O_ACCMODE) != O_WRONLY;
+}
+
+bool ofd_can_write(const struct open_file *f)
+{
+	return (f->flags & O_ACCMODE) != O_RDONLY;
+}

@@ -1,0 +1,233 @@
+/*
+ * ops_open.c - the handlers that start from a path: open (and open-as, the
+ * process manager's open in another process's current directory), stat,
+ * access and readlink.
+ *
+ * A relative path starts at the current directory or at a descriptor's
+ * directory (request_base); "/dev/null", "/dev/tty" and "/dev/console" are
+ * the file manager's own objects, whether or not the disk has a /dev.
+ */
+#include "fileman.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A description of kind for ino, as descriptor of the requester. */
+static int64_t install_new(struct request *rq, enum fm_kind kind, int flags, uint32_t ino,
+                           bool cloexec)
+{
+	struct open_file *f = ofd_new(kind, flags);
+	if (!f)
+		return -ENFILE;
+	f->ino = ino;
+	int fd = files_install(rq->pid, f, 0, cloexec);
+	ofd_unref(f);   /* the descriptor holds it now, or nobody does */
+	return fd;
+}
+
+/* Creates path's last name as an empty regular file. */
+static int create(uint32_t base, const char *path, uint32_t mode, uint32_t *ino)
+{
+	uint32_t dir;
+	char name[EXT2_NAME_MAX + 1];
+	bool trailing;
+	int rc = path_parent(base, path, &dir, name, &trailing);
+	if (rc == 0 && (name[0] == '\0' || trailing))
+		rc = -EISDIR;   /* "/", or "name/": a directory is meant */
+	if (rc == 0)
+		rc = ext2_create(&fm_fs, dir, name, mode & 07777, 0, 0, ino);
+	return rc;
+}
+
+/* FS_OPEN of path from directory base (cwd: its text, for special names). */
+static int64_t open_in(struct request *rq, uint32_t base, const char *cwd, const char *path)
+{
+	int flags = (int)rq->arg[0];
+	int access = flags & O_ACCMODE;
+	bool cloexec = flags & O_CLOEXEC, exclusive = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	if (access == O_ACCMODE)
+		return -EINVAL;
+	if ((flags & O_TMPFILE) == O_TMPFILE)
+		return -EOPNOTSUPP;
+	int rc = files_room(rq->pid);
+	if (rc < 0)
+		return rc;
+	/* What the description keeps: the status flags; as Linux on 64-bit
+	 * machines, O_LARGEFILE always. */
+	int keep = access | (flags & FM_STATUS_FLAGS) | O_LARGEFILE;
+	uint64_t rdev;
+	enum fm_kind special = path_special(cwd, path, &rdev);
+	if (special != FM_FREE) {
+		if (exclusive)
+			return -EEXIST;
+		if (flags & O_DIRECTORY)
+			return -ENOTDIR;
+		return install_new(rq, special, keep, 0, cloexec);
+	}
+	uint32_t ino = 0;
+	rc = path_lookup(base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
+	if (rc == 0 && exclusive)
+		return -EEXIST;
+	if (rc == -ENOENT && (flags & O_CREAT))
+		rc = create(base, path, (uint32_t)rq->arg[1], &ino);
+	struct ext2_stat st;
+	if (rc == 0)
+		rc = ext2_stat(&fm_fs, ino, &st);
+	if (rc < 0)
+		return fm_result(rc, "open");
+	enum fm_kind kind;
+	switch (st.mode & EXT2_S_IFMT) {
+	case EXT2_S_IFDIR:
+		if (access != O_RDONLY || (flags & O_CREAT))
+			return -EISDIR;
+		kind = FM_DIR;
+		break;
+	case EXT2_S_IFREG:
+		if (flags & O_DIRECTORY)
+			return -ENOTDIR;
+		kind = FM_FILE;
+		break;
+	case EXT2_S_IFLNK:
+		return -ELOOP;   /* O_NOFOLLOW on a symbolic link */
+	default:
+		return -ENXIO;   /* device nodes and the like: nothing serves them */
+	}
+	if (kind == FM_FILE && (flags & O_TRUNC) && access != O_RDONLY && st.size) {
+		rc = ext2_truncate(&fm_fs, ino, 0);
+		if (rc < 0)
+			return fm_result(rc, "open (truncate)");
+	}
+	return install_new(rq, kind, keep, ino, cloexec);
+}
+
+int64_t op_open(struct request *rq)
+{
+	int err = 0;
+	const char *path = request_path(rq, &err);
+	if (!path)
+		return err;
+	uint32_t base;
+	const char *cwd;
+	err = request_base(rq, path, 3, &base, &cwd);
+	return err ? err : open_in(rq, base, cwd, path);
+}
+
+int64_t op_open_as(struct request *rq)
+{
+	if (!request_from_pm(rq))
+		return -EPERM;
+	if (rq->arg[4] != 0 || rq->arg[5] == 0 || rq->arg[5] > INT32_MAX)
+		return -EINVAL;
+	int err = 0;
+	const char *path = request_path(rq, &err);
+	if (!path)
+		return err;
+	const char *cwd;
+	uint32_t base = files_cwd((int)rq->arg[5], &cwd);
+	return open_in(rq, base, cwd, path);
+}
+
+/* The special object path names, if any: its kind, device number and a
+ * struct stat mode. */
+static enum fm_kind special_of(const char *cwd, const char *path, uint32_t *mode,
+                               uint64_t *rdev)
+{
+	enum fm_kind kind = path_special(cwd, path, rdev);
+	*mode = EXT2_S_IFCHR | (kind == FM_NULL ? 0666 : 0620);
+	return kind;
+}
+
+int64_t op_stat(struct request *rq)
+{
+	if ((rq->arg[4] & FS_AT_EMPTY_PATH) && rq->data && rq->data_size > 0 && rq->data[0] == '\0') {
+		/* The descriptor itself, or the current directory. */
+		if ((rq->arg[4] & FS_AT_DIRFD) && !request_at_fdcwd(rq->arg[3])) {
+			struct open_file *f = files_get(rq->pid, rq->arg[3]);
+			return f ? stat_description(rq, f) : -EBADF;
+		}
+		const char *text;
+		uint32_t cwd = files_cwd(rq->pid, &text);
+		return cwd ? stat_inode(rq, cwd) : -ENOENT;
+	}
+	int err = 0;
+	const char *path = request_path(rq, &err);
+	if (!path)
+		return err;
+	uint32_t base, mode;
+	uint64_t rdev;
+	const char *cwd;
+	err = request_base(rq, path, 3, &base, &cwd);
+	if (err)
+		return err;
+	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
+	if (special != FM_FREE)
+		return stat_special(rq, mode, rdev, special == FM_NULL ? 2 : 1);
+	uint32_t ino;
+	int rc = path_lookup(base, path, !(rq->arg[4] & FS_AT_NOFOLLOW), &ino);
+	if (rc < 0)
+		return fm_result(rc, "stat");
+	return stat_inode(rq, ino);
+}
+
+int64_t op_access(struct request *rq)
+{
+	uint64_t want = rq->arg[0];
+	if (want & ~(uint64_t)(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	int err = 0;
+	const char *path = request_path(rq, &err);
+	if (!path)
+		return err;
+	uint32_t base, mode;
+	uint64_t rdev;
+	const char *cwd;
+	err = request_base(rq, path, 3, &base, &cwd);
+	if (err)
+		return err;
+	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
+		return want & X_OK ? -EACCES : 0;
+	uint32_t ino;
+	struct ext2_stat st;
+	int rc = path_lookup(base, path, !(rq->arg[4] & FS_AT_NOFOLLOW), &ino);
+	if (rc == 0)
+		rc = ext2_stat(&fm_fs, ino, &st);
+	if (rc < 0)
+		return fm_result(rc, "access");
+	/* One user, root: reading and writing are allowed; executing needs an
+	 * execute bit, except on a directory (searching it). */
+	uint32_t type = st.mode & EXT2_S_IFMT;
+	if ((want & X_OK) && type != EXT2_S_IFDIR && !(st.mode & 0111))
+		return -EACCES;
+	if ((want & W_OK) && fm_fs.read_only && (type == EXT2_S_IFREG || type == EXT2_S_IFDIR))
+		return -EROFS;
+	return 0;
+}
+
+int64_t op_readlink(struct request *rq)
+{
+	static char target[FS_PATH_MAX];
+	int err = 0;
+	const char *path = request_path(rq, &err);
+	if (!path)
+		return err;
+	uint32_t base, mode;
+	uint64_t rdev;
+	const char *cwd;
+	err = request_base(rq, path, 3, &base, &cwd);
+	if (err)
+		return err;
+	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
+		return -EINVAL;
+	uint32_t ino;
+	int rc = path_lookup(base, path, false, &ino);
+	int len = rc == 0 ? ext2_readlink(&fm_fs, ino, target, sizeof(target)) : rc;
+	if (len < 0)
+		return fm_result(len, "readlink");
+	/* arg[0]: the caller's buffer (0: the data ICA's size); a longer
+	 * target is cut, as Linux does. */
+	uint64_t room = rq->arg[0] && rq->arg[0] < rq->data_size ? rq->arg[0] : rq->data_size;
+	uint64_t n = (uint64_t)len < room ? (uint64_t)len : room;
+	memcpy(rq->data, target, n);
+	return (int64_t)n;
+}

@@ -1,0 +1,105 @@
+/*
+ * ops_proc.c - the handlers for a process's life and its current
+ * directory: fork, exec and exit (the process manager's, and exit from the
+ * process itself as it ends), chdir/fchdir and getcwd.
+ *
+ * The current directory is kept as an inode (where relative paths start)
+ * and as text (what getcwd answers): the text is the directory's absolute
+ * path found by walking ".." up to the root when the directory is chosen,
+ * so symbolic links on the way do not show, as on Linux.
+ */
+#include "fileman.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* arg[i] as a pid: 1..INT32_MAX, else 0. */
+static int pid_arg(const struct request *rq, unsigned i)
+{
+	return rq->arg[i] > 0 && rq->arg[i] <= INT32_MAX ? (int)rq->arg[i] : 0;
+}
+
+int64_t op_fork(struct request *rq)
+{
+	if (!request_from_pm(rq))
+		return -EPERM;
+	int parent = pid_arg(rq, 0), child = pid_arg(rq, 1);
+	if (!parent || !child || parent == child)
+		return -EINVAL;
+	return files_fork(parent, child);
+}
+
+int64_t op_exec(struct request *rq)
+{
+	if (!request_from_pm(rq))
+		return -EPERM;
+	int pid = pid_arg(rq, 0);
+	if (!pid)
+		return -EINVAL;
+	files_exec(pid);
+	return 0;
+}
+
+int64_t op_exit(struct request *rq)
+{
+	int pid = pid_arg(rq, 0);
+	if (!pid)
+		return -EINVAL;
+	if (pid != rq->pid && !request_from_pm(rq))
+		return -EPERM;
+	files_exit(pid);
+	return 0;
+}
+
+int64_t op_chdir(struct request *rq)
+{
+	static char text[FS_PATH_MAX];
+	uint32_t ino;
+	if (rq->arg[0] == 1) {   /* fchdir */
+		struct open_file *f = files_get(rq->pid, rq->arg[1]);
+		if (!f)
+			return -EBADF;
+		if (f->kind != FM_DIR)
+			return -ENOTDIR;
+		if (f->ino == 0)
+			return -ENOENT;
+		ino = f->ino;
+	} else if (rq->arg[0] != 0) {
+		return -EINVAL;
+	} else {
+		int err = 0;
+		const char *path = request_path(rq, &err), *cwd;
+		uint32_t base;
+		if (!path)
+			return err;
+		err = request_base(rq, path, 3, &base, &cwd);
+		if (err)
+			return err;
+		struct ext2_stat st;
+		int rc = path_lookup(base, path, true, &ino);
+		if (rc == 0)
+			rc = ext2_stat(&fm_fs, ino, &st);
+		if (rc == 0 && (st.mode & EXT2_S_IFMT) != EXT2_S_IFDIR)
+			rc = -ENOTDIR;
+		if (rc < 0)
+			return fm_result(rc, "chdir");
+	}
+	int len = path_of_dir(ino, text, sizeof(text));
+	if (len < 0)
+		return fm_result(len, "chdir");
+	return files_set_cwd(rq->pid, ino, text);
+}
+
+int64_t op_getcwd(struct request *rq)
+{
+	const char *text;
+	if (files_cwd(rq->pid, &text) == 0)
+		return -ENOENT;   /* removed, as Linux says */
+	if (!rq->data)
+		return -EINVAL;
+	uint64_t len = strlen(text) + 1;
+	if (len > rq->arg[0] || len > rq->data_size)
+		return -ERANGE;
+	memcpy(rq->data, text, len);
+	return (int64_t)len;
+}

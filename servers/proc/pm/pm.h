@@ -1,0 +1,42 @@
+/*
+ * pm: the process manager (docs/posix.md, include/myrmex/proc.h). Shared
+ * declarations of its files: main.c (the request loop), fork.c, exec.c
+ * (PM_FORK, PM_EXEC), image.c (executables read from the file manager and
+ * kept in ICAs), fsio.c (its own calls to the file manager).
+ */
+#ifndef PM_H
+#define PM_H
+
+#include <stdint.h>
+#include <myrmex.h>
+#include <myrmex/fs.h>
+#include <myrmex/proc.h>
+
+#define PM_NAME "pm"
+
+/* ---- fsio.c: calls to the file manager ----
+ * pm_fs_call: one synchronous request with arguments args[0..7] and the
+ * data ICA `data` (0: none), which comes back; the status, or -errno.
+ * res (may be NULL) receives the result's arg[]. */
+long pm_fs_call(uint32_t opcode, const uint64_t args[8], uint32_t data, uint64_t res[8]);
+/* A one-page data ICA of pm's, for paths and structures. */
+void *pm_scratch(uint32_t *handle);
+
+/* ---- image.c: executables ---- */
+struct image {
+	uint32_t ica[MYRMEX_EXEC_MAX_IMAGES];
+	uint32_t nica;
+	uint64_t size;
+};
+/* The executable at path, resolved against pid's current directory: its
+ * bytes in ICAs (cached while the file does not change). -ENOENT, -EACCES
+ * (not a regular file with an execute bit), -ENOEXEC (too large), -ENOMEM... */
+long image_get(int pid, const char *path, const struct image **out);
+/* The first bytes of an image (for "#!"); n at most one page. */
+const char *image_head(const struct image *im, uint64_t *n);
+
+/* ---- the requests ---- */
+long pm_fork(int pid, const struct myrmex_frame *req);
+long pm_exec(int pid, const struct myrmex_delivery *d, const struct myrmex_frame *req);
+
+#endif
