@@ -109,6 +109,16 @@ $(BUILD)/bench/bench_%: bench/bench_%.c bench/bench_stats.c bench/bench.h $(LIBM
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
 
+# POSIX conformance suite: tests/posix/<name>.c -> build/posix/<name>, plain
+# static musl programs (no Myrmex headers): the same binaries run on Linux and
+# on Myrmex, and tools/posix_suite.py compares what they print (docs/testing.md).
+POSIX_CFLAGS := -std=gnu17 -O2 -g -static -no-pie -Wall -Wextra -Werror
+POSIX_SRC    := $(wildcard tests/posix/*.c)
+POSIX_BINS   := $(patsubst tests/posix/%.c,$(BUILD)/posix/%,$(POSIX_SRC))
+$(BUILD)/posix/%: tests/posix/%.c tests/posix/posix_test.h
+	@mkdir -p $(dir $@)
+	$(UCC) $(POSIX_CFLAGS) $< -o $@
+
 # ------------------------------------------------------- host unit tests --
 # Each tests/unit/test_<x>.c names the kernel sources it needs on a line
 # "/* unit-sources: a.c b.c */".
@@ -172,15 +182,16 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: all kernel user servers tests benchmarks unit run demo test bench setup clean
+.PHONY: all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean
 
-all: kernel user servers tests benchmarks unit
+all: kernel user servers tests benchmarks unit posix
 kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
 servers: $(SERVER_BINS)
 tests: $(KTEST_BINS)
 benchmarks: $(BENCH_BINS)
 unit: $(UNIT_BINS)
+posix: $(POSIX_BINS)
 
 setup:
 	@scripts/setup.sh
@@ -211,7 +222,15 @@ test: setup
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
-		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES)
+		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
+		--posix $(BUILD)
+
+# The POSIX conformance suite alone (make test runs it too): Linux's output
+# (cached in $(BUILD)/posix-suite/linux-cache) against Myrmex's.
+# POSIX="fork wait shell" runs a subset.
+posix-suite: setup
+	@$(MAKE) --no-print-directory kernel user servers posix
+	$(PYTHON) tools/posix_suite.py --build $(BUILD) --kernel $(KERNEL_BIN) $(if $(POSIX),--only $(POSIX))
 
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.

@@ -171,6 +171,13 @@
  *   FS_OPEN_AS   process manager only: FS_OPEN with the current directory of
  *                pid arg[5] (1..INT32_MAX; arg[4] must be 0, -EINVAL). The
  *                descriptor is the process manager's.
+ *   FS_CANCEL    arg[0] the handle of the control ICA of an earlier call of
+ *                the same process, given up by its thread (a signal or the
+ *                thread's end interrupted it): if that call waits on a pipe
+ *                it is answered now with -EINTR (the result goes to nobody)
+ *                and takes nothing more (a write keeps what it had put in).
+ *                status 0 either way. Without it, a read left waiting would
+ *                take the next bytes written, which nobody would then see.
  *   Pipes: a read takes what the pipe holds, up to its length; on an empty
  *   pipe it waits (parked in the file manager) for data, or returns 0 when
  *   no writer is left (a writer is an open-file description of the write
@@ -197,7 +204,7 @@
  * follow the last name.
  *
  * Calls that need no disk (FS_STATS, FS_SHUTDOWN, FS_FORK, FS_EXEC,
- * FS_EXIT) are served even when nothing is mounted.
+ * FS_EXIT, FS_CANCEL) are served even when nothing is mounted.
  *
  * Errors, besides each call's own: -EBADF a descriptor that is not open (or
  * not open for that direction), -EINVAL bad arguments, no data ICA or one
@@ -251,6 +258,7 @@
 #define FS_ACCESS      32u
 #define FS_READLINK    33u
 #define FS_OPEN_AS     34u
+#define FS_CANCEL      35u
 
 /* FS_READ/FS_WRITE results: arg[7] says what the descriptor is, so that the
  * kernel splits long transfers only on regular files. */

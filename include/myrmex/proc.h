@@ -43,7 +43,8 @@
  *     stopped until proc_start. -EAGAIN process limit, -ENOMEM.
  * proc_start(int pid, int discard) -> 0
  *     A child made by proc_fork and not yet started runs (discard 0) or is
- *     destroyed without a trace (discard 1). -ESRCH not such a child.
+ *     destroyed without a trace (discard 1). -ESRCH not such a child,
+ *     -EINVAL discard neither 0 nor 1.
  * proc_exec(int tid, const struct myrmex_exec *how) -> 0
  *     Replaces the image of tid's process with the static ELF executable
  *     held in the caller's image ICAs (the file's bytes in order, each ICA
@@ -52,9 +53,10 @@
  *     mapping goes (not the ICA window), handlers reset to default (ignored
  *     signals stay ignored), the name becomes argv[0]'s last component, and
  *     tid starts at the entry point with Linux's initial stack.
- *     -ENOEXEC bad ELF, -E2BIG strings too large, -EINVAL bad handles or
- *     lengths, -ENOMEM (before the point of no return; after it the
- *     process is killed with SIGKILL, as Linux does).
+ *     -ENOEXEC bad ELF, -E2BIG strings too large (over 8192 argv or envp
+ *     entries), -EINVAL bad handles or lengths (or tid is a thread of the
+ *     caller's), -EFAULT how unreadable, -ENOMEM (before the point of no
+ *     return; after it the process is killed with SIGKILL, as Linux does).
  * server_pid(unsigned coreid) -> pid
  *     Anyone: the pid of the server registered for coreid, or -ESRCH.
  */

@@ -182,7 +182,9 @@ static int wait_alone(int pid, int tid)
 {
 	for (;;) {
 		struct process *p = proc_find(pid);
-		struct thread *t = p && p->state == PROC_ALIVE && !p->killed ? proc_find_thread(p, tid) : NULL;
+		if (!p || p->state != PROC_ALIVE || p->killed)
+			return -ESRCH;
+		struct thread *t = proc_find_thread(p, tid);
 		if (!t)
 			return -ESRCH;
 		if (!end_other_threads(p, t))

@@ -141,6 +141,58 @@ long sys_pwrite64(const struct syscall_args *a)
 	return write_from(a->arg[0], a->arg[1], a->arg[2], (int64_t)a->arg[3]);
 }
 
+/* sendfile: each chunk is read into the channel's data ICA and written
+ * from the same ICA, so the kernel copies nothing (the file manager copies
+ * from and to its cache, as for read and write). */
+long sys_sendfile(const struct syscall_args *a)
+{
+	uint64_t out_fd = a->arg[0], in_fd = a->arg[1], count = a->arg[3];
+	uptr_t offp = a->arg[2];
+	int64_t off = -1;
+	if (offp && copy_from_user(&off, offp, sizeof(off)) < 0)
+		return -EFAULT;
+	if (offp && off < 0)
+		return -EINVAL;
+	uint64_t done = 0;
+	while (done < count) {
+		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
+		struct fwd f;
+		int err = forward_begin(&f, MYRMEX_COREID_FS, offp ? FS_PREAD : FS_READ, chunk);
+		if (err)
+			return done ? (long)done : err;
+		f.arg[0] = in_fd;
+		f.arg[1] = chunk;
+		f.arg[2] = (uint64_t)off + done;
+		long r = forward_call(&f);
+		if (r <= 0 || (uint64_t)r > chunk || !f.data) {
+			if (r > 0)
+				r = -EIO;
+			if (r < 0 && !done)
+				return r;
+			break;
+		}
+		/* The same size asked for, so the same data ICA, bytes in place. */
+		err = forward_begin(&f, MYRMEX_COREID_FS, FS_WRITE, chunk);
+		if (err)
+			return done ? (long)done : err;
+		f.arg[0] = out_fd;
+		f.arg[1] = (uint64_t)r;
+		long w = forward_call(&f);
+		if (w == -EPIPE && f.res[7] == FS_KIND_PIPE)
+			posix_raise_sigpipe();
+		if (w < 0)
+			return done ? (long)done : w;
+		done += (uint64_t)MIN((uint64_t)w, (uint64_t)r);
+		if (w < r)
+			break;
+	}
+	if (offp) {
+		int64_t end = off + (int64_t)done;
+		copy_to_user(offp, &end, sizeof(end));
+	}
+	return (long)done;
+}
+
 struct iovec64 {
 	uint64_t base, len;
 };

@@ -50,6 +50,7 @@ static const syscall_fn linux_calls[] = {
 	[37] = sys_alarm,
 	[38] = sys_setitimer,
 	[39] = sys_getpid,
+	[40] = sys_sendfile,
 	[56] = sys_clone,
 	[57] = sys_fork,
 	[58] = sys_vfork,

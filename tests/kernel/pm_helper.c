@@ -149,6 +149,7 @@ static void *anon_map(size_t bytes)
 static char data_area[DATA_PAGES * PAGE];   /* .bss, written before the fork */
 static char untouched[2 * PAGE];            /* .bss, absent at the fork */
 static int initialized_word = 1234;         /* .data */
+static char kernel_written[PAGE] __attribute__((aligned(PAGE)));   /* the kernel writes it */
 
 struct cow_state {
 	char *heap, *anon, *ro, *gone;
@@ -193,7 +194,11 @@ static void cow_child(const struct cow_state *s, const char *stack_area, size_t 
 	CHECK(all_are(s->gone, PAGE, 'U'), "child: mapping to unmap not as at the fork");
 	CHECK(all_are(stack_area, stack_size, 'S'), "child: stack not as at the fork");
 	CHECK(all_are(untouched, sizeof(untouched), 0), "child: untouched .bss not zero");
-	/* Its own writes, which the parent must not see. */
+	CHECK(all_are(kernel_written, PAGE, 'K'), "child: page not as at the fork");
+	/* Its own writes, which the parent must not see: the kernel's first, into
+	 * a page still shared (a copy-on-write fault in a user copy). */
+	CHECK_EQ(raw2(SYS_clock_gettime, 1, (long)kernel_written), 0);
+	CHECK(!all_are(kernel_written, 16, 'K'), "child: clock_gettime wrote nothing");
 	memset(data_area, 'C', sizeof(data_area));
 	initialized_word = 99;
 	memset(s->heap, 'C', HEAP_BYTES);
@@ -213,6 +218,7 @@ static int mode_cow(void)
 	static struct cow_state s;
 	char stack_area[2 * PAGE];
 	memset(data_area, 'P', sizeof(data_area));
+	memset(kernel_written, 'K', sizeof(kernel_written));
 	memset(stack_area, 'S', sizeof(stack_area));
 	s.heap = malloc(HEAP_BYTES);
 	s.anon = anon_map(ANON_BYTES);
@@ -260,6 +266,7 @@ static int mode_cow(void)
 	CHECK(all_are(s.gone, PAGE, 'U'), "parent: the child's munmap took our page");
 	CHECK(all_are(stack_area, sizeof(stack_area), 'Q'), "parent: stack changed by the child");
 	CHECK(all_are(untouched, sizeof(untouched), 0), "parent: untouched .bss not zero");
+	CHECK(all_are(kernel_written, PAGE, 'K'), "parent: the child's clock_gettime reached us");
 	/* Our copy-on-write pages are writable again, and still read-only where
 	 * the region says so. */
 	memset(s.anon, 'W', ANON_BYTES);
@@ -391,7 +398,8 @@ static void holder(void *arg)
 {
 	(void)arg;
 	long handle = myrmex_ica_alloc(1);
-	struct myrmex_ctl_header *h = handle < 0 ? NULL : myrmex_ctl_init(myrmex_ica_addr((uint32_t)handle));
+	struct myrmex_ctl_header *h =
+		handle < 0 ? NULL : myrmex_ctl_init(myrmex_ica_addr((uint32_t)handle));
 	struct myrmex_frame *f = h ? myrmex_ctl_push(h, 1, MYRMEX_COREID_PM, PM_T_HOLD) : NULL;
 	if (f)
 		f->arg[0] = (uint64_t)raw0(SYS_gettid);

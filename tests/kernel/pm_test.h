@@ -10,13 +10,13 @@
  *   cow           PM_FORK; the parent writes its memory and asks PM_T_START;
  *                 the child checks that it sees the memory as it was at the
  *                 fork (and the registers, TLS and ids of a copy), writes its
- *                 own, mprotects and munmaps, and exits PM_CHILD_OK; the
- *                 parent checks that none of it reached its memory. 0 when
- *                 all is well.
+ *                 own (in user mode and by a system call), mprotects and
+ *                 munmaps, and exits PM_CHILD_OK; the parent checks that none
+ *                 of it reached its memory. 0 when all is well.
  *   block         PM_FORK (retried while no process manager is registered),
  *                 with most of its stack unmapped first (many forks must fit
- *                 in memory); a child exits PM_CHILD_OK. The parent exits 0 when the
- *                 result was a pid whose child exited PM_CHILD_OK, or an
+ *                 in memory); a child exits PM_CHILD_OK. The parent exits 0
+ *                 when the result was a pid whose child exited PM_CHILD_OK, or an
  *                 error, and no other child of it is left (wait4 -ECHILD).
  *   block-sp      PM_FORK with arg[1] a stack of its own: the child checks
  *                 that it runs on it and exits PM_CHILD_OK. As block.

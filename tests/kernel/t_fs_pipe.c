@@ -19,7 +19,9 @@
  *                       closed; a parked write answered -EPIPE, or with the
  *                       bytes it put in, when the reader goes; a 4 KiB
  *                       write waiting whole for room (atomic) while a longer
- *                       one goes in piece by piece and completes
+ *                       one goes in piece by piece and completes; FS_CANCEL
+ *                       of a parked read (-EINTR, it takes nothing) and
+ *                       write (what it put in stays)
  *   t_fs_pipe transfer  1 MiB from a child process through a pipe, checked
  *                       by CRC-32: the child gets the parent's descriptors
  *                       by FS_FORK (one offset shared with the parent) and
@@ -335,11 +337,38 @@ static void atomic_writes(void)
 	CHECK_EQ(myrmex_fs_close(w), 0);
 }
 
+/* FS_CANCEL: a parked call given up by its thread takes nothing more. */
+static void cancelled(void)
+{
+	int r, w;
+	struct fsreq req;
+	if (!new_pipe(0, &r, &w))
+		return;
+	send_rw(&ch, FS_READ, r, 100, &req);
+	CHECK_EQ(fsx(&ch2, FS_CANCEL, ch.ctl, 0, 0, 0, 0, 0, NULL), 0);
+	expect_result(&ch, -EINTR, "a cancelled read");
+	CHECK_EQ(fsx(&ch2, FS_CANCEL, ch.ctl, 0, 0, 0, 0, 0, NULL), 0);   /* nothing parked now */
+	CHECK_EQ(fsx(&ch2, FS_CANCEL, 1ull << 40, 0, 0, 0, 0, 0, NULL), 0);
+	CHECK_EQ(myrmex_fs_write(w, "data", 4), 4);
+	CHECK_EQ(myrmex_fs_read(r, buf, 100), 4);   /* all of it is still here */
+	/* A cancelled write keeps what it had put in. */
+	fill(w, PIPE_SIZE - 100, 8);
+	send_rw(&ch, FS_WRITE, w, 5000, &req);
+	CHECK_EQ(fsx(&ch2, FS_CANCEL, ch.ctl, 0, 0, 0, 0, 0, NULL), 0);
+	expect_result(&ch, -EINTR, "a cancelled write");
+	CHECK_EQ(fionread(r), PIPE_SIZE);
+	drain_check(r, PIPE_SIZE - 100, 8, 0, "the bytes before a cancelled write");
+	CHECK_EQ(fionread(r), 100);
+	CHECK_EQ(myrmex_fs_close(r), 0);
+	CHECK_EQ(myrmex_fs_close(w), 0);
+}
+
 static void test_park(void)
 {
 	woken_reads();
 	woken_writes();
 	atomic_writes();
+	cancelled();
 }
 
 /* ------------------------------------------------------------ transfer */

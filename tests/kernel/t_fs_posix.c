@@ -133,6 +133,13 @@ static void fcntl_flags(void)
 	CHECK_EQ(myrmex_fs_close((int)d), 0);
 	CHECK_EQ(myrmex_fs_call(FS_EXEC, 0, 0, 0, NULL, 0, NULL), -EINVAL);
 
+	/* Flags that open accepts and keeps (or not). */
+	int o = myrmex_fs_open(HELLO, O_RDONLY | O_NOCTTY | O_LARGEFILE | O_NONBLOCK | O_APPEND, 0);
+	CHECK_EQ(myrmex_fs_call(FS_FCNTL, (uint64_t)o, F_GETFL, 0, NULL, 0, NULL),
+	         O_RDONLY | O_LARGEFILE | O_NONBLOCK | O_APPEND);
+	CHECK_EQ(myrmex_fs_close(o), 0);
+	CHECK_EQ(myrmex_fs_open("/", O_RDONLY | O_TMPFILE, 0), -EOPNOTSUPP);
+
 	/* O_APPEND through F_SETFL: writes go to the end. */
 	fs_put_str("/posix-append", "abc");
 	int w = myrmex_fs_open("/posix-append", O_WRONLY, 0);

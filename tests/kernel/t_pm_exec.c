@@ -236,7 +236,11 @@ static void check_bad_requests(int tid)
 {
 	struct myrmex_exec how;
 #define BAD_REQUEST(expected, ...) \
-	do { good_request(&how); __VA_ARGS__; CHECK_EQ(myrmex_proc_exec(tid, &how), expected); } while (0)
+	do { \
+		good_request(&how); \
+		__VA_ARGS__; \
+		CHECK_EQ(myrmex_proc_exec(tid, &how), expected); \
+	} while (0)
 	BAD_REQUEST(-EINVAL, how.nimage = 0);
 	BAD_REQUEST(-EINVAL, how.nimage = MYRMEX_EXEC_MAX_IMAGES + 1);
 	BAD_REQUEST(-EINVAL, how.image[1] = 0xdeadbeef);
@@ -262,8 +266,8 @@ static void check_bad_requests(int tid)
 	CHECK_EQ(myrmex_ica_attach(args_ica), 0);
 #undef BAD_REQUEST
 	CHECK_EQ(myrmex_proc_exec(tid, NULL), -EFAULT);
-	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_EXEC, tid, (long)0xffff800000000000ull, 0, 0, 0, 0),
-	         -EFAULT);
+	long kernel_address = (long)0xffff800000000000ull;
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_EXEC, tid, kernel_address, 0, 0, 0, 0), -EFAULT);
 	good_request(&how);
 	CHECK_EQ(myrmex_proc_exec((int)raw0(SYS_gettid), &how), -ESRCH);   /* not waiting */
 	CHECK_EQ(myrmex_proc_exec(0, &how), -ESRCH);
@@ -276,8 +280,13 @@ static void check_bad_images(int tid)
 	struct myrmex_exec how;
 	struct probe_file p;
 #define BAD_IMAGE(expected, ...) \
-	do { probe_build(&p); __VA_ARGS__; load_image(&p); good_request(&how); \
-	     CHECK_EQ(myrmex_proc_exec(tid, &how), expected); } while (0)
+	do { \
+		probe_build(&p); \
+		__VA_ARGS__; \
+		load_image(&p); \
+		good_request(&how); \
+		CHECK_EQ(myrmex_proc_exec(tid, &how), expected); \
+	} while (0)
 	BAD_IMAGE(-ENOEXEC, p.eh->ident[1] = 'X');
 	BAD_IMAGE(-ENOEXEC, p.eh->type = 3);                          /* ET_DYN */
 	BAD_IMAGE(-ENOEXEC, p.eh->entry = DATA_VADDR);                /* not in code */
@@ -386,7 +395,8 @@ static void run_threads(void)
 	good_request(&how);
 	CHECK_EQ(myrmex_proc_exec((int)f->arg[0], &how), 0);
 	if (have_held) {
-		struct myrmex_frame *h = (struct myrmex_frame *)(uintptr_t)(held.control + held.frame);
+		struct myrmex_frame *h =
+			(struct myrmex_frame *)(uintptr_t)(held.control + held.frame);
 		CHECK_EQ(myrmex_proc_fork((int)h->arg[0], 0), -ESRCH);   /* its thread is gone */
 		myrmex_reply(TEST_NAME, &held, 0);
 	}

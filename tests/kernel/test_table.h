@@ -9,6 +9,8 @@
 #ifndef TEST_TABLE_H
 #define TEST_TABLE_H
 
+#include <myrmex/proc.h>
+
 enum ending { EXITS, KILLED };
 
 struct test {
@@ -23,6 +25,8 @@ struct test {
 
 /* IPC tests start their own servers: they need the server right. */
 #define SERVER MYRMEX_SPAWN_SERVER
+/* A POSIX process: its file calls go to the file manager (docs/posix.md). */
+#define POSIX MYRMEX_SPAWN_POSIX
 #define GIVE_NIC (1u << 31)  /* testinit only: give the test the emulated e1000 */
 #define DISK (1u << 30)      /* testinit only: the virtio-blk driver runs during the test */
 #define FS (1u << 29)        /* testinit only: the driver and the file manager run during it */
@@ -191,6 +195,7 @@ static const struct test tests[] = {
 	FS_PM_TEST("fs-pipe-park", "t_fs_pipe", "park"),
 	FS_PM_TEST("fs-pipe-transfer", "t_fs_pipe", "transfer"),
 	FS_PM_TEST("fs-pipe-exit", "t_fs_pipe", "exit"),
+	{ "posix-calls", "t_posix_calls", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	FS_TEST("fs-full", "t_fs_full", "full", DISK_FULL),
 	FS_TEST("fs-corrupt-magic", "t_fs_corrupt", "magic", DISK_BAD_MAGIC),
 	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),

@@ -686,8 +686,8 @@ static void check_pieces_agree(const uint8_t *b, size_t size, int iter)
 		memset(&split, 0, sizeof(split));
 		int src = elf_parse_image(&im, USER_TOP, &split);
 		if (src != rc || (rc == 0 && memcmp(&whole, &split, sizeof(whole)) != 0))
-			unit_fail(__FILE__, __LINE__, "iteration %d, pieces of %zu: rc %d, whole %d", iter,
-			          sizes[k], src, rc);
+			unit_fail(__FILE__, __LINE__, "iteration %d, pieces of %zu: rc %d, whole %d",
+			          iter, sizes[k], src, rc);
 		pieces_free(&p);
 	}
 }

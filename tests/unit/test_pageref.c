@@ -108,7 +108,8 @@ UNIT_TEST(random_against_model)
 		} else {
 			int last = pageref_put(&r, p);
 			CHECK_EQ(last, holders[p] == 1);
-			holders[p] = holders[p] == 1 ? 1 : holders[p] - 1;   /* freed, then reused */
+			/* the last one: freed, then reused with one */
+			holders[p] = holders[p] == 1 ? 1 : holders[p] - 1;
 		}
 		if (pageref_shared(&r, p) != (holders[p] > 1)) {
 			CHECK(pageref_shared(&r, p) == (holders[p] > 1));

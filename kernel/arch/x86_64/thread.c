@@ -64,7 +64,9 @@ void arch_thread_init_clone(struct thread *t, const struct thread *parent, void 
 void arch_thread_reset_user(struct thread *t, uptr_t ip, uptr_t sp)
 {
 	struct trapframe *tf = t->arch.tf;
-	memset(tf, 0, sizeof(*tf));   /* vector 0: left through iretq, which restores rcx and r11 too */
+	/* Vector 0: the frame is left through iretq, which restores rcx and r11
+	 * (0) too, where sysret would load them with rip and rflags. */
+	memset(tf, 0, sizeof(*tf));
 	tf->rip = ip;
 	tf->rsp = sp;
 	tf->cs = USER_CS;

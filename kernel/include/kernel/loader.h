@@ -26,9 +26,9 @@ struct program_args {
 struct program {
 	const struct elf_image *file;   /* read again by loader_install */
 	struct elf_info info;
-	paddr_t stack_image;            /* stack_pages pages; the image is their last stack_used bytes */
+	paddr_t stack_image;            /* stack_pages pages, the image in their */
 	uint64_t stack_pages;
-	size_t stack_used;
+	size_t stack_used;              /* last stack_used bytes */
 	uptr_t sp;                      /* the initial stack pointer */
 };
 

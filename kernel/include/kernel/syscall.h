@@ -102,6 +102,7 @@ long sys_renameat(const struct syscall_args *a);
 long sys_renameat2(const struct syscall_args *a);
 long sys_rmdir(const struct syscall_args *a);
 long sys_sched_getaffinity(const struct syscall_args *a);
+long sys_sendfile(const struct syscall_args *a);
 long sys_select(const struct syscall_args *a);
 long sys_set_robust_list(const struct syscall_args *a);
 long sys_setid(const struct syscall_args *a);

@@ -241,6 +241,9 @@ uint32_t pipe_available(const struct pipe *p);
 uint32_t pipe_number(const struct pipe *p);
 /* Answers every request of pid parked here with -EPIPE (it has ended). */
 void pipe_drop_pid(int pid);
+/* Answers pid's request parked with control ICA handle with -EINTR (its
+ * thread gave it up); nothing when there is none. */
+void pipe_cancel(int pid, uint32_t handle);
 
 /* ---- path.c ---- */
 
@@ -290,6 +293,7 @@ int64_t op_exec(struct request *rq);
 int64_t op_exit(struct request *rq);
 int64_t op_chdir(struct request *rq);
 int64_t op_getcwd(struct request *rq);
+int64_t op_cancel(struct request *rq);
 int64_t op_readdir(struct request *rq);
 int64_t op_mkdir(struct request *rq);
 int64_t op_rmdir(struct request *rq);

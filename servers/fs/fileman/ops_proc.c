@@ -51,6 +51,14 @@ int64_t op_exit(struct request *rq)
 	return 0;
 }
 
+int64_t op_cancel(struct request *rq)
+{
+	/* Only the requester's own calls: a handle of another's finds nothing. */
+	if (rq->arg[0] <= UINT32_MAX)
+		pipe_cancel(rq->pid, (uint32_t)rq->arg[0]);
+	return 0;
+}
+
 int64_t op_chdir(struct request *rq)
 {
 	static char text[FS_PATH_MAX];

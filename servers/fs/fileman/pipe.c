@@ -305,3 +305,15 @@ void pipe_drop_pid(int pid)
 		finish(k, -EPIPE);   /* its process is gone: the kernel frees the result */
 	}
 }
+
+void pipe_cancel(int pid, uint32_t handle)
+{
+	for (unsigned i = 0; i < PARKED; i++) {
+		struct parked *k = &parked[i];
+		if (k->used && k->rq.pid == pid && k->rq.d.handle == handle) {
+			unqueue(k->f->pipe, k);
+			finish(k, -EINTR);
+			return;
+		}
+	}
+}

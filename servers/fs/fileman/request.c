@@ -29,6 +29,7 @@ static const fm_handler handlers[] = {
 	[FS_GETCWD] = op_getcwd,       [FS_IOCTL] = op_ioctl,
 	[FS_POLL] = op_poll,           [FS_ACCESS] = op_access,
 	[FS_READLINK] = op_readlink,   [FS_OPEN_AS] = op_open_as,
+	[FS_CANCEL] = op_cancel,
 };
 #define HANDLER_COUNT (sizeof(handlers) / sizeof(handlers[0]))
 
@@ -37,7 +38,7 @@ static const fm_handler handlers[] = {
 static bool needs_no_disk(uint32_t opcode)
 {
 	return opcode == FS_STATS || opcode == FS_SHUTDOWN || opcode == FS_FORK ||
-	       opcode == FS_EXEC || opcode == FS_EXIT;
+	       opcode == FS_EXEC || opcode == FS_EXIT || opcode == FS_CANCEL;
 }
 
 void request_serve(const struct myrmex_delivery *d)

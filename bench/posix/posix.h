@@ -1,0 +1,29 @@
+/*
+ * What the POSIX benchmarks (bench/posix/, suite posix) share: the folder
+ * they run from. The programs and the read4k data file sit side by side in
+ * /bench/posix on the benchmark disk (tools/bench_posix.py), on Myrmex as on
+ * Linux, and find each other through argv[0], so they also run from any
+ * other folder.
+ */
+#ifndef BENCH_POSIX_H
+#define BENCH_POSIX_H
+
+#include <stdio.h>
+#include <string.h>
+
+/* The folder of the POSIX benchmarks when argv[0] names none. */
+#define POSIX_BENCH_DIR "/bench/posix"
+
+/*
+ * Writes "<folder of self>/<name>" to out (size bytes). Returns 0, or -1
+ * when it does not fit.
+ */
+static inline int posix_sibling(char *out, size_t size, const char *self, const char *name)
+{
+	const char *slash = self ? strrchr(self, '/') : NULL;
+	int n = slash ? snprintf(out, size, "%.*s/%s", (int)(slash - self), self, name)
+	              : snprintf(out, size, "%s/%s", POSIX_BENCH_DIR, name);
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+#endif
