@@ -109,6 +109,17 @@ $(BUILD)/bench/bench_%: bench/bench_%.c bench/bench_stats.c bench/bench.h $(LIBM
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
 
+# POSIX benchmarks: bench/posix/<name>.c -> $(BUILD)/bench/posix/<name>, run from
+# an ext2 disk under sysinit (tools/bench_posix.py); exit0, the program that
+# posix.fork_exec_wait executes, is linked alone, as small as musl makes it.
+BENCH_POSIX_BINS := $(patsubst bench/posix/%.c,$(BUILD)/bench/posix/%,$(wildcard bench/posix/*.c))
+$(BUILD)/bench/posix/exit0: bench/posix/exit0.c
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) $< -o $@
+$(BUILD)/bench/posix/%: bench/posix/%.c bench/posix/posix.h bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
+
 # POSIX conformance suite: tests/posix/<name>.c -> build/posix/<name>, plain
 # static musl programs (no Myrmex headers): the same binaries run on Linux and
 # on Myrmex, and tools/posix_suite.py compares what they print (docs/testing.md).
@@ -189,7 +200,7 @@ kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
 servers: $(SERVER_BINS)
 tests: $(KTEST_BINS)
-benchmarks: $(BENCH_BINS)
+benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS)
 unit: $(UNIT_BINS)
 posix: $(POSIX_BINS)
 
@@ -205,6 +216,9 @@ DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init $(BUILD)/user
 TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS)
 BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
+# The POSIX boot's modules after sysinit (its init; the disk holds the programs).
+BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/virtio_blk \
+	$(BUILD)/servers/uart $(BUILD)/servers/fileman $(BUILD)/servers/pm
 
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
@@ -214,7 +228,8 @@ demo: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
 	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(DEMO_MODULES)
 
-# TESTS="t_hello t_mmap" runs a subset of the booted tests.
+# TESTS="t_hello t_mmap" runs a subset of the booted tests (and leaves the
+# POSIX suite out; `make posix-suite` runs that alone).
 test: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
@@ -223,7 +238,7 @@ test: setup
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
 		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
-		--posix $(BUILD)
+		$(if $(TESTS),,--posix $(BUILD))
 
 # The POSIX conformance suite alone (make test runs it too): Linux's output
 # (cached in $(BUILD)/posix-suite/linux-cache) against Myrmex's.
@@ -234,10 +249,15 @@ posix-suite: setup
 
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.
+# Then the POSIX boot, on both (tools/bench_posix.py); MYRMEX_BENCH_ONLY=posix runs
+# only that, MYRMEX_BENCH_ONLY=benchinit only the others.
 bench: setup
-	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK)
+	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
+		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)
 	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \
-		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --out $(BUILD)/bench
+		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --out $(BUILD)/bench \
+		--posix-init $(BUILD)/user/sysinit --posix-modules $(BENCH_POSIX_MODULES) \
+		--posix-dir $(BUILD)/bench/posix
 
 clean:
 	rm -rf $(BUILD)

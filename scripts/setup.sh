@@ -1,6 +1,7 @@
 #!/bin/sh
 # setup.sh - check (and as root, install) the host tools Myrmex needs to build,
 # test and benchmark: QEMU, musl-gcc, e2fsprogs, Python 3, GCC/binutils/make,
+# Debian's static busybox (the POSIX suite's shell and the Linux guests' /init),
 # and GCC's AddressSanitizer/UBSan runtime for the host unit tests.
 # Usage: scripts/setup.sh   (exit 0: everything present; 1: something missing)
 set -eu
@@ -10,6 +11,7 @@ NEEDED="
 qemu-system-x86_64:qemu-system-x86
 musl-gcc:musl-tools
 mke2fs:e2fsprogs
+busybox:busybox-static
 e2fsck:e2fsprogs
 debugfs:e2fsprogs
 python3:python3

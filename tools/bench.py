@@ -16,10 +16,17 @@ TSC frequency, "mb_s" (10^6 bytes per second), which the report shows.
 Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if present),
 <out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed)
 and <out>/<mode>.log.
+With --posix-init, the POSIX boot follows (tools/bench_posix.py: static programs run
+by sysinit from an ext2 disk, on Myrmex and on Linux); its records, in
+<out>/posix-boot/results.jsonl, are merged in. MYRMEX_BENCH_ONLY=posix runs only the POSIX
+boot, MYRMEX_BENCH_ONLY=benchinit only the others; the rows of the part not run are
+those of its last run.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
         --modules build/bench/b_ipc ... [--out build/bench] [--timeout 1800] \\
-        [--modes icount,native] [--disk build/bench/fs.img] [--quiet]
+        [--modes icount,native] [--disk build/bench/fs.img] [--quiet] \\
+        [--posix-init build/user/sysinit --posix-modules build/user/posix_start ... \\
+         --posix-dir build/bench/posix]
 """
 
 import argparse
@@ -37,6 +44,8 @@ MODES = {
     "native": {"metric": "cycles", "unit": "cycles"},
 }
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
+ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix or =benchinit: run only that part
+PARTS = ("benchinit", "posix")
 DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE
 PANIC_GRACE = 10    # seconds of panic dump before QEMU is killed
 BYTES_KEY = "bytes"  # BENCH key: bytes per operation (for MB/s), not a count
@@ -158,9 +167,10 @@ def missing_items(mode, parser):
     return missing
 
 
-def run_mode(mode, args):
-    """Boot the bench init in one mode; return a ModeResult."""
-    res = ModeResult(mode)
+def run_mode(mode, args, parser=None):
+    """Boot the bench init in one mode; return a ModeResult. parser: a
+    BenchParser (or subclass) to read the console, default a new one."""
+    res = ModeResult(mode, parser)
     modules = [args.init] + list(args.modules)
     log_path = os.path.join(args.out, "%s.log" % mode)
     try:
@@ -358,8 +368,10 @@ def render_report(records, results, version, notes=()):
     accels = "; ".join("%s: %s (%s)" % (r.mode, r.accel or "none", r.reason or r.error)
                        for r in results)
     khz = ", ".join("%s %s" % (r.mode, fmt(r.parser.tsc_khz)) for r in results)
-    out = ["# Myrmex benchmarks", "",
-           "%s, %s. Accelerators: %s. TSC kHz: %s." % (date, version, accels, khz), ""]
+    head = "%s, %s." % (date, version)
+    if results:
+        head += " Accelerators: %s. TSC kHz: %s." % (accels, khz)
+    out = ["# Myrmex benchmarks", "", head, ""]
     for r in results:
         if r.error:
             out.append("**Mode %s failed:** %s" % (r.mode, r.error))
@@ -401,7 +413,34 @@ def parse_args(argv):
                    help="seconds per mode for the Linux guest (default 600)")
     p.add_argument("--quiet", action="store_true",
                    help="do not echo the guest console")
-    return p.parse_args(argv)
+    p.add_argument("--posix-init", help="init of the POSIX boot (sysinit); without it "
+                   "there is no POSIX boot")
+    p.add_argument("--posix-modules", nargs="*", default=[], metavar="PATH",
+                   help="the POSIX boot's other modules (posix_start, the servers)")
+    p.add_argument("--posix-dir", help="the POSIX bench programs, put on its disk")
+    args = p.parse_args(argv)
+    if args.posix_init and not args.posix_dir:
+        p.error("--posix-init needs --posix-dir")
+    return args
+
+
+def parts_wanted(args):
+    """The parts to run: benchinit's boots and, with --posix-init, the POSIX boot;
+    MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises ValueError on a bad value."""
+    parts = [p for p in PARTS if p != "posix" or args.posix_init]
+    only = os.environ.get(ONLY_ENV, "").strip().lower()
+    if not only:
+        return parts
+    if only not in parts:
+        raise ValueError("%s=%s: must be one of %s" % (ONLY_ENV, only, ", ".join(parts)))
+    return [only]
+
+
+def earlier_records(args):
+    """The Myrmex records of benchinit's boots from the last results.jsonl (for a
+    run of the POSIX part alone)."""
+    return [r for r in read_other_os(os.path.join(args.out, "results.jsonl"))
+            if r.get("os") == "myrmex" and r.get("suite") != "posix"]
 
 
 def linux_wanted():
@@ -451,8 +490,10 @@ def run_linux(args):
 
 
 def publish(args, records, results, notes=(), show=False):
-    """Write results.jsonl (Myrmex, then other OSes) and report.md."""
+    """Write results.jsonl (Myrmex, then other OSes, then the POSIX part's) and
+    report.md."""
     other = read_other_os(os.path.join(args.out, "results.linux.jsonl"))
+    other += read_other_os(os.path.join(args.out, "posix-boot", "results.jsonl"))
     write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
     report = render_report(records + other, results, qemu.qemu_version(), notes)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
@@ -465,19 +506,43 @@ def publish(args, records, results, notes=(), show=False):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     os.makedirs(args.out, exist_ok=True)
-    results = []
     try:
-        for mode in args.modes:
-            results.append(run_mode(mode, args))
-    except KeyboardInterrupt:
-        warn("interrupted")
-        return 130
-    records = [rec for r in results for rec in make_records(r)]
-    # Written now, so that whatever happens to the Linux run keeps them.
-    publish(args, records, results)
-    linux_notes, linux_failed = run_linux(args)
-    publish(args, records, results, linux_notes, show=True)
-    failed = False
+        parts = parts_wanted(args)
+    except ValueError as e:
+        warn(str(e))
+        return 2
+    results, records, linux_notes, linux_failed = [], [], [], False
+    if "benchinit" in parts:
+        try:
+            for mode in args.modes:
+                results.append(run_mode(mode, args))
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        records = [rec for r in results for rec in make_records(r)]
+        # Written now, so that whatever happens to the Linux run keeps them.
+        publish(args, records, results)
+        linux_notes, linux_failed = run_linux(args)
+    else:
+        records = earlier_records(args)
+        linux_notes = ["Only the POSIX boot was run (%s=posix): the other rows are "
+                       "those of the last full run." % ONLY_ENV]
+    posix_notes, posix_failed, header = [], False, results
+    if "posix" in parts:
+        import bench_posix  # noqa: E402  (tools/bench_posix.py; it imports us)
+        try:
+            posix_results, posix_notes, posix_failed = bench_posix.run_part(args)
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        header = results or posix_results   # the report's accelerators
+    elif args.posix_init:
+        posix_notes = ["The POSIX boot was not run (%s=benchinit): its rows are those "
+                       "of its last run." % ONLY_ENV]
+    publish(args, records, header, linux_notes + posix_notes, show=True)
+    failed = posix_failed
+    for note in posix_notes:
+        warn(note.replace("**", ""))
     for r in results:
         for note in r.notes:
             warn("%s: %s" % (r.mode, note))

@@ -22,17 +22,17 @@ EXCEPTIONS holds one exception a line, `#` starts a comment:
     <program> <pattern> <reason...>
 
 <pattern> is a Python regular expression searched in each line of that
-program's output (quote it, shell-like, when it holds spaces; ".*" excuses the
-whole program); matching lines are dropped from both outputs before the diff.
+program's output (in double or single quotes when it holds spaces; ".*"
+excuses the whole program); matching lines are dropped from both outputs before the diff.
 The reason is required: it says why the systems may differ there.
 """
 
 import difflib
 import re
-import shlex
 
 START = "POSIX-SUITE-START"
 DONE = "POSIX-SUITE-DONE"
+REBOOT = "POSIX-SUITE-REBOOT"    # put between two boots' lines by the host
 SECTION = "=== "
 EXIT = "--- exit "
 
@@ -77,7 +77,12 @@ def parse_transcript(lines):
     current = None
     for raw in lines:
         line = raw.rstrip("\r\n")
+        if line == REBOOT:
+            t.started = t.done = False
+            current = None
+            continue
         if line.startswith(START):
+            current = None
             t.started = True
             words = line.split()
             if len(words) == 2 and words[1].isdigit():
@@ -118,11 +123,8 @@ def read_exceptions(path):
     for number, line in numbered:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        try:
-            words = shlex.split(line, comments=False)
-        except ValueError as e:
-            raise ExceptionsError("%s:%d: %s" % (path, number, e))
-        if len(words) < 3:
+        words = split_exception(line)
+        if words is None:
             raise ExceptionsError("%s:%d: want <program> <pattern> <reason>" % (path, number))
         try:
             pattern = re.compile(words[1])
@@ -130,6 +132,24 @@ def read_exceptions(path):
             raise ExceptionsError("%s:%d: bad pattern %r: %s" % (path, number, words[1], e))
         table.setdefault(words[0], []).append((pattern, " ".join(words[2:])))
     return table
+
+
+def split_exception(line):
+    """[program, pattern, reason] of an exceptions line, or None. The pattern
+    is one word, or quoted with " or ' (no escapes); the reason is the rest."""
+    program, _, rest = line.strip().partition(" ")
+    rest = rest.lstrip()
+    if not program or not rest:
+        return None
+    if rest[0] in "\"'":
+        end = rest.find(rest[0], 1)
+        if end < 0:
+            return None
+        pattern, reason = rest[1:end], rest[end + 1:]
+    else:
+        pattern, _, reason = rest.partition(" ")
+    reason = reason.strip()
+    return [program, pattern, reason] if reason else None
 
 
 def excuse(lines, rules):

@@ -20,15 +20,23 @@ boot Linux again; a clean build directory makes them afresh.
 
 Myrmex: see myrmex_boot() below, the one place that knows how Myrmex boots
 the suite.
+
+A program that runs PROGRAM_LIMIT seconds without its exit line counts as
+hung: QEMU is killed, and on Myrmex the machine is booted again with the
+programs after it (run.sh takes names), so one hang does not hide the rest.
 """
 
 import hashlib
 import os
+import queue
 import shutil
+import subprocess
+import threading
 import time
 
 import linux_initramfs
 import linux_kernel
+import posix_compare
 import qemu
 
 LINUX_APPLETS = ["sh", "mount", "umount", "poweroff", "cat", "cut", "mkdir", "sleep",
@@ -39,6 +47,8 @@ POSIX_ENV = ["PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/root", "TERM=vt100",
              "SHELL=/bin/sh", "USER=root", "LOGNAME=root"]
 RUN_SH = "/posix/run.sh"
 DONE_GRACE = 60         # seconds for the guest to power off after the suite
+# Seconds one program may run before it counts as hung ($MYRMEX_POSIX_LIMIT).
+PROGRAM_LIMIT = int(os.environ.get("MYRMEX_POSIX_LIMIT", "") or 180)
 PANIC_GRACE = 15
 CACHE_KEEP = 4          # cached Linux transcripts kept
 
@@ -54,56 +64,145 @@ class GuestResult:
         self.cached = False
         self.elapsed = 0.0
         self.log = None
+        self.hung = None        # the program that passed PROGRAM_LIMIT (a list for Myrmex)
+        self.disk = None        # the disk of the last boot
 
 
 class ConsoleWatch:
-    """Collects console lines; asks QEMU to stop soon after the suite's end
-    or a kernel panic."""
+    """Collects console lines and keeps the deadline of the program running:
+    PROGRAM_LIMIT seconds from its "=== <name>" line (the whole boot's limit
+    before the first and after the last). Asks QEMU to stop soon after the
+    suite's end or a kernel panic."""
 
-    def __init__(self, label, echo):
+    def __init__(self, label, echo, timeout):
         self.lines = []
         self.label = label
         self.echo = echo
+        self.start = time.monotonic()
+        self.overall = self.start + timeout
+        self.deadline = self.overall
+        self.stop_at = None
         self.done = False
         self.panic = False
-        self.start = time.monotonic()
+        self.hung = None        # the program whose deadline passed
+        self.current = None     # the program running now
 
     def feed(self, line):
         self.lines.append(line)
         stripped = line.strip()
+        now = time.monotonic()
+        if stripped.startswith("=== "):
+            self.deadline = min(self.overall, now + PROGRAM_LIMIT)
+            self.current = stripped[4:].strip()
+        elif stripped.startswith("--- exit "):
+            self.deadline = self.overall
+            self.current = None
         if self.echo and (stripped.startswith("=== ") or stripped.startswith("POSIX-SUITE")):
-            print("posix: [%s +%.0f s] %s" % (self.label, time.monotonic() - self.start,
-                                            stripped), flush=True)
+            print("posix: [%s +%.0f s] %s" % (self.label, now - self.start, stripped),
+                  flush=True)
         if stripped == "POSIX-SUITE-DONE":
             self.done = True
-            return DONE_GRACE
+            self.stop(DONE_GRACE)
         if stripped.startswith("KERNEL PANIC") or "Kernel panic - not syncing" in stripped:
             self.panic = True
-            return PANIC_GRACE
-        return None
+            self.stop(PANIC_GRACE)
+
+    def stop(self, grace):
+        t = time.monotonic() + grace
+        self.stop_at = t if self.stop_at is None else min(self.stop_at, t)
+
+    def limit(self):
+        """When QEMU must be gone, and whether that is a hang of a program."""
+        if self.stop_at is not None and self.stop_at <= self.deadline:
+            return self.stop_at, False
+        return self.deadline, self.deadline < self.overall
 
 
 def fresh_copy(image, dest):
+    """A fresh copy of the suite's image for one boot (the suite writes to it)."""
     tmp = dest + ".part"
     shutil.copyfile(image, tmp)
     os.replace(tmp, dest)
 
 
+def _reader(stream, q):
+    for chunk in iter(lambda: stream.read1(4096), b""):
+        q.put(chunk)
+    q.put(None)
+
+
+def stream_qemu(cmd, log_path, watch):
+    """Run QEMU cmd, feeding console lines to watch, until it exits or the
+    watch's limit passes (then it is killed). Returns (status, elapsed,
+    stderr text); status None when killed, and watch.hung names the program
+    that was running when a program limit passed."""
+    start = time.monotonic()
+    with open(log_path, "wb") as log:
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as e:
+            return None, 0.0, "cannot start %s: %s" % (cmd[0], e.strerror or e)
+        q = queue.Queue()
+        threading.Thread(target=_reader, args=(proc.stdout, q), daemon=True).start()
+        err = []
+        threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True).start()
+        pending = b""
+        try:
+            while True:
+                limit, is_hang = watch.limit()
+                now = time.monotonic()
+                if now >= limit:
+                    if is_hang:
+                        watch.hung = watch.current
+                    qemu.kill_group(proc)
+                    break
+                try:
+                    chunk = q.get(timeout=min(0.5, limit - now))
+                except queue.Empty:
+                    continue
+                if chunk is None:
+                    if pending:
+                        watch.feed(pending.decode("utf-8", "replace").rstrip("\r"))
+                    try:
+                        proc.wait(timeout=max(0.1, watch.limit()[0] - time.monotonic()))
+                    except subprocess.TimeoutExpired:
+                        qemu.kill_group(proc)
+                    break
+                log.write(chunk)
+                log.flush()
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    watch.feed(line.rstrip(b"\r").decode("utf-8", "replace"))
+        except BaseException:
+            qemu.kill_group(proc)
+            raise
+        status = proc.returncode if watch.hung is None else None
+    time.sleep(0.1)
+    stderr = (err[0] if err else b"").decode("utf-8", "replace")
+    return status, time.monotonic() - start, stderr
+
+
 def boot(system, cmd, log, timeout, echo):
-    """Run QEMU cmd; return a GuestResult with the console lines."""
+    """Run QEMU cmd; return a GuestResult with the console lines (hung: the
+    program that passed its PROGRAM_LIMIT, QEMU then killed)."""
     res = GuestResult(system)
     res.log = log
-    watch = ConsoleWatch(system, echo)
-    run = qemu.run_guest(cmd, log, timeout, watch.feed, echo=None)
+    watch = ConsoleWatch(system, echo, timeout)
+    status, res.elapsed, stderr = stream_qemu(cmd, log, watch)
     res.lines = watch.lines
-    res.elapsed = run.elapsed
-    describe = linux_kernel.describe_linux_run if system == "linux" else qemu.describe_run
+    res.hung = watch.hung
     if watch.panic:
         res.notes.append("kernel panic (see %s)" % log)
-    if not watch.done:
-        res.error = "the suite did not finish: %s (log %s)" % (describe(run), log)
-        if run.stderr_lines:
-            res.notes.append("QEMU stderr: " + " / ".join(run.stderr_lines[-5:]))
+    if watch.hung:
+        res.error = "%s passed %d s without its exit line: QEMU killed (log %s)" % (
+            watch.hung, PROGRAM_LIMIT, log)
+    elif not watch.done:
+        res.error = "the suite did not finish: QEMU status %s after %.0f s (log %s)" % (
+            status, res.elapsed, log)
+        if stderr.strip():
+            res.notes.append("QEMU stderr: " + " / ".join(stderr.strip().splitlines()[-5:]))
     return res
 
 
@@ -243,25 +342,51 @@ def myrmex_boot(build, args=()):
 # ======================================================================
 
 
-def run_myrmex(image, kernel, build, out, args=(), timeout=1800, echo=True):
-    """The suite on Myrmex: a GuestResult (error set when it could not run)."""
-    res = GuestResult("myrmex")
-    modules, why = myrmex_boot(build, args)
-    if modules is None:
-        res.error = why
-        return res
-    disk = os.path.join(out, "myrmex-disk.img")
-    fresh_copy(image, disk)
-    try:
-        qemu.check_files(kernel, modules, disk)
-        accel, reason = qemu.choose_accel()
-    except qemu.QemuError as e:
-        res.error = str(e)
-        return res
-    cmd = qemu.qemu_command(kernel, modules, accel, disk=disk)
-    if echo:
-        print("posix: booting Myrmex (%s, %s), log %s" % (accel, reason,
-              os.path.join(out, "myrmex.log")), flush=True)
-    res = boot("myrmex", cmd, os.path.join(out, "myrmex.log"), timeout, echo)
-    res.disk = disk
-    return res
+def run_myrmex(image, kernel, build, out, names, args=(), timeout=1800, echo=True):
+    """The suite on Myrmex: a GuestResult whose lines join every boot's
+    console (error set when it could not run or did not finish).
+
+    names: run.sh's whole list (programs, then "shell"); args: the subset
+    asked for, or () for all. When a program passes PROGRAM_LIMIT, QEMU is
+    killed and Myrmex booted again, on a fresh copy of the disk, with the
+    programs after it (run.sh's arguments), until the list is done or the
+    timeout (for all boots together) is used up. res.hung lists the programs
+    that hung; res.disk is the last boot's disk."""
+    total = GuestResult("myrmex")
+    total.hung = []
+    order = list(args) or list(names)
+    todo = list(args)
+    end = time.monotonic() + timeout
+    for number in range(1, len(order) + 1):
+        modules, why = myrmex_boot(build, todo)
+        if modules is None:
+            total.error = why
+            return total
+        disk = os.path.join(out, "myrmex-disk.img")
+        fresh_copy(image, disk)
+        log = os.path.join(out, "myrmex.log" if number == 1 else "myrmex-%d.log" % number)
+        try:
+            qemu.check_files(kernel, modules, disk)
+            accel, reason = qemu.choose_accel()
+        except qemu.QemuError as e:
+            total.error = str(e)
+            return total
+        cmd = qemu.qemu_command(kernel, modules, accel, disk=disk)
+        if echo:
+            print("posix: booting Myrmex (%s, %s)%s, log %s" % (
+                accel, reason, " again after a hang" if number > 1 else "", log), flush=True)
+        res = boot("myrmex", cmd, log, max(1.0, end - time.monotonic()), echo)
+        if number > 1:
+            total.lines.append(posix_compare.REBOOT)
+        total.lines += res.lines
+        total.notes += res.notes
+        total.elapsed += res.elapsed
+        total.disk = disk
+        total.error = res.error
+        if not res.hung or res.hung not in order:
+            break
+        total.hung.append(res.hung)
+        todo = order[order.index(res.hung) + 1:]
+        if not todo or time.monotonic() >= end:
+            break
+    return total

@@ -162,11 +162,14 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
         results += [Result("posix/" + n, "skip", skip_why) for n in names]
         return results, notes
 
-    mres = posix_guests.run_myrmex(image, kernel, build, out, args, echo=echo)
+    mres = posix_guests.run_myrmex(image, kernel, build, out, programs + [SHELL], args,
+                                   echo=echo)
     notes += ["myrmex: %s" % n for n in mres.notes]
+    if mres.hung:
+        notes.append("myrmex: hung (booted again without them): %s" % " ".join(mres.hung))
     myrmex = posix_compare.parse_transcript(mres.lines)
     results += myrmex_checks(names, linux, myrmex, mres.error, exceptions, expected)
-    if getattr(mres, "disk", None) and myrmex.done:
+    if mres.disk and myrmex.done:
         results.append(fsck_check(mres.disk))
     if not only:
         for stale in posix_compare.unused_exceptions(exceptions, [linux, myrmex]):

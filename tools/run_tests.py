@@ -4,14 +4,16 @@
 Role: runs the host unit-test binaries (UNIT-RESULT lines), then boots the test init
 under QEMU and reads its serial console (TEST-PLAN / TEST-RESULT / TEST-SUMMARY /
 KERNEL PANIC, see docs/testing.md), then checks the file-system images the guest
-wrote (tools/fscheck.py: e2fsck and debugfs). It always ends with exactly one line
-`N passed, N failed` and exits 0 only when nothing failed.
+wrote (tools/fscheck.py: e2fsck and debugfs), then, with --posix, the POSIX
+conformance suite (tools/posix_suite.py: the same programs on Linux and Myrmex,
+compared). It always ends with exactly one line `N passed, N failed` (plus
+`, N skipped` when some were skipped) and exits 0 only when nothing failed.
 
     python3 tools/run_tests.py --unit build/unit/t_pmm ... \\
         --kernel build/kernel.elf --init "build/tests/testinit -v" \\
         --modules build/tests/t_alive ... [--disk build/test/disk.img ...] \\
         [--fs-image build/test/fs.img] [--full-image build/test/full.img] \\
-        [--timeout 900] [--log build/test/kernel.log]
+        [--timeout 900] [--log build/test/kernel.log] [--posix build]
     python3 tools/run_tests.py --no-boot --unit build/unit/t_pmm ...
 """
 
@@ -26,6 +28,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import qemu  # noqa: E402  (tools/qemu.py)
 import fscheck  # noqa: E402  (tools/fscheck.py)
+import posix_suite  # noqa: E402  (tools/posix_suite.py)
 
 UNIT_TIMEOUT = 120          # seconds per unit-test binary
 SUMMARY_GRACE = 30          # seconds QEMU may take to power off after TEST-SUMMARY
@@ -45,6 +48,7 @@ class Tally:
     def __init__(self):
         self.passed = 0
         self.failures = []
+        self.skipped = []
         self.notes = []
 
     def ok(self, name):
@@ -52,6 +56,9 @@ class Tally:
 
     def fail(self, name, reason):
         self.failures.append((name, reason))
+
+    def skip(self, name, reason):
+        self.skipped.append((name, reason))
 
 
 # ---------------------------------------------------------------- unit tests
@@ -326,6 +333,27 @@ def panic_checks(args, tally):
         say("%s %s" % ("PASS" if not missing else "FAIL", name))
 
 
+# ----------------------------------------------------------- POSIX suite
+
+def posix_checks(args, tally):
+    """The POSIX conformance suite (tools/posix_suite.py) on the build folder
+    args.posix: each program a test, Linux's reference and Myrmex's diff."""
+    say("== POSIX conformance suite")
+    build = args.posix
+    results, notes = posix_suite.run_suite(
+        build, args.kernel, os.path.join(build, "posix-suite"),
+        os.path.join(build, "linux"))
+    posix_suite.print_results(results, say)
+    for r in results:
+        if r.state == "pass":
+            tally.ok(r.name)
+        elif r.state == "skip":
+            tally.skip(r.name, r.reason)
+        else:
+            tally.fail(r.name, r.reason)
+    tally.notes.extend("posix: %s" % n for n in notes)
+
+
 # ---------------------------------------------------------------- report
 
 def report(tally, panic_lines):
@@ -345,7 +373,11 @@ def report(tally, panic_lines):
         for name, reason in tally.failures:
             say("  %s: %s" % (name, reason))
     say()
-    say("%d passed, %d failed" % (tally.passed, len(tally.failures)))
+    if tally.skipped:
+        say("%d passed, %d failed, %d skipped" % (tally.passed, len(tally.failures),
+                                                  len(tally.skipped)))
+    else:
+        say("%d passed, %d failed" % (tally.passed, len(tally.failures)))
 
 
 class Parser(argparse.ArgumentParser):
@@ -378,6 +410,9 @@ def parse_args(argv):
     p.add_argument("--log", default="build/test/kernel.log",
                    help="serial log (default build/test/kernel.log)")
     p.add_argument("--no-boot", action="store_true", help="only the unit tests")
+    p.add_argument("--posix", metavar="BUILD",
+                   help="also run the POSIX suite from this build folder (its posix/, "
+                        "user/, servers/; Linux kernel cached in BUILD/linux)")
     args = p.parse_args(argv)
     if not args.no_boot and not (args.kernel and args.init):
         p.error("--kernel and --init are required unless --no-boot")
@@ -394,6 +429,8 @@ def main(argv=None):
             panic_checks(args, tally)
             panic_lines, reported = boot_tests(args, tally)
             image_checks(args, reported, tally)
+            if args.posix:
+                posix_checks(args, tally)
     except KeyboardInterrupt:
         tally.fail("interrupted", "stopped by the user (Ctrl-C)")
     except Exception as e:  # the closing line must appear whatever happens

@@ -21,7 +21,7 @@
  * native program that ends without it, when the file manager needs the
  * room. Limits of the whole file manager: 64 processes with descriptors or
  * a current directory, 1024 descriptions and 64 pipes (-ENFILE beyond), 128
- * requests parked on pipes at once (-EAGAIN beyond).
+ * requests parked on pipes at once, 32 of one process (-EAGAIN beyond).
  *
  *   FS_OPEN      data: path (NUL-terminated, < FS_PATH_MAX bytes). arg[0]
  *                O_* flags: O_RDONLY/O_WRONLY/O_RDWR, O_CREAT, O_EXCL,

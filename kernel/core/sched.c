@@ -217,6 +217,12 @@ void thread_wake(struct thread *t, int result)
 {
 	if (t->state != THREAD_BLOCKED)
 		return;
+	/* A fork or exec in progress is not interrupted by a signal that will
+	 * be handled: the request would carry on without the thread. Death
+	 * still wakes it. */
+	if (result == -EINTR && t->only_death_wakes && t->proc && !t->proc->killed &&
+	    !t->exit_pending)
+		return;
 	if (t->waiting_on) {
 		list_remove(&t->run_link);
 		t->waiting_on = NULL;

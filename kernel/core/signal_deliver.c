@@ -95,7 +95,9 @@ static bool run_handler(struct thread *t, int sig, const struct sig_info *info,
 	if (use_altstack && (t->sig.altstack.flags & SS_AUTODISARM))
 		t->sig.altstack = (struct sig_altstack){ 0, 0, 0 };
 	t->sig.restore_mask = false;
-	uint64_t mask = f.saved_mask | a->mask;
+	/* As Linux: the mask of the moment (sigsuspend's, if any), the
+	 * handler's, the signal; the frame keeps the one to go back to. */
+	uint64_t mask = t->sig.blocked | a->mask;
 	if (!(a->flags & SA_NODEFER))
 		mask |= sig_bit(sig);
 	signal_set_blocked(t, mask);

@@ -11,6 +11,7 @@
 #include <kernel/forward.h>
 #include <kernel/posix.h>
 #include <kernel/proc.h>
+#include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>
@@ -415,7 +416,11 @@ long sys_fcntl(const struct syscall_args *a)
 	}
 }
 
-/* Until signals are delivered, a write without reader only fails. */
+/* A write found no reader: SIGPIPE to the writing thread, as on Linux (it
+ * ends the process unless handled or ignored; the call returns -EPIPE). */
 void posix_raise_sigpipe(void)
 {
+	struct thread *t = current_thread();
+	struct sig_info info = { .code = 0 /* SI_USER */, .pid = t->proc->pid };
+	signal_send_thread(t, SIGPIPE, &info);
 }

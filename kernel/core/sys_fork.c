@@ -52,7 +52,9 @@ static long do_fork(uptr_t child_sp, uint64_t flags, uptr_t parent_tid, uptr_t c
 	t->fork_child_tid = child_tid;
 	t->fork_set_tid = flags & CLONE_CHILD_SETTID;
 	t->fork_clear_tid = flags & CLONE_CHILD_CLEARTID;
+	t->only_death_wakes = true;
 	long r = forward_call(&f);
+	t->only_death_wakes = false;
 	t->fork_child_tid = 0;
 	t->fork_set_tid = t->fork_clear_tid = false;
 	if (r > 0 && (flags & CLONE_PARENT_SETTID)) {
@@ -125,5 +127,9 @@ long sys_execve(const struct syscall_args *a)
 	f.arg[1] = (uint64_t)argc;
 	f.arg[2] = (uint64_t)envc;
 	f.arg[3] = used;
-	return forward_call(&f);
+	struct thread *t = current_thread();
+	t->only_death_wakes = true;
+	long r = forward_call(&f);
+	t->only_death_wakes = false;
+	return r;
 }

@@ -32,9 +32,10 @@ struct fsreq {
 	int with_data;
 };
 
-static inline int chan_open(struct chan *c)
+/* A channel whose data ICA has pages pages. */
+static inline int chan_open_pages(struct chan *c, uint32_t pages)
 {
-	long ctl = myrmex_ica_alloc(1), data = myrmex_ica_alloc(CHAN_PAGES);
+	long ctl = myrmex_ica_alloc(1), data = myrmex_ica_alloc(pages);
 	if (ctl < 0 || data < 0) {
 		test_fail("chan_open: ica_alloc: %ld %ld", ctl, data);
 		return 0;
@@ -42,6 +43,11 @@ static inline int chan_open(struct chan *c)
 	c->ctl = (uint32_t)ctl;
 	c->data = (uint32_t)data;
 	return 1;
+}
+
+static inline int chan_open(struct chan *c)
+{
+	return chan_open_pages(c, CHAN_PAGES);
 }
 
 static inline uint8_t *chan_buf(struct chan *c)
@@ -133,6 +139,32 @@ static inline long fsp(struct chan *c, uint32_t opcode, const char *path, uint64
 {
 	strcpy((char *)chan_buf(c), path);
 	return fsx(c, opcode, a0, 0, 0, a3, a4, 0, NULL);
+}
+
+/* A new pipe: 1 with its ends in r and w. */
+static inline int new_pipe(uint64_t flags, int *r, int *w)
+{
+	uint64_t out[8];
+	long rc = myrmex_fs_call(FS_PIPE, flags, 0, 0, NULL, 0, out);
+	if (rc != 0) {
+		test_fail("FS_PIPE(%#llx): %ld", (unsigned long long)flags, rc);
+		return 0;
+	}
+	*r = (int)out[0];
+	*w = (int)out[1];
+	return 1;
+}
+
+/* Sends an asynchronous FS_READ or FS_WRITE of len bytes on channel c. */
+static inline void send_rw(struct chan *c, uint32_t opcode, int fd, uint64_t len, struct fsreq *r)
+{
+	memset(r, 0, sizeof *r);
+	r->a[0] = (uint64_t)fd;
+	r->a[1] = len;
+	r->with_data = 1;
+	long rc = chan_send(c, opcode, r);
+	if (rc != 0)
+		test_fail("callasync(opcode %u): %ld", opcode, rc);
 }
 
 /* This test becomes the process manager (it has the server right). */

@@ -3,7 +3,8 @@
  *   - a child spawned without MYRMEX_SPAWN_SERVER gets -EPERM from
  *     registserver, and -EPERM when it tries to spawn with the flag;
  *   - a child with the right may pass it on (its child registers);
- *   - spawn flags other than MYRMEX_SPAWN_SERVER are -EINVAL;
+ *   - spawn flags other than MYRMEX_SPAWN_SERVER, MYRMEX_SPAWN_POSIX and a
+ *     device are -EINVAL;
  *   - this process (spawned with the right): coreid out of range -EINVAL,
  *     a coreid another process serves -EBUSY, a second coreid -EEXIST;
  *   - a call to an unregistered coreid or one out of range: -ESRCH at once,
@@ -38,7 +39,7 @@ static void check_right(void)
 	const char *passon[] = { "spawncheck", "111", "0", NULL };
 	run_probe("passing the right on", passon, MYRMEX_SPAWN_SERVER);
 	const char *badflag[] = { "regcheck", "110", "0", NULL };
-	CHECK_EQ(ipc_spawn_server_argv(badflag, 2), -EINVAL);
+	CHECK_EQ(ipc_spawn_server_argv(badflag, 4), -EINVAL);
 	CHECK_EQ(ipc_spawn_server_argv(badflag, MYRMEX_SPAWN_SERVER | 0x80000000u), -EINVAL);
 }
 

@@ -47,9 +47,14 @@ int main(void)
 	if (fd < 0 || pipe(p) < 0)
 		return 1;
 
+	/* Each read starts at offset 0: a failed read must not move it. */
 	expect("read into address 8", syscall(SYS_read, fd, low, 10));
+	lseek(fd, 0, SEEK_SET);
 	expect("read into a kernel address", syscall(SYS_read, fd, kernel, 10));
+	lseek(fd, 0, SEEK_SET);
 	expect("read into an unmapped page", syscall(SYS_read, fd, gone, 10));
+	say("the failed read left the offset at 0: %s\n", yes(lseek(fd, 0, SEEK_CUR) == 0));
+	lseek(fd, 0, SEEK_SET);
 	if (write(p[1], "abc", 3) != 3)
 		return 1;
 	expect("read from a pipe into address 8", syscall(SYS_read, p[0], low, 3));
@@ -60,6 +65,7 @@ int main(void)
 	expect("pwrite from address 8", syscall(SYS_pwrite64, fd, low, 10, 0));
 	struct iovec iov = { low, 10 };
 	expect("readv with an iovec at address 8", syscall(SYS_readv, fd, low, 1));
+	lseek(fd, 0, SEEK_SET);
 	expect("readv into an iovec base of 8", syscall(SYS_readv, fd, &iov, 1));
 	expect("writev from an iovec base of 8", syscall(SYS_writev, fd, &iov, 1));
 

@@ -51,6 +51,7 @@ struct thread {
 	 * CLONE_CHILD_CLEARTID word, which proc_fork hands to the child. */
 	uptr_t fork_child_tid;
 	bool fork_set_tid, fork_clear_tid;
+	bool only_death_wakes;         /* in PM_FORK/PM_EXEC: signals wait until it returns */
 	bool exit_pending;             /* leaves at its next return towards user mode, and
 	                                  blocks no more (exec ends the other threads) */
 	struct sig_thread sig;         /* blocked mask, pending signals, alternate stack */

@@ -27,7 +27,7 @@
 
 /* Per-process limits (one process cannot exhaust kernel memory). */
 #define VM_MAX_REGIONS        512
-#define VM_MAX_COMMIT_PAGES   (64ull << 20 >> PAGE_SHIFT)   /* 64 MiB */
+#define VM_MAX_COMMIT_PAGES   (256ull << 20 >> PAGE_SHIFT)  /* 256 MiB */
 #define VM_MAX_TABLE_PAGES    512
 
 /* Region flags for vm_map. */

@@ -6,9 +6,8 @@
  * ICA and its size) before its data is touched. A read that the input does
  * not satisfy yet (line.h: line_can_read) is parked in a FIFO with its data
  * ICA, which this process holds until the reply; input goes to the oldest
- * waiting read first. Waiting reads are looked at after every typed byte,
- * so a read waiting when its line completes gets it even if a Ctrl-C
- * follows in the same burst.
+ * waiting read first, when a line completes (canonical) or at the end of
+ * each burst of bytes the UART held (raw).
  */
 #include "server.h"
 
@@ -107,12 +106,15 @@ static void out_to_uart(const char *s, unsigned n, void *ctx)
 	uart_write(s, n);
 }
 
+/* A line completed goes to a waiting read at once (before a Ctrl-C later
+ * in the same burst can discard it); raw bytes wait for the end of the
+ * burst, so that an escape sequence that came whole is read whole. */
 static void take_byte(uint8_t c)
 {
 	enum line_event event = line_input(&console_line, c);
 	if (event != LINE_EVENT_NONE)
 		tty_signal(event);
-	else
+	else if (console_line.tio.c_lflag & CONSOLE_ICANON)
 		readers_serve();
 }
 
@@ -129,4 +131,5 @@ void console_interrupt(void)
 	 * on an unmasked line instead of being lost. */
 	myrmex_dev_irq_ack();
 	uart_receive(take_byte);
+	readers_serve();
 }

@@ -140,6 +140,8 @@ static enum fm_kind special_of(const char *cwd, const char *path, uint32_t *mode
 
 int64_t op_stat(struct request *rq)
 {
+	if (rq->arg[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
+		return -EINVAL;
 	if ((rq->arg[4] & FS_AT_EMPTY_PATH) && rq->data && rq->data_size > 0 && rq->data[0] == '\0') {
 		/* The descriptor itself, or the current directory. */
 		if ((rq->arg[4] & FS_AT_DIRFD) && !request_at_fdcwd(rq->arg[3])) {

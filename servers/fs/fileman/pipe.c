@@ -25,6 +25,7 @@
 
 #define PIPES 64u
 #define PARKED 128u
+#define PARKED_PER_PROCESS 32u   /* a POSIX process's threads, one call each */
 
 struct parked {
 	bool used;
@@ -97,8 +98,16 @@ static uint32_t ring_put(struct pipe *p, const uint8_t *src, uint64_t len)
 
 /* ---- parked requests ---- */
 
+/* Parks rq (a reference to f taken) at the end of its pipe's queue; NULL
+ * when the pool is full or the process has PARKED_PER_PROCESS parked
+ * already (so that one process cannot take every place). */
 static struct parked *park(struct request *rq, struct open_file *f, bool write, uint64_t done)
 {
+	unsigned mine = 0;
+	for (unsigned i = 0; i < PARKED; i++)
+		mine += parked[i].used && parked[i].rq.pid == rq->pid;
+	if (mine >= PARKED_PER_PROCESS)
+		return NULL;
 	for (unsigned i = 0; i < PARKED; i++) {
 		struct parked *k = &parked[i];
 		if (k->used)
