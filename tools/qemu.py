@@ -132,21 +132,27 @@ def accel_args(accel, icount=False):
 
 
 def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
-                 extra=()):
+                 extra=(), interactive=False):
     """Return the QEMU argv (a list) booting `kernel` with `modules` (init first).
 
     disk is one raw image or a list of them; each becomes a virtio-blk PCI
     device (drive ids hd0, hd1, ...). QEMU gives devices without an explicit
     address the next free PCI slot in command-line order, so the guest finds
     them in this order (the booted tests count on it: docs/testing.md).
+    interactive (make run): Ctrl-C goes to the guest (its terminal server
+    turns it into SIGINT), not to QEMU; Ctrl-A x still quits.
     """
     cmd = [QEMU, "-kernel", kernel]
     if modules:
         cmd += ["-initrd", initrd_arg(modules)]
     cmd += ["-m", memory, "-smp", "1",
-            "-display", "none", "-serial", "stdio", "-monitor", "none",
+            "-display", "none", "-monitor", "none",
             "-no-reboot",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    if interactive:
+        cmd += ["-chardev", "stdio,id=con0,mux=on,signal=off", "-serial", "chardev:con0"]
+    else:
+        cmd += ["-serial", "stdio"]
     cmd += accel_args(accel, icount)
     for i, image in enumerate(disk_list(disk)):
         # A comma in a -drive option value is written twice.
@@ -421,11 +427,13 @@ def command_from_args(args):
     else:
         accel, reason = choose_accel()
     cmd = qemu_command(args.kernel, args.modules, accel, icount=args.icount,
-                       memory=args.memory, disk=args.disk, extra=args.extra)
+                       memory=args.memory, disk=args.disk, extra=args.extra,
+                       interactive=getattr(args, "interactive", False))
     return cmd, accel, reason
 
 
 def cli_run(args):
+    args.interactive = True
     cmd, accel, reason = command_from_args(args)
     print("accelerator: %s (%s)" % (accel, reason), file=sys.stderr, flush=True)
     # QEMU receives Ctrl-C itself (stdio chardev); we only wait for it.

@@ -172,6 +172,7 @@ long sys_sendfile(const struct syscall_args *a)
 				return r;
 			break;
 		}
+		bool more = (uint64_t)r == chunk && f.res[7] == FS_KIND_REGULAR;
 		/* The same size asked for, so the same data ICA, bytes in place. */
 		err = forward_begin(&f, MYRMEX_COREID_FS, FS_WRITE, chunk);
 		if (err)
@@ -184,8 +185,8 @@ long sys_sendfile(const struct syscall_args *a)
 		if (w < 0)
 			return done ? (long)done : w;
 		done += (uint64_t)MIN((uint64_t)w, (uint64_t)r);
-		if (w < r)
-			break;
+		if (w < r || !more)
+			break;   /* a pipe or the console: one read's worth, as read gives */
 	}
 	if (offp) {
 		int64_t end = off + (int64_t)done;
