@@ -87,6 +87,12 @@
  *                  file with ICANON; without it max(VMIN, 1) bytes) |
  *                  CONSOLE_POLLOUT (always: writes never wait). The caller
  *                  masks them with what it asked for.
+ *   CONSOLE_CANCEL arg[0] the handle of the control ICA of a read that waits
+ *                  here: it is answered at once with -EINTR (the kernel
+ *                  sends this when a signal interrupted the reading thread,
+ *                  whose call went on without it: the next line must not
+ *                  go to nobody). status 0, or -ESRCH when no such read
+ *                  waits.
  *
  * The foreground group is the console's only knowledge of processes: a
  * signal goes with kill(-group, sig), and nothing is sent while no group is
@@ -115,6 +121,7 @@
 #define CONSOLE_READ  2u
 #define CONSOLE_IOCTL 3u   /* arg[1] request, arg[2] integer argument; data ICA in/out */
 #define CONSOLE_POLL  4u   /* status: POLLIN (1) if a read would not wait | POLLOUT (4) */
+#define CONSOLE_CANCEL 5u  /* arg[0]: the control ICA handle of a waiting read */
 
 #define CONSOLE_MAX_READERS 32u   /* reads that may wait at once */
 

@@ -15,7 +15,9 @@
 #include <kernel/kmem.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
+#include <kernel/signal.h>
 #include <kernel/string.h>
+#include <myrmex/console.h>
 #include <myrmex/fs.h>
 
 static struct kmem_cache channel_cache =
@@ -100,6 +102,8 @@ static void write_request(struct ica *ctl, const struct fwd *f)
 	}
 }
 
+static void cancel_orphan(struct process *p, uint32_t ctl_handle);
+
 long forward_call(struct fwd *f)
 {
 	struct thread *t = f->t;
@@ -122,6 +126,10 @@ long forward_call(struct fwd *f)
 			ch->small = 0;
 		if (ch->large == data_handle)
 			ch->large = 0;
+	}
+	if (r == -EINTR && !ctl && f->target == MYRMEX_COREID_FS) {
+		cancel_orphan(p, ctl_handle);
+		return signal_eintr(SIG_RESTART_SA);   /* SA_RESTART: the call runs again */
 	}
 	if (r < 0)
 		return r;
@@ -155,19 +163,39 @@ void forward_thread_exit(struct thread *t)
 	t->channel = NULL;
 }
 
+/* An asynchronous request from the kernel on behalf of p, whose result
+ * nobody takes (the mechanism frees it): 0 or -errno. */
+static int notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t arg0)
+{
+	if (!ipc_server(target))
+		return -ESRCH;
+	struct ica *ctl;
+	int err = ica_alloc(p, 1, &ctl);
+	if (err)
+		return err;
+	ctl->kernel_channel = true;
+	struct fwd f = { .target = target, .opcode = opcode };
+	f.arg[0] = arg0;
+	write_request(ctl, &f);
+	err = ipc_call_ica(p, NULL, ctl, false);
+	if (err)
+		ica_destroy(ctl);
+	return err;
+}
+
 void forward_process_exit(struct process *p)
 {
-	if (!p->posix || !ipc_server(MYRMEX_COREID_FS))
-		return;
-	struct ica *ctl;
-	if (ica_alloc(p, 1, &ctl) < 0) {
-		printk("myrmex: pid %d ended without telling the file manager (no ICA)\n", p->pid);
-		return;
-	}
-	ctl->kernel_channel = true;
-	struct fwd f = { .target = MYRMEX_COREID_FS, .opcode = FS_EXIT };
-	f.arg[0] = (uint64_t)p->pid;
-	write_request(ctl, &f);
-	if (ipc_call_ica(p, NULL, ctl, false) < 0)
-		ica_destroy(ctl);
+	if (p->posix && ipc_server(MYRMEX_COREID_FS) &&
+	    notify(p, MYRMEX_COREID_FS, FS_EXIT, (uint64_t)p->pid) < 0)
+		printk("myrmex: pid %d ended without telling the file manager\n", p->pid);
+}
+
+/* A signal took the thread out of a file call that goes on without it: a
+ * pipe read or write parked at the file manager, or a console read passed
+ * on to the console server, is cancelled there, so that the data it would
+ * take goes to the next call instead of to nobody. */
+static void cancel_orphan(struct process *p, uint32_t ctl_handle)
+{
+	notify(p, MYRMEX_COREID_FS, FS_CANCEL, ctl_handle);
+	notify(p, MYRMEX_COREID_CONSOLE, CONSOLE_CANCEL, ctl_handle);
 }

@@ -32,9 +32,11 @@ static enum sig_default default_action(int sig)
 	}
 }
 
+/* No core file is ever written, so the wait status never has the core
+ * bit (0x80): what Linux reports with a core size limit of 0. */
 int signal_kill_status(int sig)
 {
-	return sig | (default_action(sig) == DFL_CORE ? 0x80 : 0);
+	return sig;
 }
 
 bool signal_ignored(const struct process *p, int sig)
@@ -165,6 +167,8 @@ bool signal_child_exit(struct process *parent, const struct process *child)
 
 bool signal_interrupts(const struct thread *t)
 {
+	if (t->only_death_wakes)
+		return false;   /* a fork or exec in progress: see thread_wake */
 	uint64_t pending = (t->sig.pending.set | t->proc->sig.pending.set) & ~t->sig.blocked;
 	for (int sig = 1; pending; sig++, pending >>= 1)
 		if ((pending & 1) && !signal_ignored(t->proc, sig))

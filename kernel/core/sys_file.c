@@ -70,8 +70,13 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 			return done ? (long)done : r;
 		if ((uint64_t)r > chunk || (r > 0 && !f.data))
 			return done ? (long)done : -EIO;
-		if (r > 0 && copy_to_user(buf + done, forward_data(&f), (uint64_t)r) < 0)
+		if (r > 0 && copy_to_user(buf + done, forward_data(&f), (uint64_t)r) < 0) {
+			/* Nothing of this chunk reached the user: as on Linux the
+			 * offset does not move past what was delivered. */
+			if (offset < 0 && f.res[7] == FS_KIND_REGULAR)
+				posix_fs_call(FS_LSEEK, fd, (uint64_t)-r, 1 /* SEEK_CUR */, NULL);
 			return done ? (long)done : -EFAULT;
+		}
 		done += (uint64_t)r;
 		if ((uint64_t)r < chunk || f.res[7] != FS_KIND_REGULAR)
 			break;

@@ -70,6 +70,14 @@ long sys_clock_gettime(const struct syscall_args *a)
 	return write_timespec(a->arg[1], is_realtime(clock) ? time_realtime_ns() : time_monotonic_ns());
 }
 
+/* clock_getres: the clocks count in nanoseconds from the TSC. */
+long sys_clock_getres(const struct syscall_args *a)
+{
+	if (!clock_known(a->arg[0]))
+		return -EINVAL;
+	return a->arg[1] ? write_timespec(a->arg[1], 1) : 0;
+}
+
 /* Sleeps until the monotonic deadline; on interruption writes what remains. */
 static long sleep_until(uint64_t deadline, uptr_t remaining)
 {

@@ -111,6 +111,7 @@ static const syscall_fn linux_calls[] = {
 	[217] = sys_getdents64,
 	[218] = sys_set_tid_address,
 	[228] = sys_clock_gettime,
+	[229] = sys_clock_getres,
 	[230] = sys_clock_nanosleep,
 	[231] = sys_exit_group,
 	[234] = sys_tgkill,

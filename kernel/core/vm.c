@@ -201,9 +201,13 @@ static void release_pages(struct vm_space *vm, vaddr_t start, vaddr_t end)
 }
 
 /* How a page of a region with protection prot is mapped: a shared page
- * stays read-only (see the top of this file). */
+ * stays read-only (see the top of this file); a page of a PROT_NONE region
+ * keeps its frame but loses the user bit, so that every user access faults
+ * (and vm_fault refuses it) until mprotect gives access back. */
 static unsigned page_prot(unsigned prot, paddr_t pa)
 {
+	if (!(prot & MAP_R))
+		return 0;
 	return (pmm_page_shared(pa) ? prot & ~MAP_W : prot) | MAP_U;
 }
 
@@ -282,7 +286,7 @@ static int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned pr
 		paddr_t pa = pmm_alloc_page();
 		if (!pa)
 			return -ENOMEM;
-		int err = arch_as_map(&vm->as, va, pa, prot | MAP_U);
+		int err = arch_as_map(&vm->as, va, pa, (prot & MAP_R) ? prot | MAP_U : 0);
 		if (err) {
 			pmm_free_page(pa);
 			return err == -EAGAIN ? -ENOMEM : err;

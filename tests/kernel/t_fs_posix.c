@@ -314,6 +314,7 @@ static void cwd_and_relative(void)
 static void dirfd_relative(void)
 {
 	struct myrmex_stat st;
+	int pad = myrmex_fs_open("/", O_RDONLY | O_DIRECTORY, 0);   /* the directory is not fd 0 */
 	int dir = myrmex_fs_open("/nest/l1", O_RDONLY | O_DIRECTORY, 0);
 	int file = myrmex_fs_open(HELLO, O_RDONLY, 0);
 	if (!CHECK_EQ(dir >= 0 && file >= 0, 1))
@@ -346,9 +347,10 @@ static void dirfd_relative(void)
 	fd = fsx(&ch, FS_OPEN, O_CREAT | O_WRONLY, 0644, 0, (uint64_t)dir, FS_AT_DIRFD, 0, NULL);
 	CHECK(fd >= 0, "openat(O_CREAT): %ld", fd);
 	myrmex_fs_close((int)fd);
+	/* Both names of a rename start at arg[3] (arg[5] means nothing). */
 	char two[] = "posix-d/f\0posix-d/g";
 	memcpy(chan_buf(&ch), two, sizeof two);
-	CHECK_EQ(fsx(&ch, FS_RENAME, 0, 0, 0, (uint64_t)dir, FS_AT_DIRFD, 0, NULL), 0);
+	CHECK_EQ(fsx(&ch, FS_RENAME, 0, 0, 0, (uint64_t)dir, FS_AT_DIRFD, (uint64_t)pad, NULL), 0);
 	fs_expect_text("/nest/l1/posix-d/g", "");
 	strcpy((char *)chan_buf(&ch), "posix-d/g");
 	CHECK_EQ(fsx(&ch, FS_UNLINK, 0, 0x400, 0, (uint64_t)dir, FS_AT_DIRFD, 0, NULL), -EINVAL);
@@ -360,6 +362,7 @@ static void dirfd_relative(void)
 	CHECK_EQ(myrmex_fs_unlink("/text/hello.txt/"), -ENOTDIR);
 	myrmex_fs_close(dir);
 	myrmex_fs_close(file);
+	myrmex_fs_close(pad);
 }
 
 static void access_calls(void)

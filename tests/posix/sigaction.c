@@ -123,12 +123,12 @@ int main(void)
 	say("SA_SIGINFO from kill: si_signo %d, si_code %d (SI_USER %d), si_pid is the sender: %s\n",
 	    info_signo, info_code, SI_USER, yes(info_pid == getpid()));
 	pid_t parent = getpid();
+	info_pid = 0;   /* before fork: the child's signal may come before fork returns */
 	pid_t pid = fork();
 	if (pid == 0) {
 		kill(parent, SIGUSR2);
 		_exit(0);
 	}
-	info_pid = 0;
 	while (info_pid == 0)
 		pause();
 	waitpid(pid, NULL, 0);

@@ -198,7 +198,7 @@ static uint64_t *walk(struct arch_as *as, vaddr_t va, bool create, int *err)
 
 static uint64_t leaf_flags(unsigned prot)
 {
-	uint64_t f = PTE_P | PTE_U;
+	uint64_t f = PTE_P | ((prot & MAP_U) ? PTE_U : 0);   /* no MAP_U: PROT_NONE */
 	if (prot & MAP_W)
 		f |= PTE_W;
 	if (!(prot & MAP_X) && x86_features.nx)

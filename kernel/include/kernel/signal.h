@@ -187,12 +187,13 @@ void signal_fault(int sig, int code, uptr_t si_addr, const char *cause, uptr_t m
  * the parent keeps no zombies (SIGCHLD ignored, or SA_NOCLDWAIT): the child
  * is then freed at once. */
 bool signal_child_exit(struct process *parent, const struct process *child);
-/* The Linux wait status of a death by sig (0x80 for the core signals). */
+/* The Linux wait status of a death by sig. */
 int signal_kill_status(int sig);
 
 /* ---- Waiting and the way out ---- */
 /* Whether a pending signal would interrupt t's wait (unblocked, and handled
- * or fatal): thread_block returns -EINTR at once then. */
+ * or fatal; never during a fork or exec, t->only_death_wakes): thread_block
+ * returns -EINTR at once then. */
 bool signal_interrupts(const struct thread *t);
 /* Whether any signal t does not block is pending (sigsuspend, pause). */
 bool signal_unblocked_pending(const struct thread *t);

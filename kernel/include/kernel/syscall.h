@@ -103,6 +103,7 @@ long sys_renameat2(const struct syscall_args *a);
 long sys_rmdir(const struct syscall_args *a);
 long sys_sched_getaffinity(const struct syscall_args *a);
 long sys_sendfile(const struct syscall_args *a);
+long sys_clock_getres(const struct syscall_args *a);
 long sys_select(const struct syscall_args *a);
 long sys_set_robust_list(const struct syscall_args *a);
 long sys_setid(const struct syscall_args *a);

@@ -81,6 +81,26 @@ void readers_interrupt(void)
 		reader_answer(-EINTR);
 }
 
+/* CONSOLE_CANCEL: the waiting read whose control ICA is arg[0] leaves the
+ * FIFO (the others keep their order) and is answered -EINTR. */
+int64_t do_cancel(struct request *rq)
+{
+	uint64_t handle = rq->frame->arg[0];
+	for (unsigned i = 0; i < readers_count; i++) {
+		struct request *r = &readers[(readers_first + i) % CONSOLE_MAX_READERS];
+		if (r->d.handle != handle)
+			continue;
+		struct request gone = *r;
+		for (unsigned j = i; j + 1 < readers_count; j++)
+			readers[(readers_first + j) % CONSOLE_MAX_READERS] =
+				readers[(readers_first + j + 1) % CONSOLE_MAX_READERS];
+		readers_count--;
+		console_reply(&gone, -EINTR);
+		return 0;
+	}
+	return -ESRCH;
+}
+
 int64_t do_read(struct request *rq)
 {
 	int64_t err = request_map_data(rq);

@@ -45,6 +45,7 @@ int64_t do_write(struct request *rq);
 int64_t do_read(struct request *rq);
 int64_t do_ioctl(struct request *rq);
 int64_t do_poll(struct request *rq);
+int64_t do_cancel(struct request *rq);
 
 /* requests.c: checks that the data ICA holds rq->length bytes and maps it
  * (rq->data): 0 or -errno. */

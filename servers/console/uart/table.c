@@ -11,6 +11,7 @@ static const console_handler handlers[] = {
 	[CONSOLE_READ] = do_read,
 	[CONSOLE_IOCTL] = do_ioctl,
 	[CONSOLE_POLL] = do_poll,
+	[CONSOLE_CANCEL] = do_cancel,
 };
 
 console_handler table_lookup(uint32_t opcode)

@@ -88,15 +88,14 @@ int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, ui
  * set. */
 const char *request_path(struct request *rq, int *err);
 
-/* Where a relative path of the request starts: the process's current
+/* Where the request's relative path starts: the process's current
  * directory or, with FS_AT_DIRFD in arg[4], the directory open as
- * descriptor arg[fd_arg] (AT_FDCWD there: the current directory; for an
- * absolute path the descriptor is not looked at, as on Linux). *cwd
- * gets the current directory's text when that is the start (for the
- * special names), else NULL. 0 or -errno (-EBADF, -ENOTDIR, -EINVAL for
- * unknown FS_AT_* bits). */
-int request_base(struct request *rq, const char *path, unsigned fd_arg, uint32_t *dir,
-                 const char **cwd);
+ * descriptor arg[3] (AT_FDCWD there: the current directory; for an
+ * absolute path the descriptor is not looked at, as on Linux). *cwd gets
+ * the current directory's text when that is the start (for the special
+ * names), else NULL. 0 or -errno (-EBADF, -ENOTDIR, -EINVAL for unknown
+ * FS_AT_* bits). */
+int request_base(struct request *rq, const char *path, uint32_t *dir, const char **cwd);
 
 /* v is AT_FDCWD (-100) as a 32-bit or sign-extended 64-bit number. */
 bool request_at_fdcwd(uint64_t v);

@@ -65,15 +65,15 @@ int64_t op_readdir(struct request *rq)
 	return (int64_t)used;
 }
 
-/* The request's path split into parent directory and name (the path
- * resolved from the directory of request_base with descriptor arg[fd_arg]);
- * a name of "" (the root itself) is refused with busy. */
-static int split_path(struct request *rq, const char *path, unsigned fd_arg, uint32_t *dir,
+/* A path of the request split into parent directory and name (resolved
+ * from where request_base says); a name of "" (the root itself) is refused
+ * with busy. */
+static int split_path(struct request *rq, const char *path, uint32_t *dir,
                       char name[EXT2_NAME_MAX + 1], int busy, bool *trailing)
 {
 	uint32_t base;
 	const char *cwd;
-	int err = request_base(rq, path, fd_arg, &base, &cwd);
+	int err = request_base(rq, path, &base, &cwd);
 	if (err == 0)
 		err = path_parent(base, path, dir, name, trailing);
 	if (err == 0 && name[0] == '\0')
@@ -86,7 +86,7 @@ static int request_parent(struct request *rq, uint32_t *dir, char name[EXT2_NAME
 {
 	int err = 0;
 	const char *path = request_path(rq, &err);
-	return path ? split_path(rq, path, 3, dir, name, busy, trailing) : err;
+	return path ? split_path(rq, path, dir, name, busy, trailing) : err;
 }
 
 int64_t op_mkdir(struct request *rq)
@@ -175,14 +175,13 @@ int64_t op_rename(struct request *rq)
 		return -ENAMETOOLONG;
 	if (from[0] == '\0' || to[0] == '\0')
 		return -ENOENT;
-	/* With FS_AT_DIRFD the old path starts at descriptor arg[3], the new
-	 * one at arg[5]. */
+	/* With FS_AT_DIRFD both relative paths start at descriptor arg[3]. */
 	uint32_t old_dir, new_dir, replaced = 0;
 	char old_name[EXT2_NAME_MAX + 1], new_name[EXT2_NAME_MAX + 1];
 	bool trailing;
-	int rc = split_path(rq, from, 3, &old_dir, old_name, -EBUSY, &trailing);
+	int rc = split_path(rq, from, &old_dir, old_name, -EBUSY, &trailing);
 	if (rc == 0)
-		rc = split_path(rq, to, 5, &new_dir, new_name, -EBUSY, &trailing);
+		rc = split_path(rq, to, &new_dir, new_name, -EBUSY, &trailing);
 	if (rc == 0 && (is_dots(old_name) || is_dots(new_name)))
 		rc = -EBUSY;   /* as Linux: "." and ".." do not move */
 	if (rc == 0 && ext2_lookup(&fm_fs, new_dir, new_name, strlen(new_name), &replaced) < 0)

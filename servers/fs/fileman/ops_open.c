@@ -109,7 +109,7 @@ int64_t op_open(struct request *rq)
 		return err;
 	uint32_t base;
 	const char *cwd;
-	err = request_base(rq, path, 3, &base, &cwd);
+	err = request_base(rq, path, &base, &cwd);
 	return err ? err : open_in(rq, base, cwd, path);
 }
 
@@ -159,7 +159,7 @@ int64_t op_stat(struct request *rq)
 	uint32_t base, mode;
 	uint64_t rdev;
 	const char *cwd;
-	err = request_base(rq, path, 3, &base, &cwd);
+	err = request_base(rq, path, &base, &cwd);
 	if (err)
 		return err;
 	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
@@ -184,7 +184,7 @@ int64_t op_access(struct request *rq)
 	uint32_t base, mode;
 	uint64_t rdev;
 	const char *cwd;
-	err = request_base(rq, path, 3, &base, &cwd);
+	err = request_base(rq, path, &base, &cwd);
 	if (err)
 		return err;
 	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
@@ -216,7 +216,7 @@ int64_t op_readlink(struct request *rq)
 	uint32_t base, mode;
 	uint64_t rdev;
 	const char *cwd;
-	err = request_base(rq, path, 3, &base, &cwd);
+	err = request_base(rq, path, &base, &cwd);
 	if (err)
 		return err;
 	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)

@@ -80,7 +80,7 @@ int64_t op_chdir(struct request *rq)
 		uint32_t base;
 		if (!path)
 			return err;
-		err = request_base(rq, path, 3, &base, &cwd);
+		err = request_base(rq, path, &base, &cwd);
 		if (err)
 			return err;
 		struct ext2_stat st;

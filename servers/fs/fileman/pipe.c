@@ -14,7 +14,10 @@
  *     only all at once) and are answered when all of it is in, or, when
  *     the last reader goes, with what went in or -EPIPE.
  * A blocking write longer than the room thus completes in pieces, as on
- * Linux; a non-blocking one gets what fitted or -EAGAIN.
+ * Linux; a non-blocking one gets what fitted or -EAGAIN. A parked request
+ * whose process ends (FS_EXIT) is answered -EPIPE; one whose thread gave
+ * it up (FS_CANCEL) -EINTR: either way its answer goes to nobody, and it
+ * takes no more bytes.
  */
 #include "fileman.h"
 

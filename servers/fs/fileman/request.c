@@ -145,14 +145,13 @@ bool request_at_fdcwd(uint64_t v)
 	return (int32_t)(uint32_t)v == -100 && (high == 0 || high == 0xffffffffu);
 }
 
-int request_base(struct request *rq, const char *path, unsigned fd_arg, uint32_t *dir,
-                 const char **cwd)
+int request_base(struct request *rq, const char *path, uint32_t *dir, const char **cwd)
 {
 	*cwd = NULL;
 	if (rq->arg[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((rq->arg[4] & FS_AT_DIRFD) && path[0] != '/' && !request_at_fdcwd(rq->arg[fd_arg])) {
-		struct open_file *f = files_get(rq->pid, rq->arg[fd_arg]);
+	if ((rq->arg[4] & FS_AT_DIRFD) && path[0] != '/' && !request_at_fdcwd(rq->arg[3])) {
+		struct open_file *f = files_get(rq->pid, rq->arg[3]);
 		if (!f)
 			return -EBADF;
 		if (f->kind != FM_DIR)

@@ -1,9 +1,20 @@
 /*
  * fork.c - PM_FORK: the kernel makes the child (copy-on-write, stopped),
- * the file manager gives it a copy of the parent's descriptor table, then
- * it runs. If the file manager refuses, the child goes without a trace.
+ * the file manager gives it a copy of the parent's descriptor table, the
+ * parent gets the child's pid, then the child runs (pm_fork_start, after
+ * the reply: the parent goes first, as programs written for Linux tend to
+ * expect). If the file manager refuses, the child goes without a trace.
  */
 #include "pm.h"
+
+static long child_to_start;
+
+void pm_fork_start(void)
+{
+	if (child_to_start > 0)
+		myrmex_proc_start((int)child_to_start, 0);
+	child_to_start = 0;
+}
 
 long pm_fork(int pid, const struct myrmex_frame *req)
 {
@@ -18,6 +29,6 @@ long pm_fork(int pid, const struct myrmex_frame *req)
 		myrmex_proc_start((int)child, 1);
 		return r;
 	}
-	r = myrmex_proc_start((int)child, 0);
-	return r < 0 ? r : child;
+	child_to_start = child;
+	return child;
 }

@@ -41,5 +41,6 @@ int main(void)
 		if (ctl <= 0 || d.kind != MYRMEX_DELIVERY_REQUEST)
 			continue;
 		myrmex_reply(PM_NAME, &d, serve(&d));
+		pm_fork_start();
 	}
 }

@@ -37,6 +37,8 @@ const char *image_head(const struct image *im, uint64_t *n);
 
 /* ---- the requests ---- */
 long pm_fork(int pid, const struct myrmex_frame *req);
+/* Starts the child of the last PM_FORK, once its parent has the answer. */
+void pm_fork_start(void);
 long pm_exec(int pid, const struct myrmex_delivery *d, const struct myrmex_frame *req);
 
 #endif
