@@ -151,6 +151,7 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 	p->pgid = parent ? parent->pgid : p->pid;
 	p->sid = parent ? parent->sid : p->pid;
 	p->umask = 022;
+	p->nproc_limit = PROC_MAX;
 	p->server_coreid = -1;
 	list_init(&p->requests);
 	list_init(&p->results);

@@ -40,6 +40,7 @@ static void copy_process(struct process *child, const struct process *parent)
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->umask = parent->umask;
+	child->nproc_limit = parent->nproc_limit;
 	child->posix = parent->posix;
 	child->may_serve = false;   /* the right to serve is not inherited */
 	signal_fork_copy(child, parent);
@@ -68,9 +69,9 @@ int proc_fork(struct process *pm, int tid, uptr_t sp)
 	struct thread *from = pm_blocked_thread(pm, tid);
 	if (!from)
 		return -ESRCH;
-	if (proc_count() >= PROC_MAX)
-		return -EAGAIN;
 	struct process *parent = from->proc;
+	if (proc_count() >= PROC_MAX || proc_count() >= parent->nproc_limit)
+		return -EAGAIN;
 	struct process *child = process_alloc();
 	if (!child)
 		return -ENOMEM;

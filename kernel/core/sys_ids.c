@@ -70,8 +70,10 @@ static struct rlimit64 limit_of(unsigned resource)
 	switch (resource) {
 	case RLIMIT_STACK:
 		return (struct rlimit64){ USER_STACK_SIZE, USER_STACK_SIZE };
-	case RLIMIT_NPROC:
-		return (struct rlimit64){ PROC_MAX, PROC_MAX };
+	case RLIMIT_NPROC: {
+		uint64_t n = current_thread()->proc->nproc_limit;
+		return (struct rlimit64){ n, n };
+	}
 	case RLIMIT_NOFILE:
 		return (struct rlimit64){ 64, 64 };
 	case RLIMIT_AS:
@@ -82,8 +84,9 @@ static struct rlimit64 limit_of(unsigned resource)
 }
 
 /* prlimit64(pid, resource, new, old): the limits are the kernel's fixed
- * ones; a new limit is accepted when it does not ask for more than them
- * (and not remembered: documented). */
+ * ones, except RLIMIT_NPROC of the caller, which fork enforces (up to
+ * PROC_MAX); another new limit is accepted when it does not ask for more
+ * than the fixed one (and not remembered: documented). */
 long sys_prlimit64(const struct syscall_args *a)
 {
 	int pid = (int)a->arg[0];
@@ -99,6 +102,15 @@ long sys_prlimit64(const struct syscall_args *a)
 			return -EFAULT;
 		if (want.cur > want.max)
 			return -EINVAL;
+		if (resource == RLIMIT_NPROC && pid == 0) {
+			/* The one limit kept: the number of processes fork allows. */
+			struct process *p = current_thread()->proc;
+			struct rlimit64 old = now;
+			p->nproc_limit = (unsigned)MIN(want.cur, (uint64_t)PROC_MAX);
+			if (a->arg[3] && copy_to_user(a->arg[3], &old, sizeof(old)) < 0)
+				return -EFAULT;
+			return 0;
+		}
 		if (want.max > now.max)
 			return -EPERM;
 	}

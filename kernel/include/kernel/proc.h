@@ -85,6 +85,8 @@ struct process {
 	bool posix;                    /* a POSIX process: file calls go to the file manager,
 	                                  fork/execve to the process manager (docs/posix.md) */
 	unsigned umask;                /* file mode creation mask (POSIX processes) */
+	unsigned nproc_limit;          /* RLIMIT_NPROC: fork refuses (-EAGAIN) from this
+	                                  many processes on (at most PROC_MAX) */
 	int server_coreid;             /* -1 when not a server */
 	struct list_node requests;     /* control ICAs queued for this server */
 	unsigned request_count;
