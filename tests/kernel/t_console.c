@@ -12,7 +12,8 @@
  *                     characters dropped, CR and LF ending lines; a line in
  *                     short reads; reads waiting in flight answered in order;
  *                     more reads than the server keeps: -EAGAIN
- *   t_console bad     no data ICA, a length past the ICA, unknown opcodes:
+ *   t_console bad     no data ICA, a length past the ICA, a cancel of nothing,
+ *                     unknown opcodes:
  *                     -EINVAL / -ENOSYS with the data ICA back; read of 0
  *                     bytes: 0; the server goes on
  *   t_console stage   the file manager's way: a relay (this program, run as
@@ -198,7 +199,9 @@ static void test_bad(void)
 	call_prepare(&c, MYRMEX_COREID_CONSOLE, CONSOLE_READ, UINT64_MAX, 1);
 	CHECK_EQ(call_sync(&c), -EINVAL);
 	check_data_back(&c, "read past the ICA");
-	static const uint32_t opcodes[] = { 0, CONSOLE_POLL + 1, 99, 0x80000000u, UINT32_MAX };
+	call_prepare(&c, MYRMEX_COREID_CONSOLE, CONSOLE_CANCEL, 4, 0);
+	CHECK_EQ(call_sync(&c), -ESRCH);    /* arg[0] names no waiting read */
+	static const uint32_t opcodes[] = { 0, CONSOLE_CANCEL + 1, 99, 0x80000000u, UINT32_MAX };
 	for (unsigned i = 0; i < sizeof opcodes / sizeof opcodes[0]; i++) {
 		call_prepare(&c, MYRMEX_COREID_CONSOLE, opcodes[i], 4, 1);
 		CHECK_EQ(call_sync(&c), -ENOSYS);
