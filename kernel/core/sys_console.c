@@ -12,7 +12,6 @@
 #include <kernel/posix.h>
 
 #define CHUNK 256
-#define IOV_MAX 1024
 #define TIOCGWINSZ 0x5413
 
 static bool is_console(uint64_t fd)
@@ -45,32 +44,17 @@ long kconsole_write(const struct syscall_args *a)
 	return console_write_user(a->arg[1], a->arg[2]);
 }
 
-struct iovec64 {
-	uint64_t base, len;
-};
-
 long kconsole_writev(const struct syscall_args *a)
 {
 	uint64_t fd = a->arg[0], iov = a->arg[1], count = a->arg[2];
 	if (!is_console(fd))
 		return -EBADF;
-	if ((int64_t)count < 0 || count > IOV_MAX)
-		return -EINVAL;
-	/* Check every vector before writing anything. */
-	uint64_t total = 0;
-	for (uint64_t i = 0; i < count; i++) {
-		struct iovec64 v;
-		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
-			return -EFAULT;
-		if ((int64_t)v.len < 0 || v.len > INT64_MAX - total)
-			return -EINVAL;
-		if (!user_range_ok(v.base, v.len))
-			return -EFAULT;
-		total += v.len;
-	}
+	int err = user_iovecs_check(iov, count);
+	if (err)
+		return err;
 	long done = 0;
 	for (uint64_t i = 0; i < count; i++) {
-		struct iovec64 v;
+		struct user_iovec v;
 		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
 			return done ? done : -EFAULT;
 		long r = console_write_user(v.base, v.len);

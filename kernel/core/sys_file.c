@@ -16,7 +16,6 @@
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>
 
-#define IOV_MAX 1024
 #define O_NONBLOCK 04000
 #define O_CLOEXEC  02000000
 #define O_DIRECT   040000
@@ -200,31 +199,17 @@ long sys_sendfile(const struct syscall_args *a)
 	return (long)done;
 }
 
-struct iovec64 {
-	uint64_t base, len;
-};
-
 /* readv/writev: every vector is checked first, then each goes in turn; a
  * short transfer ends the call (not atomic across vectors). */
 static long vector_io(const struct syscall_args *a, bool writing)
 {
 	uint64_t fd = a->arg[0], iov = a->arg[1], count = a->arg[2];
-	if ((int64_t)count < 0 || count > IOV_MAX)
-		return -EINVAL;
-	uint64_t total = 0;
-	for (uint64_t i = 0; i < count; i++) {
-		struct iovec64 v;
-		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
-			return -EFAULT;
-		if ((int64_t)v.len < 0 || v.len > INT64_MAX - total)
-			return -EINVAL;
-		if (!user_range_ok(v.base, v.len))
-			return -EFAULT;
-		total += v.len;
-	}
+	int err = user_iovecs_check(iov, count);
+	if (err)
+		return err;
 	long done = 0;
 	for (uint64_t i = 0; i < count; i++) {
-		struct iovec64 v;
+		struct user_iovec v;
 		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
 			return done ? done : -EFAULT;
 		if (v.len == 0)

@@ -36,3 +36,21 @@ long copy_string_from_user(char *dst, uptr_t src, uint64_t max)
 	}
 	return -E2BIG;
 }
+
+int user_iovecs_check(uptr_t iov, uint64_t count)
+{
+	if ((int64_t)count < 0 || count > USER_IOV_MAX)
+		return -EINVAL;
+	uint64_t total = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct user_iovec v;
+		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
+			return -EFAULT;
+		if ((int64_t)v.len < 0 || v.len > INT64_MAX - total)
+			return -EINVAL;
+		if (!user_range_ok(v.base, v.len))
+			return -EFAULT;
+		total += v.len;
+	}
+	return 0;
+}
