@@ -65,6 +65,7 @@ int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data
 		return err;
 	memset(f, 0, sizeof(*f));
 	f->t = t;
+	f->ctl = own(p, ch->ctl);
 	f->target = target;
 	f->opcode = opcode;
 	if (data_bytes == 0)
@@ -109,10 +110,8 @@ long forward_call(struct fwd *f)
 	struct thread *t = f->t;
 	struct process *p = t->proc;
 	struct forward_channel *ch = t->channel;
-	struct ica *ctl = own(p, ch->ctl);
-	if (!ctl)
-		return -EIO;   /* forward_begin made it: only a bug gets here */
-	uint32_t ctl_handle = ch->ctl, data_handle = f->data ? f->data->handle : 0;
+	struct ica *ctl = f->ctl;
+	uint32_t ctl_handle = ctl->handle, data_handle = f->data ? f->data->handle : 0;
 	write_request(ctl, f);
 	long r = ipc_call_ica(p, t, ctl, true);
 

@@ -44,27 +44,17 @@ long kconsole_write(const struct syscall_args *a)
 	return console_write_user(a->arg[1], a->arg[2]);
 }
 
+static long console_move(uptr_t base, uint64_t len, void *ctx)
+{
+	(void)ctx;
+	return console_write_user(base, len);
+}
+
 long kconsole_writev(const struct syscall_args *a)
 {
-	uint64_t fd = a->arg[0], iov = a->arg[1], count = a->arg[2];
-	if (!is_console(fd))
+	if (!is_console(a->arg[0]))
 		return -EBADF;
-	int err = user_iovecs_check(iov, count);
-	if (err)
-		return err;
-	long done = 0;
-	for (uint64_t i = 0; i < count; i++) {
-		struct user_iovec v;
-		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
-			return done ? done : -EFAULT;
-		long r = console_write_user(v.base, v.len);
-		if (r < 0)
-			return done ? done : r;
-		done += r;
-		if ((uint64_t)r < v.len)
-			break;
-	}
-	return done;
+	return user_iovecs_move(a->arg[1], a->arg[2], console_move, NULL);
 }
 
 long kconsole_read(const struct syscall_args *a)

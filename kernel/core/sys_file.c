@@ -201,41 +201,30 @@ long sys_sendfile(const struct syscall_args *a)
 
 /* readv/writev: every vector is checked first, then each goes in turn; a
  * short transfer ends the call (not atomic across vectors). */
-static long vector_io(const struct syscall_args *a, bool writing)
+static long read_vector(uptr_t base, uint64_t len, void *fd)
 {
-	uint64_t fd = a->arg[0], iov = a->arg[1], count = a->arg[2];
-	int err = user_iovecs_check(iov, count);
-	if (err)
-		return err;
-	long done = 0;
-	for (uint64_t i = 0; i < count; i++) {
-		struct user_iovec v;
-		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
-			return done ? done : -EFAULT;
-		if (v.len == 0)
-			continue;
-		long r = writing ? write_from(fd, v.base, v.len, -1) : read_into(fd, v.base, v.len, -1);
-		if (r < 0)
-			return done ? done : r;
-		done += r;
-		if ((uint64_t)r < v.len)
-			break;
-	}
-	return done;
+	return read_into(*(uint64_t *)fd, base, len, -1);
+}
+
+static long write_vector(uptr_t base, uint64_t len, void *fd)
+{
+	return write_from(*(uint64_t *)fd, base, len, -1);
 }
 
 long sys_readv(const struct syscall_args *a)
 {
 	if (!posix_process())
 		return -EBADF;
-	return vector_io(a, false);
+	uint64_t fd = a->arg[0];
+	return user_iovecs_move(a->arg[1], a->arg[2], read_vector, &fd);
 }
 
 long sys_writev(const struct syscall_args *a)
 {
 	if (!posix_process())
 		return kconsole_writev(a);
-	return vector_io(a, true);
+	uint64_t fd = a->arg[0];
+	return user_iovecs_move(a->arg[1], a->arg[2], write_vector, &fd);
 }
 
 long sys_lseek(const struct syscall_args *a)

@@ -54,3 +54,26 @@ int user_iovecs_check(uptr_t iov, uint64_t count)
 	}
 	return 0;
 }
+
+long user_iovecs_move(uptr_t iov, uint64_t count,
+                      long (*move)(uptr_t base, uint64_t len, void *ctx), void *ctx)
+{
+	int err = user_iovecs_check(iov, count);
+	if (err)
+		return err;
+	long done = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct user_iovec v;
+		if (copy_from_user(&v, iov + i * sizeof(v), sizeof(v)) < 0)
+			return done ? done : -EFAULT;
+		if (v.len == 0)
+			continue;
+		long r = move(v.base, v.len, ctx);
+		if (r < 0)
+			return done ? done : r;
+		done += r;
+		if ((uint64_t)r < v.len)
+			break;
+	}
+	return done;
+}

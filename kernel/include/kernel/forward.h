@@ -34,6 +34,7 @@ struct forward_channel {
 
 struct fwd {
 	struct thread *t;
+	struct ica *ctl;       /* the channel's control ICA, found by forward_begin */
 	uint32_t target, opcode;
 	uint64_t arg[8];
 	uint64_t res[8];       /* the result frame's arg[] */

@@ -96,6 +96,8 @@ const char *request_path(struct request *rq, int *err);
  * names), else NULL. 0 or -errno (-EBADF, -ENOTDIR, -EINVAL for unknown
  * FS_AT_* bits). */
 int request_base(struct request *rq, const char *path, uint32_t *dir, const char **cwd);
+/* request_path and request_base together: the path, or NULL with *err set. */
+const char *request_path_at(struct request *rq, uint32_t *dir, const char **cwd, int *err);
 
 /* v is AT_FDCWD (-100) as a 32-bit or sign-extended 64-bit number. */
 bool request_at_fdcwd(uint64_t v);

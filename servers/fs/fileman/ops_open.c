@@ -104,13 +104,10 @@ static int64_t open_in(struct request *rq, uint32_t base, const char *cwd, const
 int64_t op_open(struct request *rq)
 {
 	int err = 0;
-	const char *path = request_path(rq, &err);
-	if (!path)
-		return err;
 	uint32_t base;
 	const char *cwd;
-	err = request_base(rq, path, &base, &cwd);
-	return err ? err : open_in(rq, base, cwd, path);
+	const char *path = request_path_at(rq, &base, &cwd, &err);
+	return path ? open_in(rq, base, cwd, path) : err;
 }
 
 int64_t op_open_as(struct request *rq)
@@ -153,14 +150,11 @@ int64_t op_stat(struct request *rq)
 		return cwd ? stat_inode(rq, cwd) : -ENOENT;
 	}
 	int err = 0;
-	const char *path = request_path(rq, &err);
-	if (!path)
-		return err;
 	uint32_t base, mode;
 	uint64_t rdev;
 	const char *cwd;
-	err = request_base(rq, path, &base, &cwd);
-	if (err)
+	const char *path = request_path_at(rq, &base, &cwd, &err);
+	if (!path)
 		return err;
 	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
 	if (special != FM_FREE)
@@ -178,14 +172,11 @@ int64_t op_access(struct request *rq)
 	if (want & ~(uint64_t)(R_OK | W_OK | X_OK))
 		return -EINVAL;
 	int err = 0;
-	const char *path = request_path(rq, &err);
-	if (!path)
-		return err;
 	uint32_t base, mode;
 	uint64_t rdev;
 	const char *cwd;
-	err = request_base(rq, path, &base, &cwd);
-	if (err)
+	const char *path = request_path_at(rq, &base, &cwd, &err);
+	if (!path)
 		return err;
 	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
 		return want & X_OK ? -EACCES : 0;
@@ -210,14 +201,11 @@ int64_t op_readlink(struct request *rq)
 {
 	static char target[FS_PATH_MAX];
 	int err = 0;
-	const char *path = request_path(rq, &err);
-	if (!path)
-		return err;
 	uint32_t base, mode;
 	uint64_t rdev;
 	const char *cwd;
-	err = request_base(rq, path, &base, &cwd);
-	if (err)
+	const char *path = request_path_at(rq, &base, &cwd, &err);
+	if (!path)
 		return err;
 	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
 		return -EINVAL;

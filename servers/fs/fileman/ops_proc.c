@@ -76,12 +76,10 @@ int64_t op_chdir(struct request *rq)
 		return -EINVAL;
 	} else {
 		int err = 0;
-		const char *path = request_path(rq, &err), *cwd;
+		const char *cwd;
 		uint32_t base;
+		const char *path = request_path_at(rq, &base, &cwd, &err);
 		if (!path)
-			return err;
-		err = request_base(rq, path, &base, &cwd);
-		if (err)
 			return err;
 		struct ext2_stat st;
 		int rc = path_lookup(base, path, true, &ino);

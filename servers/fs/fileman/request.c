@@ -145,6 +145,14 @@ bool request_at_fdcwd(uint64_t v)
 	return (int32_t)(uint32_t)v == -100 && (high == 0 || high == 0xffffffffu);
 }
 
+const char *request_path_at(struct request *rq, uint32_t *dir, const char **cwd, int *err)
+{
+	const char *path = request_path(rq, err);
+	if (path)
+		*err = request_base(rq, path, dir, cwd);
+	return path && *err == 0 ? path : NULL;
+}
+
 int request_base(struct request *rq, const char *path, uint32_t *dir, const char **cwd)
 {
 	*cwd = NULL;
