@@ -82,8 +82,9 @@
  *   FS_SYNC      every dirty block to the disk, then the disk's own cache
  *                flushed. status 0.
  *   FS_STATFS    the data ICA receives a struct myrmex_statfs.
- *   FS_STATS     no data; arg[0..7] receive the file manager's counters
- *                (FS_STAT_* indexes).
+ *   FS_STATS     no data; arg[0] 0: arg[0..7] receive the file manager's
+ *                counters (FS_STAT_* indexes); arg[0] FS_STATS_MAPS: those
+ *                of the file mappings (FS_MSTAT_* indexes); else -EINVAL.
  *   FS_DROP_CACHE writes back every dirty block and forgets every cached
  *                one (for cold-cache measurements). status 0.
  *   FS_SHUTDOWN  init only (pid 1): sync, unmount (the file system is
@@ -203,6 +204,82 @@
  * follows a link there). FS_MKDIR, FS_RMDIR, FS_UNLINK and FS_RENAME never
  * follow the last name.
  *
+ * File mappings (docs/fmap.md). The kernel alone makes these calls (the
+ * frame's origin is MYRMEX_ORIGIN_KERNEL, else -EPERM): it keeps the
+ * address-space side of every mapping (a kernel map id names it), the file
+ * manager the file side (which cache blocks each map holds). A page the
+ * file manager hands out is named by one of its ICAs and a page index in
+ * it; the kernel maps that frame into the process. A block that a map
+ * holds is pinned: its chunk is not evicted and its frame not reused for
+ * another block until the map lets go (FS_UNMAP) or is revoked. Pages are
+ * counted from the map's first file page ("map pages": map page p is file
+ * page arg[1] + p of FS_MAP) in FS_PAGEIN, FS_SYNCMAP and fmap_revoke. A
+ * hole gets a zero-filled block at its first page-in, in read-only maps too
+ * (so that the mapping and later writes share it); on a read-only mount,
+ * or with the disk full, a read-only map gets a shared zero page instead
+ * (a writable one the error). Limits: 1024 maps (-EAGAIN), 32768 pages held
+ * by all maps together, and pinned blocks in at most three quarters of the
+ * cache's chunks (-ENOMEM).
+ *   FS_MAP       arg[0] fd, arg[1] first file page, arg[2] page count
+ *                (1..FS_MAP_MAX_PAGES; arg[1] + arg[2] <= 2^32), arg[3]
+ *                FS_MAP_* flags (others, or FS_MAP_WRITE without
+ *                FS_MAP_SHARED, -EINVAL), arg[4] the kernel's map id
+ *                (non-zero, 32 bits; -EEXIST when in use). The descriptor
+ *                must be a regular file open for reading (-EACCES; not a
+ *                regular file -ENODEV; deleted -ESTALE); FS_MAP_WRITE (a
+ *                shared writable mapping) needs it open for writing too
+ *                (-EACCES; -EROFS on a read-only mount). FS_MAP_OMF (readblock):
+ *                writable when the descriptor is open for writing; blocks
+ *                past the end of the file are allocated zero-filled for a
+ *                writable descriptor (the size stays until FS_SYNCMAP
+ *                extends it; those no FS_SYNCMAP covered are freed when the
+ *                last map holding such blocks goes; -EFBIG past the largest
+ *                file) and refused for a read-only one (-ENXIO).
+ *                Without FS_MAP_OMF, pages past the end are not handed out
+ *                (FS_PAGEIN -ENXIO: the kernel raises SIGBUS). With
+ *                FS_MAP_POPULATE the data ICA receives one struct
+ *                fs_map_page per page from arg[1] on, as many as fit and
+ *                exist (up to the end of the file for mmap). status 0;
+ *                result arg[0] 1 when the map may write the cache, arg[1]
+ *                the file size in bytes, arg[2] the fs_map_page records
+ *                written. -ENOMEM when too many blocks are pinned, -EAGAIN
+ *                when the file manager's map table is full; -EINVAL
+ *                FS_MAP_POPULATE without a data ICA. A failed FS_MAP holds
+ *                nothing.
+ *   FS_PAGEIN    arg[0] map id, arg[1] map page (< the map's page count,
+ *                else -EINVAL), arg[2] 1 for a write fault of a shared
+ *                mapping (-EACCES for a map that may not write). status 0;
+ *                result arg[0] ICA handle, arg[1] page index in it (a page
+ *                already held: the same again). -ENXIO past the end of the
+ *                file (the page holding the end is handed out; the bytes
+ *                after the end read as zeros) or revoked, -ENOENT an
+ *                unknown map, -ENOMEM too many pins, -ENOSPC, -EIO.
+ *   FS_UNMAP     arg[0] map id: the kernel has unmapped the map's last page
+ *                (munmap, exit, exec). Its blocks are unpinned; those a
+ *                writable map held are marked dirty (written back lazily,
+ *                at FS_SYNC, eviction or shutdown). Sent asynchronously
+ *                (status 0, -ENOENT unknown map; served unmounted too).
+ *   FS_SYNCMAP   arg[0] map id, arg[1] first file page, arg[2] page count,
+ *                arg[3] new size in bytes or 0: the blocks of those pages
+ *                that the map holds are written to the disk now (msync,
+ *                syncblock); when arg[3] is larger than the file, the file
+ *                grows to it (syncblock's flg), which needs a writable map
+ *                (-EBADF; -EINVAL beyond the map's last page, -ESTALE the
+ *                file is gone), keeping the bytes the map stored after the
+ *                old end. The file's metadata (a new size, blocks the map
+ *                allocated) is written too, then the disk flushed. -EINVAL
+ *                a range outside the map. A read-only map writes nothing.
+ *   While a writable map holds a block, every write-back treats the block
+ *   as dirty. A truncation below mapped pages, or the end of an inode that
+ *   is mapped, revokes the pages from the truncation on (the kernel call
+ *   fmap_revoke, include/myrmex/omf.h): the kernel unmaps them everywhere
+ *   and later touches raise SIGBUS. Revocation comes before the blocks are
+ *   freed; if the kernel refuses it (other than -ENOENT), the truncation,
+ *   unlink or rename fails with that error and frees nothing. A revoked page
+ *   stays revoked, even if the file grows again. FS_EXIT leaves maps alone
+ *   (a forked child may still map them); FS_DROP_CACHE keeps the blocks
+ *   that maps hold; FS_SHUTDOWN revokes and lets go of every map left.
+ *
  * Calls that need no disk (FS_STATS, FS_SHUTDOWN, FS_FORK, FS_EXEC,
  * FS_EXIT, FS_CANCEL) are served even when nothing is mounted.
  *
@@ -259,6 +336,22 @@
 #define FS_READLINK    33u
 #define FS_OPEN_AS     34u
 #define FS_CANCEL      35u
+#define FS_MAP         36u
+#define FS_PAGEIN      37u
+#define FS_UNMAP       38u
+#define FS_SYNCMAP     39u
+
+/* FS_MAP flags and records. */
+#define FS_MAP_SHARED     1u   /* MAP_SHARED (else MAP_PRIVATE: the kernel copies on write) */
+#define FS_MAP_WRITE      2u   /* shared and writable: the map writes the cache */
+#define FS_MAP_POPULATE   4u   /* hand out every page now (MAP_POPULATE, readblock) */
+#define FS_MAP_OMF        8u   /* readblock's rules (see above) */
+#define FS_MAP_MAX_PAGES  65536u
+
+struct fs_map_page {
+	uint32_t handle;     /* one of the file manager's ICAs */
+	uint32_t page;       /* the page's index in it */
+};
 
 /* FS_READ/FS_WRITE results: arg[7] says what the descriptor is, so that the
  * kernel splits long transfers only on regular files. */
@@ -286,6 +379,17 @@
 #define FS_STAT_COPIES       5   /* data copies cache <-> client (per block) */
 #define FS_STAT_COPY_BYTES   6   /* bytes copied cache <-> client */
 #define FS_STAT_CACHED       7   /* blocks in the cache now */
+
+/* FS_STATS with arg[0] = FS_STATS_MAPS: the file mappings' counters. */
+#define FS_STATS_MAPS          1u
+#define FS_MSTAT_MAPS          0   /* maps held now */
+#define FS_MSTAT_PAGES_HELD    1   /* pages the maps hold now (per map) */
+#define FS_MSTAT_PINNED_BLOCKS 2   /* cache blocks pinned now */
+#define FS_MSTAT_PINNED_CHUNKS 3   /* cache chunks holding pinned blocks now */
+#define FS_MSTAT_MAP_CALLS     4   /* FS_MAP calls served */
+#define FS_MSTAT_PAGEINS       5   /* FS_PAGEIN calls served */
+#define FS_MSTAT_SYNCMAPS      6   /* FS_SYNCMAP calls served */
+#define FS_MSTAT_REVOKES       7   /* fmap_revoke calls made */
 
 /* Linux's struct stat on x86-64 (144 bytes). */
 struct myrmex_stat {

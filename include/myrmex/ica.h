@@ -120,10 +120,14 @@ struct myrmex_frame {
 	int64_t status;      /* the server's result status (kernel: -EPIPE etc.) */
 	uint32_t ndata;      /* data ICAs travelling with the call or the result */
 	uint32_t data[MYRMEX_FRAME_DATA];
-	uint32_t reserved;
+	uint32_t origin;     /* kernel: MYRMEX_ORIGIN_KERNEL when the kernel itself
+	                        made this call (a Linux call it forwards, a page
+	                        fault, an unmap notice), else 0 */
 	uint64_t arg[8];     /* arguments in, results out (server-defined) */
 };
 _Static_assert(sizeof(struct myrmex_frame) == 112, "frame layout");
+
+#define MYRMEX_ORIGIN_KERNEL 1u
 
 /* What get() tells the caller, copied by the kernel: trust this, not the
  * control ICA, which others may write. */

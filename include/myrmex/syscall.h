@@ -87,7 +87,8 @@ struct myrmex_kstats {
 	uint64_t ica_live;          /* ICAs allocated now (not a counter) */
 	uint64_t idle_tsc;          /* TSC ticks the CPU spent halted with nothing to run
 	                               (under -icount: the clock jumps QEMU made while idle) */
-	uint64_t reserved[2];
+	uint64_t pager_calls;       /* page faults sent to a file mapping's pager (FS_PAGEIN) */
+	uint64_t fmap_revocations;  /* regions whose file pages the file manager revoked */
 };
 _Static_assert(sizeof(struct myrmex_kstats) == 24 * 8, "kstats layout");
 

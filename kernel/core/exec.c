@@ -17,6 +17,7 @@
  */
 #include <kernel/pm.h>
 #include <kernel/errno.h>
+#include <kernel/fmap.h>
 #include <kernel/ica.h>
 #include <kernel/loader.h>
 #include <kernel/panic.h>
@@ -212,6 +213,7 @@ static int replace_image(struct thread *t, const struct exec_plan *plan)
 {
 	struct process *p = t->proc;
 	vm_space_clear(&p->vm);
+	fmap_flush(p);   /* the file mappings of the old image go */
 	uptr_t entry, sp;
 	int err = loader_install(&p->vm, &plan->prog, &entry, &sp);
 	if (err)

@@ -48,18 +48,23 @@ static int ensure(struct process *p, uint32_t *handle, uint32_t npages)
 	return 0;
 }
 
+/* The thread's channel, made at its first use (NULL: no memory). */
+static struct forward_channel *channel_of(struct thread *t)
+{
+	if (!t->channel)
+		t->channel = kmem_alloc(&channel_cache);   /* zeroed: no ICAs yet */
+	return t->channel;
+}
+
 int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data_bytes)
 {
 	struct thread *t = current_thread();
 	struct process *p = t->proc;
 	if (data_bytes > FORWARD_LARGE_BYTES)
 		return -E2BIG;
-	if (!t->channel) {
-		t->channel = kmem_alloc(&channel_cache);
-		if (!t->channel)
-			return -ENOMEM;
-	}
-	struct forward_channel *ch = t->channel;
+	struct forward_channel *ch = channel_of(t);
+	if (!ch)
+		return -ENOMEM;
 	int err = ensure(p, &ch->ctl, 1);
 	if (err)
 		return err;
@@ -105,6 +110,23 @@ static void write_request(struct ica *ctl, const struct fwd *f)
 
 static void cancel_orphan(struct process *p, uint32_t ctl_handle);
 
+/* Reads the result out of control ICA ctl after a call: the server's
+ * status, with the result frame's arguments in res. */
+static long read_result(struct ica *ctl, uint64_t res[8])
+{
+	/* The result is in the frame the header names: ours, or with direct
+	 * return the last stage's (a second server answered for the first). */
+	uint32_t at = ((const struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->resultp;
+	if (at < FRAME_OFFSET || (at & 7) || at + sizeof(struct myrmex_frame) > PAGE_SIZE)
+		return -EIO;
+	const struct myrmex_frame *fr = ica_kernel_ptr(ctl, at);
+	memcpy(res, fr->arg, sizeof(fr->arg));
+	int64_t status = fr->status;
+	if (status < -4095)
+		status = -EIO;   /* not an errno: a confused server */
+	return (long)status;
+}
+
 long forward_call(struct fwd *f)
 {
 	struct thread *t = f->t;
@@ -134,17 +156,36 @@ long forward_call(struct fwd *f)
 		return r;
 	if (!ctl)
 		return -EIO;
-	/* The result is in the frame the header names: ours, or with direct
-	 * return the last stage's (a second server answered for the first). */
-	uint32_t at = ((const struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->resultp;
-	if (at < FRAME_OFFSET || (at & 7) || at + sizeof(struct myrmex_frame) > PAGE_SIZE)
-		return -EIO;
-	const struct myrmex_frame *fr = ica_kernel_ptr(ctl, at);
-	memcpy(f->res, fr->arg, sizeof(f->res));
-	int64_t status = fr->status;
-	if (status < -4095)
-		status = -EIO;   /* not an errno: a confused server */
-	return (long)status;
+	return read_result(ctl, f->res);
+}
+
+long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8])
+{
+	struct thread *t = current_thread();
+	struct process *p = t->proc;
+	struct forward_channel *ch = channel_of(t);
+	if (!ch)
+		return -ENOMEM;
+	int err = ensure(p, &ch->pager, 1);
+	if (err)
+		return err;
+	struct ica *ctl = own(p, ch->pager);
+	uint32_t handle = ctl->handle;
+	struct fwd f = { .t = t, .target = MYRMEX_COREID_FS, .opcode = opcode };
+	memcpy(f.arg, arg, sizeof(f.arg));
+	write_request(ctl, &f);
+	/* A fault is not a system call: a signal cannot interrupt it (the
+	 * access would only fault again), only the thread's death. */
+	bool was = t->only_death_wakes;
+	t->only_death_wakes = true;
+	long r = ipc_call_ica(p, t, ctl, true);
+	t->only_death_wakes = was;
+	ctl = own(p, handle);
+	if (!ctl)
+		ch->pager = 0;
+	if (r < 0)
+		return r;
+	return ctl ? read_result(ctl, res) : -EIO;
 }
 
 void forward_thread_exit(struct thread *t)
@@ -152,8 +193,8 @@ void forward_thread_exit(struct thread *t)
 	struct forward_channel *ch = t->channel;
 	if (!ch)
 		return;
-	uint32_t handles[3] = { ch->ctl, ch->small, ch->large };
-	for (int i = 0; i < 3; i++) {
+	uint32_t handles[4] = { ch->ctl, ch->small, ch->large, ch->pager };
+	for (int i = 0; i < 4; i++) {
 		struct ica *ica = own(t->proc, handles[i]);
 		if (ica)
 			ica_destroy(ica);
@@ -162,9 +203,7 @@ void forward_thread_exit(struct thread *t)
 	t->channel = NULL;
 }
 
-/* An asynchronous request from the kernel on behalf of p, whose result
- * nobody takes (the mechanism frees it): 0 or -errno. */
-static int notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t arg0)
+int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t arg0)
 {
 	if (!ipc_server(target))
 		return -ESRCH;
@@ -185,7 +224,7 @@ static int notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t 
 void forward_process_exit(struct process *p)
 {
 	if (p->posix && ipc_server(MYRMEX_COREID_FS) &&
-	    notify(p, MYRMEX_COREID_FS, FS_EXIT, (uint64_t)p->pid) < 0)
+	    forward_notify(p, MYRMEX_COREID_FS, FS_EXIT, (uint64_t)p->pid) < 0)
 		printk("myrmex: pid %d ended without telling the file manager\n", p->pid);
 }
 
@@ -195,6 +234,6 @@ void forward_process_exit(struct process *p)
  * take goes to the next call instead of to nobody. */
 static void cancel_orphan(struct process *p, uint32_t ctl_handle)
 {
-	notify(p, MYRMEX_COREID_FS, FS_CANCEL, ctl_handle);
-	notify(p, MYRMEX_COREID_CONSOLE, CONSOLE_CANCEL, ctl_handle);
+	forward_notify(p, MYRMEX_COREID_FS, FS_CANCEL, ctl_handle);
+	forward_notify(p, MYRMEX_COREID_CONSOLE, CONSOLE_CANCEL, ctl_handle);
 }

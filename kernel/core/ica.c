@@ -123,6 +123,20 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 	return 0;
 }
 
+/* Frees an ICA's pages. A page that a file mapping still maps (the file
+ * manager's cache, kernel/fmap.h) carries more than one reference: the ICA
+ * lets go of its own, and the last mapping frees the page. */
+static void free_frames(struct ica *ica)
+{
+	for (uint32_t i = 0; i < ica->npages; i++) {
+		paddr_t pa = ica->base + (paddr_t)i * PAGE_SIZE;
+		if (pmm_page_shared(pa))
+			pmm_page_unref(pa);
+		else
+			pmm_free_page(pa);
+	}
+}
+
 void ica_destroy(struct ica *ica)
 {
 	if (ica->state == ICA_ATTACHED)
@@ -143,7 +157,7 @@ void ica_destroy(struct ica *ica)
 		ica->charged->ica_pages -= ica->npages;
 	}
 	slots[slot_of(ica->handle)] = NULL;
-	pmm_free(ica->base, ica->npages);
+	free_frames(ica);
 	vm_release_pages(ica->npages);
 	kmem_free(&ica_cache, ica);
 	live--;

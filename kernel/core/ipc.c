@@ -285,7 +285,11 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 		return err;
 
 	/* Checked: now move. */
-	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
+	struct myrmex_frame *frame = ica_kernel_ptr(ctl, off);
+	frame->requester = me->pid;
+	/* Only the first frame of a kernel channel is the kernel's own: a server
+	 * passing such a call on writes the next frame itself. */
+	frame->origin = idle && ctl->kernel_channel ? MYRMEX_ORIGIN_KERNEL : 0;
 	if (idle) {
 		ctl->state = ICA_IN_FLIGHT;
 		ctl->owner = NULL;

@@ -12,6 +12,7 @@
 #include <kernel/boot.h>
 #include <kernel/device.h>
 #include <kernel/errno.h>
+#include <kernel/fmap.h>
 #include <kernel/forward.h>
 #include <kernel/futex.h>
 #include <kernel/ipc.h>
@@ -192,6 +193,7 @@ static void process_end(struct process *p)
 	p->killed = true;   /* nothing is delivered to p from here on */
 	device_process_exit(p);   /* first: the device must stop writing into p's ICAs */
 	forward_process_exit(p);  /* the file manager closes p's descriptors */
+	fmap_process_exit(p);     /* ... and lets go of p's file mappings */
 	proc_fork_process_exit(p);   /* a process manager's unstarted children go */
 	ipc_process_exit(p);
 	signal_process_exit(p);

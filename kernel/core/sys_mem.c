@@ -1,12 +1,12 @@
 /*
- * Memory system calls: brk and anonymous mmap/munmap/mprotect, over the
- * process's address space (kernel/vm.h). File mappings arrive with the file
- * manager.
+ * Memory system calls: brk and mmap/munmap/mprotect, over the process's
+ * address space (kernel/vm.h). File mappings are made in sys_fmap.c.
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/vm.h>
+#include <kernel/fmap.h>
 
 #define PROT_READ  1
 #define PROT_WRITE 2
@@ -14,6 +14,7 @@
 #define PROT_KNOWN (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 #define MAP_TYPE            0x03
+#define MAP_PRIVATE         0x02
 #define MAP_FIXED           0x10
 #define MAP_ANONYMOUS       0x20
 #define MAP_POPULATE        0x8000
@@ -49,27 +50,33 @@ long sys_mmap(const struct syscall_args *a)
 	uint64_t type = flags & MAP_TYPE;
 	if (type == 0)
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return -EBADF;     /* no files until the file manager */
 	if (prot & ~(uint64_t)PROT_KNOWN)
 		return -EINVAL;
 	if (offset & PAGE_MASK)
+		return -EINVAL;
+	if (len == 0)
 		return -EINVAL;
 	unsigned vm_flags = 0;
 	if (flags & MAP_FIXED_NOREPLACE)
 		vm_flags |= VM_NOREPLACE;
 	else if (flags & MAP_FIXED)
 		vm_flags |= VM_FIXED;
+	if (!(flags & MAP_ANONYMOUS))
+		return fmap_sys_mmap(addr, len, prot_to_map(prot), type != MAP_PRIVATE,
+		                     flags & MAP_POPULATE, vm_flags, a->arg[4], offset);
 	if (flags & MAP_POPULATE)
 		vm_flags |= VM_POPULATE;
 	vaddr_t where = addr;
 	int err = vm_map(my_vm(), &where, len, prot_to_map(prot), vm_flags);
+	fmap_flush(current_thread()->proc);   /* a MAP_FIXED over a file mapping */
 	return err ? err : (long)where;
 }
 
 long sys_munmap(const struct syscall_args *a)
 {
-	return vm_unmap(my_vm(), a->arg[0], a->arg[1]);
+	int err = vm_unmap(my_vm(), a->arg[0], a->arg[1]);
+	fmap_flush(current_thread()->proc);   /* the notices of the file maps that went */
+	return err;
 }
 
 long sys_mprotect(const struct syscall_args *a)

@@ -12,7 +12,9 @@
 #include <kernel/stats.h>
 #include <myrmex/device.h>
 #include <myrmex/ica.h>
+#include <myrmex/omf.h>
 #include <myrmex/proc.h>
+#include <myrmex/time.h>
 #include <myrmex/syscall.h>
 
 static const syscall_fn linux_calls[] = {
@@ -41,6 +43,7 @@ static const syscall_fn linux_calls[] = {
 	[22] = sys_pipe,
 	[23] = sys_select,
 	[24] = sys_sched_yield,
+	[26] = sys_msync,
 	[28] = sys_madvise,
 	[32] = sys_dup,
 	[33] = sys_dup2,
@@ -157,9 +160,13 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_DEV_PORT_READ - MYRMEX_SYS_BASE] = sys_dev_port_read,
 	[MYRMEX_SYS_DEV_PORT_WRITE - MYRMEX_SYS_BASE] = sys_dev_port_write,
 	[MYRMEX_SYS_SERVER_PID - MYRMEX_SYS_BASE] = sys_server_pid,
+	[MYRMEX_SYS_CLOCK_INFO - MYRMEX_SYS_BASE] = sys_myrmex_clock_info,
 	[MYRMEX_SYS_PROC_FORK - MYRMEX_SYS_BASE] = sys_proc_fork,
 	[MYRMEX_SYS_PROC_START - MYRMEX_SYS_BASE] = sys_proc_start,
 	[MYRMEX_SYS_PROC_EXEC - MYRMEX_SYS_BASE] = sys_proc_exec,
+	[MYRMEX_SYS_READBLOCK - MYRMEX_SYS_BASE] = sys_readblock,
+	[MYRMEX_SYS_SYNCBLOCK - MYRMEX_SYS_BASE] = sys_syncblock,
+	[MYRMEX_SYS_FMAP_REVOKE - MYRMEX_SYS_BASE] = sys_fmap_revoke,
 };
 
 #define LOGGED_MAX 512

@@ -13,9 +13,19 @@
  * private copy (or, when the others have let go meanwhile, just makes it
  * writable again). So: in a writable region, a present read-only page is a
  * copy-on-write page, and nothing else is.
+ *
+ * File mappings (kernel/fmap.h) map frames of the file manager's cache,
+ * each holding a reference for the mapping. In a shared file mapping a page
+ * is mapped with the region's protection although the frame is shared (the
+ * cache itself is what the mapping writes); a private file mapping follows
+ * the copy-on-write rule above: its cache pages are shared, so read-only,
+ * and a write copies. A file region never merges with an anonymous one and
+ * merges with a neighbour of the same map only where the map's pages
+ * continue.
  */
 #include <kernel/vm.h>
 #include <kernel/errno.h>
+#include <kernel/fmap.h>
 #include <kernel/kmem.h>
 #include <kernel/panic.h>
 #include <kernel/pmm.h>
@@ -92,6 +102,31 @@ bool vm_is_mapped(struct vm_space *vm, vaddr_t addr)
 	return find_region(vm, addr) != NULL;
 }
 
+struct vma *vm_region_at(struct vm_space *vm, vaddr_t addr)
+{
+	return find_region(vm, addr);
+}
+
+static uint64_t region_pages(const struct vma *v)
+{
+	return (v->end - v->start) / PAGE_SIZE;
+}
+
+/* Frees a region's descriptor, letting its file map go. */
+static void free_region(struct vma *v)
+{
+	if (v->fmap)
+		fmap_region_remove(v);
+	kmem_free(&vma_cache, v);
+}
+
+/* Whether b, which starts where a ends, may become part of a. */
+static bool mergeable(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->prot == b->prot && a->fmap == b->fmap &&
+	       (!a->fmap || a->fpage + region_pages(a) == b->fpage);
+}
+
 static bool range_is_free(struct vm_space *vm, vaddr_t start, vaddr_t end)
 {
 	struct vma *v = first_ending_above(vm, start);
@@ -118,7 +153,7 @@ void vm_space_destroy(struct vm_space *vm)
 	struct list_node *n, *tmp;
 	list_for_each_safe(n, tmp, &vm->regions) {
 		list_remove(n);
-		kmem_free(&vma_cache, region_of(n));
+		free_region(region_of(n));
 	}
 	vm->region_count = 0;
 	uncommit(vm, vm->committed_pages);
@@ -129,27 +164,38 @@ static void merge_around(struct vm_space *vm, struct vma *v)
 {
 	if (v->link.prev != &vm->regions) {
 		struct vma *p = region_of(v->link.prev);
-		if (p->end == v->start && p->prot == v->prot) {
+		if (mergeable(p, v)) {
 			p->end = v->end;
 			list_remove(&v->link);
-			kmem_free(&vma_cache, v);
+			free_region(v);
 			vm->region_count--;
 			v = p;
 		}
 	}
 	if (v->link.next != &vm->regions) {
 		struct vma *nx = region_of(v->link.next);
-		if (v->end == nx->start && v->prot == nx->prot) {
+		if (mergeable(v, nx)) {
 			v->end = nx->end;
 			list_remove(&nx->link);
-			kmem_free(&vma_cache, nx);
+			free_region(nx);
 			vm->region_count--;
 		}
 	}
 }
 
+/* Gives a fresh region descriptor its file map, if any. */
+static void set_fmap(struct vm_space *vm, struct vma *v, struct fmap *m, uint64_t fpage)
+{
+	v->fmap = m;
+	v->fpage = fpage;
+	v->space = vm;
+	if (m)
+		fmap_region_add(m, v);
+}
+
 /* Adds a region over a free range (the caller has committed its pages). */
-static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot)
+static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
+                         struct fmap *m)
 {
 	if (vm->region_count >= VM_MAX_REGIONS)
 		return -ENOMEM;
@@ -159,6 +205,7 @@ static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsign
 	v->start = start;
 	v->end = end;
 	v->prot = prot;
+	set_fmap(vm, v, m, 0);
 	struct vma *after = first_ending_above(vm, start);
 	list_insert_before(after ? &after->link : &vm->regions, &v->link);
 	vm->region_count++;
@@ -180,6 +227,7 @@ static int vm_split_at(struct vm_space *vm, vaddr_t addr)
 	tail->start = addr;
 	tail->end = v->end;
 	tail->prot = v->prot;
+	set_fmap(vm, tail, v->fmap, v->fpage + (addr - v->start) / PAGE_SIZE);
 	v->end = addr;
 	list_insert_before(v->link.next, &tail->link);
 	vm->region_count++;
@@ -200,19 +248,26 @@ static void release_pages(struct vm_space *vm, vaddr_t start, vaddr_t end)
 	arch_as_walk(&vm->as, start, end, release_page, vm);
 }
 
+void vm_release_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
+{
+	release_pages(vm, start, end);
+}
+
 /* How a page of a region with protection prot is mapped: a shared page
  * stays read-only (see the top of this file); a page of a PROT_NONE region
  * keeps its frame but loses the user bit, so that every user access faults
  * (and vm_fault refuses it) until mprotect gives access back. */
-static unsigned page_prot(unsigned prot, paddr_t pa)
+static unsigned page_prot(const struct vma *v, unsigned prot, paddr_t pa)
 {
 	if (!(prot & MAP_R))
 		return 0;
-	return (pmm_page_shared(pa) ? prot & ~MAP_W : prot) | MAP_U;
+	bool cow = pmm_page_shared(pa) && !(v->fmap && fmap_is_shared(v->fmap));
+	return (cow ? prot & ~MAP_W : prot) | MAP_U;
 }
 
 struct protect_args {
 	struct vm_space *vm;
+	const struct vma *v;
 	unsigned prot;
 };
 
@@ -220,7 +275,7 @@ static int protect_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
 {
 	const struct protect_args *p = arg;
 	(void)prot;
-	arch_as_protect(&p->vm->as, va, page_prot(p->prot, pa));
+	arch_as_protect(&p->vm->as, va, page_prot(p->v, p->prot, pa));
 	return 0;
 }
 
@@ -251,9 +306,9 @@ static int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
 	while (v && v->start < end) {
 		struct list_node *next = v->link.next;
 		release_pages(vm, v->start, v->end);
-		uncommit(vm, (v->end - v->start) / PAGE_SIZE);
+		uncommit(vm, region_pages(v));
 		list_remove(&v->link);
-		kmem_free(&vma_cache, v);
+		free_region(v);
 		vm->region_count--;
 		v = next == &vm->regions ? NULL : region_of(next);
 	}
@@ -295,7 +350,8 @@ static int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned pr
 	return 0;
 }
 
-int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, unsigned flags)
+static int map_region(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot,
+                      unsigned flags, struct fmap *m)
 {
 	if (size == 0)
 		return -EINVAL;
@@ -334,12 +390,12 @@ int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, uns
 			return err;
 		}
 	}
-	err = insert_region(vm, start, start + size, prot);
+	err = insert_region(vm, start, start + size, prot, m);
 	if (err) {
 		uncommit(vm, size / PAGE_SIZE);
 		return err;
 	}
-	if (flags & VM_POPULATE) {
+	if ((flags & VM_POPULATE) && !m) {
 		err = populate(vm, start, start + size, prot);
 		if (err) {
 			remove_range(vm, start, start + size);
@@ -348,6 +404,17 @@ int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, uns
 	}
 	*addr = start;
 	return 0;
+}
+
+int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, unsigned flags)
+{
+	return map_region(vm, addr, size, prot, flags, NULL);
+}
+
+int vm_map_file(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot,
+                unsigned flags, struct fmap *m)
+{
+	return map_region(vm, addr, size, prot, flags & ~VM_POPULATE, m);
 }
 
 int vm_unmap(struct vm_space *vm, vaddr_t addr, uint64_t size)
@@ -378,10 +445,14 @@ int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot)
 		err = vm_split_at(vm, end);
 	if (err)
 		return err;
+	for (struct vma *v = find_region(vm, addr); v && v->start < end;
+	     v = v->link.next == &vm->regions ? NULL : region_of(v->link.next))
+		if (v->fmap && !fmap_may_protect(v->fmap, prot))
+			return -EACCES;   /* before any change (the cuts change nothing visible) */
 	struct vma *v = find_region(vm, addr);
 	while (v && v->start < end) {
 		v->prot = prot;
-		struct protect_args args = { vm, prot };
+		struct protect_args args = { vm, v, prot };
 		arch_as_walk(&vm->as, v->start, v->end, protect_page, &args);
 		v = v->link.next == &vm->regions ? NULL : region_of(v->link.next);
 	}
@@ -404,7 +475,7 @@ vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk)
 		uint64_t pages = (new_end - old_end) / PAGE_SIZE;
 		if (!range_is_free(vm, old_end, new_end) || commit(vm, pages) < 0)
 			return vm->brk;
-		if (insert_region(vm, old_end, new_end, MAP_R | MAP_W) < 0) {
+		if (insert_region(vm, old_end, new_end, MAP_R | MAP_W, NULL) < 0) {
 			uncommit(vm, pages);
 			return vm->brk;
 		}
@@ -428,10 +499,14 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
 	vaddr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
 	unsigned mapped;
 	paddr_t pa = arch_as_lookup(&vm->as, va, &mapped);
+	if (!pa && v->fmap)   /* blocks: v is not to be trusted afterwards */
+		return fmap_fault(vm, v->fmap, v->fpage + (va - v->start) / PAGE_SIZE, va, access);
 	if (!pa)
 		return populate(vm, va, va + PAGE_SIZE, v->prot);
 	if (!(access & VM_ACCESS_WRITE) || (mapped & MAP_W))
 		return -EFAULT;   /* present yet faulting: a protection violation */
+	if (v->fmap && fmap_is_shared(v->fmap))
+		return -EFAULT;   /* shared file pages are mapped as the region allows */
 	/* A write the region allows to a read-only page: copy-on-write. */
 	if (!pmm_page_shared(pa))   /* the other holders have let go: ours alone */
 		return arch_as_protect(&vm->as, va, v->prot | MAP_U);
@@ -444,8 +519,8 @@ int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 	while (n > 0) {
 		vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
 		struct vma *v = find_region(vm, va);
-		if (!v)
-			return -EFAULT;
+		if (!v || v->fmap)
+			return -EFAULT;   /* the loader and signal frames never write files */
 		int err = populate(vm, page, page + PAGE_SIZE, v->prot);
 		if (err)
 			return err;
@@ -483,6 +558,7 @@ int vm_store(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 struct clone_args {
 	struct vm_space *dst, *src;
 	unsigned prot;     /* the region's */
+	bool keep;         /* a shared file mapping: both keep the page as it is */
 };
 
 /* Shares one page of a region: read-only in the copy and, when the parent
@@ -491,12 +567,12 @@ struct clone_args {
 static int share_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
 {
 	const struct clone_args *c = arg;
-	unsigned shared = (c->prot & ~MAP_W) | MAP_U;
+	unsigned shared = c->keep ? prot : (c->prot & ~MAP_W) | MAP_U;
 	int err = arch_as_map(&c->dst->as, va, pa, shared);
 	if (err)
 		return err == -EAGAIN ? -ENOMEM : err;
 	pmm_page_ref(pa);
-	if (prot & MAP_W)
+	if ((prot & MAP_W) && !c->keep)
 		arch_as_protect(&c->src->as, va, shared);   /* invalidates its TLB entry */
 	return 0;
 }
@@ -516,9 +592,10 @@ int vm_space_clone(struct vm_space *dst, struct vm_space *src)
 		v->start = from->start;
 		v->end = from->end;
 		v->prot = from->prot;
+		set_fmap(dst, v, from->fmap, from->fpage);
 		list_push_back(&dst->regions, &v->link);   /* same order, already merged */
 		dst->region_count++;
-		struct clone_args c = { dst, src, from->prot };
+		struct clone_args c = { dst, src, from->prot, from->fmap && fmap_is_shared(from->fmap) };
 		err = arch_as_walk(&src->as, from->start, from->end, share_page, &c);
 		if (err)
 			return err;
@@ -535,9 +612,49 @@ void vm_space_clear(struct vm_space *vm)
 		struct vma *v = region_of(n);
 		release_pages(vm, v->start, v->end);
 		list_remove(n);
-		kmem_free(&vma_cache, v);
+		free_region(v);
 	}
 	vm->region_count = 0;
 	uncommit(vm, vm->committed_pages);
 	vm->brk_start = vm->brk = 0;
+}
+
+void vm_unmap_files(struct vm_space *vm)
+{
+	struct list_node *n, *tmp;
+	list_for_each_safe(n, tmp, &vm->regions) {
+		struct vma *v = region_of(n);
+		if (!v->fmap)
+			continue;
+		release_pages(vm, v->start, v->end);
+		uncommit(vm, region_pages(v));
+		list_remove(n);
+		free_region(v);
+		vm->region_count--;
+	}
+}
+
+int vm_install_file_pages(struct vm_space *vm, vaddr_t va, struct fmap *m, uint64_t fpage,
+                          const paddr_t *pas, uint64_t n, unsigned access)
+{
+	struct vma *v = find_region(vm, va);
+	if (!v || v->fmap != m || v->fpage + (va - v->start) / PAGE_SIZE != fpage ||
+	    n > (v->end - va) / PAGE_SIZE)
+		return -EFAULT;
+	bool shared = fmap_is_shared(m);
+	unsigned prot = (v->prot & MAP_R) ? (shared ? v->prot : v->prot & ~MAP_W) | MAP_U : 0;
+	for (uint64_t i = 0; i < n; i++, va += PAGE_SIZE) {
+		if (arch_as_lookup(&vm->as, va, NULL))
+			continue;
+		int err = arch_as_map(&vm->as, va, pas[i], prot);
+		if (err)
+			return err == -EAGAIN ? -ENOMEM : err;
+		pmm_page_ref(pas[i]);
+		if (!shared && (access & VM_ACCESS_WRITE) && (v->prot & MAP_W)) {
+			err = unshare_page(vm, va, pas[i], v->prot);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
 }

@@ -3,7 +3,8 @@
  * writable; MAP_FIXED replaces part of a mapping; munmap of the middle keeps
  * both sides; mprotect to read-only and back; MAP_FIXED_NOREPLACE refuses an
  * occupied range with EEXIST and takes a free one; MAP_POPULATE and
- * MAP_NORESERVE are accepted; file mappings are refused with EBADF.
+ * MAP_NORESERVE are accepted; a file mapping of a descriptor that is not
+ * open is refused with EBADF (file mappings: t_mmap_file, t_omf).
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_mmap"

@@ -7,6 +7,7 @@
  */
 #include <kernel/arch.h>
 #include <kernel/device.h>
+#include <kernel/errno.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
@@ -65,9 +66,17 @@ static void page_fault(struct trapframe *tf)
 	STAT_INC(page_faults);
 
 	if (arch_tf_from_user(tf)) {
-		if (vm_fault(&p->vm, addr, access) == 0)
+		int err = vm_fault(&p->vm, addr, access);
+		if (err == 0 || err == -EINTR)   /* -EINTR: dying, on the way out */
 			return;
 		char cause[64];
+		if (err == -ENXIO || err == -EIO || err == -ENOMEM) {
+			/* A file page past the end, revoked, or unreadable: Linux's SIGBUS. */
+			ksnprintf(cause, sizeof(cause), "bus error (file page %s)",
+			          err == -ENXIO ? "past the end of the file" : "not available");
+			signal_fault(SIGBUS, BUS_ADRERR, addr, cause, addr, tf->rip);
+			return;
+		}
 		ksnprintf(cause, sizeof(cause), "page fault (%s, %s)",
 		          access == VM_ACCESS_WRITE ? "write" : access == VM_ACCESS_EXEC ? "exec" : "read",
 		          (tf->error & PF_PRESENT) ? "protection" : "not mapped");

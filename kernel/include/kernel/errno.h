@@ -10,6 +10,7 @@
 #define ESRCH    3
 #define EINTR    4
 #define EIO      5
+#define ENXIO    6
 #define E2BIG    7
 #define ENOEXEC  8
 #define EBADF    9
@@ -17,6 +18,7 @@
 #define EAGAIN  11
 #define ENOMEM  12
 #define EFAULT  14
+#define EACCES  13
 #define EBUSY   16
 #define EEXIST  17
 #define EXDEV   18

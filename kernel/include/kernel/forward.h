@@ -30,6 +30,8 @@ struct process;
  * harmless. */
 struct forward_channel {
 	uint32_t ctl, small, large;
+	uint32_t pager;   /* page faults' own control ICA: a fault can happen while
+	                     the channel's ICAs hold a forwarded call's data */
 };
 
 struct fwd {
@@ -53,6 +55,14 @@ void *forward_data(struct fwd *f);
  * channel is then replaced). Afterwards forward_data is valid only if
  * f->data is still non-NULL (the server gave the data ICA back). */
 long forward_call(struct fwd *f);
+/* The page-fault path's call to the file manager (kernel/fmap.h): no data
+ * ICA, over the channel's pager control ICA, woken only by the thread's
+ * death (-EINTR). The status, with the result's arguments in res. */
+long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8]);
+/* An asynchronous request from the kernel in p's name, whose result nobody
+ * takes (the mechanism frees it): 0 or -errno (-ESRCH no server, -EAGAIN
+ * p's ICA limit or the server's queue). p must be alive. */
+int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t arg0);
 /* Frees a thread's channel (thread exit); ICAs in flight are left to the
  * mechanism, which frees an orphan's result. */
 void forward_thread_exit(struct thread *t);

@@ -40,10 +40,19 @@
 #define VM_ACCESS_WRITE 2u
 #define VM_ACCESS_EXEC  4u
 
+struct fmap;
+struct vm_space;
+
 struct vma {
 	struct list_node link;   /* on vm_space.regions, sorted by start */
 	vaddr_t start, end;      /* [start, end), page aligned */
 	unsigned prot;           /* MAP_R | MAP_W | MAP_X (MAP_U implied) */
+	/* A file mapping (kernel/fmap.h) maps the file manager's cache pages,
+	 * fetched at faults (or all at once) from the pager; NULL: anonymous. */
+	struct fmap *fmap;
+	uint64_t fpage;              /* the map's page at start */
+	struct vm_space *space;      /* file mappings: the space the region is in */
+	struct list_node fmap_link;  /* file mappings: on the fmap's region list */
 };
 
 struct vm_space {
@@ -75,12 +84,33 @@ void vm_space_clear(struct vm_space *vm);
  * -ENOMEM (limits, no room), -EEXIST (VM_NOREPLACE and taken). */
 int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, unsigned flags);
 int vm_unmap(struct vm_space *vm, vaddr_t addr, uint64_t size);
+/* vm_map for a file mapping: the region's pages are the map's from page 0,
+ * fetched by vm_fault from the pager (kernel/fmap.c) or installed with
+ * vm_install_file_pages. The region holds a reference on m. */
+int vm_map_file(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot,
+                unsigned flags, struct fmap *m);
+/* Maps the cache frames pas[0..n) as the pages of map m from map page
+ * fpage on, at va, if the region there still maps m at fpage (a page
+ * already present is left alone). Each frame mapped gains a reference. A
+ * write access to a private mapping gets its own copy at once. 0, -EFAULT
+ * (the region changed meanwhile) or -ENOMEM. */
+int vm_install_file_pages(struct vm_space *vm, vaddr_t va, struct fmap *m, uint64_t fpage,
+                          const paddr_t *pas, uint64_t n, unsigned access);
+/* Unmaps the pages of [start, end) and lets their frames go, keeping the
+ * regions (a revoked file range faults again). */
+void vm_release_range(struct vm_space *vm, vaddr_t start, vaddr_t end);
+/* Removes every file mapping region (a process's end). */
+void vm_unmap_files(struct vm_space *vm);
+/* The region containing addr, or NULL. */
+struct vma *vm_region_at(struct vm_space *vm, vaddr_t addr);
 int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot);
 /* Moves the program break; returns the new break, or the old one on failure. */
 vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk);
-/* Resolves a fault at addr (demand-zero allocation, copy-on-write): 0,
- * -EFAULT when the access is outside every region or not allowed by its
- * protection, -ENOMEM when no page is left for it. */
+/* Resolves a fault at addr (demand-zero allocation, copy-on-write, a file
+ * page from the pager, which blocks): 0, -EFAULT when the access is
+ * outside every region or not allowed by its protection, -ENOMEM when no
+ * page is left for it, -ENXIO a file page past the end of the file or
+ * revoked (SIGBUS), -EIO the pager failed. */
 int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access);
 /* Whether addr lies in a region (whatever its protection): a fault there is
  * an access error (SEGV_ACCERR), elsewhere a mapping error. */
