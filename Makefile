@@ -120,6 +120,17 @@ $(BUILD)/bench/posix/%: bench/posix/%.c bench/posix/posix.h bench/bench_stats.c 
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
 
+# On-Memory File benchmarks (issue 6): bench/fmap/<name>.c with fmap_bench.c ->
+# $(BUILD)/bench/fmap/<name>, run from an ext2 disk under sysinit
+# (tools/bench_fmap.py, which also builds Debian's PostMark there with
+# postmark_shim.c). The OMF library calls are used once lib/libmyrmex/omf.c exists.
+BENCH_FMAP_SRC  := $(filter-out bench/fmap/fmap_bench.c bench/fmap/postmark_shim.c,$(wildcard bench/fmap/*.c))
+BENCH_FMAP_BINS := $(patsubst bench/fmap/%.c,$(BUILD)/bench/fmap/%,$(BENCH_FMAP_SRC))
+BENCH_FMAP_OMF  := $(if $(wildcard lib/libmyrmex/omf.c),-DFMAP_OMF_LIB)
+$(BUILD)/bench/fmap/%: bench/fmap/%.c bench/fmap/fmap_bench.c bench/fmap/fmap_bench.h $(LIBMYRMEX)
+	@mkdir -p $(dir $@)
+	$(UCC) $(USER_CFLAGS) $(BENCH_FMAP_OMF) -Ibench/fmap $< bench/fmap/fmap_bench.c $(LIBMYRMEX) -o $@
+
 # POSIX conformance suite: tests/posix/<name>.c -> build/posix/<name>, plain
 # static musl programs (no Myrmex headers): the same binaries run on Linux and
 # on Myrmex, and tools/posix_suite.py compares what they print (docs/testing.md).
@@ -200,7 +211,7 @@ kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
 servers: $(SERVER_BINS)
 tests: $(KTEST_BINS)
-benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS)
+benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS) $(BENCH_FMAP_BINS)
 unit: $(UNIT_BINS)
 posix: $(POSIX_BINS)
 
@@ -217,8 +228,9 @@ TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SER
 BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
-BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/virtio_blk \
-	$(BUILD)/servers/uart $(BUILD)/servers/fileman $(BUILD)/servers/pm
+BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \
+	$(BUILD)/servers/virtio_blk $(BUILD)/servers/uart $(BUILD)/servers/fileman \
+	$(BUILD)/servers/pm
 
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
@@ -257,7 +269,7 @@ bench: setup
 	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \
 		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --out $(BUILD)/bench \
 		--posix-init $(BUILD)/user/sysinit --posix-modules $(BENCH_POSIX_MODULES) \
-		--posix-dir $(BUILD)/bench/posix
+		--posix-dir $(BUILD)/bench/posix --fmap-dir $(BUILD)/bench/fmap
 
 clean:
 	rm -rf $(BUILD)

@@ -18,15 +18,16 @@ Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if pr
 and <out>/<mode>.log.
 With --posix-init, the POSIX boot follows (tools/bench_posix.py: static programs run
 by sysinit from an ext2 disk, on Myrmex and on Linux); its records, in
-<out>/posix-boot/results.jsonl, are merged in. MYRMEX_BENCH_ONLY=posix runs only the POSIX
-boot, MYRMEX_BENCH_ONLY=benchinit only the others; the rows of the part not run are
-those of its last run.
+<out>/posix-boot/results.jsonl, are merged in. With --fmap-dir, the On-Memory File boot
+follows (tools/bench_fmap.py, issue 6); its records, in <out>/fmap-boot/results.jsonl,
+are merged in too. MYRMEX_BENCH_ONLY=posix, =fmap or =benchinit runs only that part;
+the rows of the parts not run are those of their last run.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
         --modules build/bench/b_ipc ... [--out build/bench] [--timeout 1800] \\
         [--modes icount,native] [--disk build/bench/fs.img] [--quiet] \\
         [--posix-init build/user/sysinit --posix-modules build/user/posix_start ... \\
-         --posix-dir build/bench/posix]
+         --posix-dir build/bench/posix] [--fmap-dir build/bench/fmap]
 """
 
 import argparse
@@ -44,8 +45,9 @@ MODES = {
     "native": {"metric": "cycles", "unit": "cycles"},
 }
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
-ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix or =benchinit: run only that part
-PARTS = ("benchinit", "posix")
+ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap or =benchinit: run only that part
+PARTS = ("benchinit", "posix", "fmap")
+FMAP_SUITES = ("fmap", "fmap-postmark", "fmap-bonnie")   # tools/bench_fmap.py's
 DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE
 PANIC_GRACE = 10    # seconds of panic dump before QEMU is killed
 BYTES_KEY = "bytes"  # BENCH key: bytes per operation (for MB/s), not a count
@@ -418,16 +420,22 @@ def parse_args(argv):
     p.add_argument("--posix-modules", nargs="*", default=[], metavar="PATH",
                    help="the POSIX boot's other modules (posix_start, the servers)")
     p.add_argument("--posix-dir", help="the POSIX bench programs, put on its disk")
+    p.add_argument("--fmap-dir", help="the On-Memory File bench programs (bench/fmap); "
+                   "without it there is no OMF boot (it reuses the POSIX boot's modules)")
     args = p.parse_args(argv)
     if args.posix_init and not args.posix_dir:
         p.error("--posix-init needs --posix-dir")
+    if args.fmap_dir and not args.posix_init:
+        p.error("--fmap-dir needs --posix-init and --posix-modules")
     return args
 
 
 def parts_wanted(args):
-    """The parts to run: benchinit's boots and, with --posix-init, the POSIX boot;
-    MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises ValueError on a bad value."""
-    parts = [p for p in PARTS if p != "posix" or args.posix_init]
+    """The parts to run: benchinit's boots, with --posix-init the POSIX boot, with
+    --fmap-dir the OMF boot; MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises
+    ValueError on a bad value."""
+    parts = [p for p in PARTS if (p != "posix" or args.posix_init) and
+             (p != "fmap" or args.fmap_dir)]
     only = os.environ.get(ONLY_ENV, "").strip().lower()
     if not only:
         return parts
@@ -440,7 +448,8 @@ def earlier_records(args):
     """The Myrmex records of benchinit's boots from the last results.jsonl (for a
     run of the POSIX part alone)."""
     return [r for r in read_other_os(os.path.join(args.out, "results.jsonl"))
-            if r.get("os") == "myrmex" and r.get("suite") != "posix"]
+            if r.get("os") == "myrmex" and r.get("suite") != "posix" and
+            r.get("suite") not in FMAP_SUITES]
 
 
 def linux_wanted():
@@ -494,6 +503,7 @@ def publish(args, records, results, notes=(), show=False):
     report.md."""
     other = read_other_os(os.path.join(args.out, "results.linux.jsonl"))
     other += read_other_os(os.path.join(args.out, "posix-boot", "results.jsonl"))
+    other += read_other_os(os.path.join(args.out, "fmap-boot", "results.jsonl"))
     write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
     report = render_report(records + other, results, qemu.qemu_version(), notes)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
@@ -525,8 +535,8 @@ def main(argv=None):
         linux_notes, linux_failed = run_linux(args)
     else:
         records = earlier_records(args)
-        linux_notes = ["Only the POSIX boot was run (%s=posix): the other rows are "
-                       "those of the last full run." % ONLY_ENV]
+        linux_notes = ["Only the %s part was run (%s=%s): the other rows are those of "
+                       "the last full run." % (parts[0], ONLY_ENV, parts[0])]
     posix_notes, posix_failed, header = [], False, results
     if "posix" in parts:
         import bench_posix  # noqa: E402  (tools/bench_posix.py; it imports us)
@@ -537,10 +547,23 @@ def main(argv=None):
             return 130
         header = results or posix_results   # the report's accelerators
     elif args.posix_init:
-        posix_notes = ["The POSIX boot was not run (%s=benchinit): its rows are those "
-                       "of its last run." % ONLY_ENV]
+        posix_notes = ["The POSIX boot was not run (%s=%s): its rows are those "
+                       "of its last run." % (ONLY_ENV, parts[0])]
+    fmap_notes, fmap_failed = [], False
+    if "fmap" in parts:
+        import bench_fmap  # noqa: E402  (tools/bench_fmap.py; it imports us)
+        try:
+            fmap_results, fmap_notes, fmap_failed = bench_fmap.run_part(args)
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        header = header or fmap_results
+    elif args.fmap_dir:
+        fmap_notes = ["The OMF boot was not run (%s=%s): its rows are those of its "
+                      "last run." % (ONLY_ENV, parts[0])]
+    posix_notes += fmap_notes
     publish(args, records, header, linux_notes + posix_notes, show=True)
-    failed = posix_failed
+    failed = posix_failed or fmap_failed
     for note in posix_notes:
         warn(note.replace("**", ""))
     for r in results:

@@ -3,15 +3,18 @@
 
 Role: measures the POSIX personality with unmodified static programs
 (bench/posix/: posix.getpid, posix.read4k, posix.fork_exec_wait,
-posix.pipe_pingpong), the same binaries on Myrmex and on Linux:
+posix.pipe_pingpong, posix.clock_gettime, posix.timeq.*), the same binaries
+on Myrmex and on Linux:
 
 - the disk: an ext2 root made by tools/mkrootfs.py (rootfs/, Debian's static
-  busybox) plus the programs of --posix-dir and read4k's data file (4 KiB,
-  byte i = i % 251) in POSIX_DIR; written afresh for every run to
+  busybox) plus the programs of --posix-dir, read4k's data file (4 KiB,
+  byte i = i % 251) and time_fileread's (16 MiB) in POSIX_DIR; written
+  afresh for every run to
   <out>/posix-boot/root.img, and every boot gets its own copy of it;
 - Myrmex, once per mode (bench.py's run_mode: icount, native): the init is
-  `sysinit /bench/posix/run` with the boot modules posix_start, virtio_blk,
-  uart, fileman and pm; the runner prints the BENCH lines, and its exit ends
+  `sysinit /bench/posix/run` with the boot modules posix_start, timed,
+  virtio_blk, uart, fileman and pm; the runner prints the BENCH lines (and,
+  after stopping timed, those of the time benchmarks again), and its exit ends
   the boot (sysinit powers off with its status, which is checked, as are the
   runner's BENCH-ERROR lines);
 - Linux, once per mode, in the same QEMU machine (tools/linux_guest.py's
@@ -42,6 +45,8 @@ POSIX_DIR = "/bench/posix"          # where the disk holds the programs
 RUNNER = POSIX_DIR + "/run"
 DATA_NAME = "data4k"                # bench/posix/read4k.c's DATA_NAME
 DATA_BYTES = 4096
+BIG_NAME = "data16m"                # bench/posix/time_fileread.c's DATA_NAME
+BIG_BYTES = 16 << 20
 ROOT_MIB = 64
 MOUNT = "/mnt/root"                 # where Linux's /init mounts the disk
 LINUX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "uname", "insmod",
@@ -53,6 +58,12 @@ OUT_DIR = "posix-boot"              # under bench.py's --out
 def data_block():
     """read4k's data: byte i is i % 251 (checked by the program)."""
     return bytes(i % 251 for i in range(DATA_BYTES))
+
+
+def big_data():
+    """time_fileread's file, read cold beside the time loop: 4 KiB block i
+    holds the byte i % 256 (nothing checks it; it only has to be read)."""
+    return b"".join(bytes([i % 256]) * 4096 for i in range(BIG_BYTES // 4096))
 
 
 def bench_error(text):
@@ -77,9 +88,13 @@ def make_image(posix_dir, out):
     data = os.path.join(out, DATA_NAME)
     with open(data, "wb") as f:
         f.write(data_block())
+    big = os.path.join(out, BIG_NAME)
+    with open(big, "wb") as f:
+        f.write(big_data())
     image = os.path.join(out, "root.img")
     cmd = [sys.executable, os.path.join(ROOT, "tools", "mkrootfs.py"), image,
-           str(ROOT_MIB), "--add", "%s:%s/%s" % (data, POSIX_DIR, DATA_NAME)]
+           str(ROOT_MIB), "--add", "%s:%s/%s" % (data, POSIX_DIR, DATA_NAME),
+           "--add", "%s:%s/%s" % (big, POSIX_DIR, BIG_NAME)]
     for path in programs(posix_dir):
         cmd += ["--add", "%s:%s/%s" % (os.path.abspath(path), POSIX_DIR,
                                       os.path.basename(path))]

@@ -10,6 +10,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <myrmex.h>
+#include <myrmex/time.h>
+#include <errno.h>
 
 /* The folder of the POSIX benchmarks when argv[0] names none. */
 #define POSIX_BENCH_DIR "/bench/posix"
@@ -24,6 +27,17 @@ static inline int posix_sibling(char *out, size_t size, const char *self, const 
 	int n = slash ? snprintf(out, size, "%.*s/%s", (int)(slash - self), self, name)
 	              : snprintf(out, size, "%s/%s", POSIX_BENCH_DIR, name);
 	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+/*
+ * The end of the name of a time benchmark: "" when the time server answers
+ * the time calls (or on Linux), ".kernel" on Myrmex without a time server
+ * (the runner's second pass, after it has stopped timed: the kernel then
+ * answers them itself, docs/posix.md).
+ */
+static inline const char *posix_time_suffix(void)
+{
+	return myrmex_server_pid(MYRMEX_COREID_TIME) == -ESRCH ? ".kernel" : "";
 }
 
 #endif

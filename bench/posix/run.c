@@ -8,6 +8,9 @@
  * other (fork, execve, waitpid: each in a fresh process), prints
  * `BENCH-ERROR <name> ...` for one that fails, then BENCH-DONE, and exits
  * with 0 when all passed. With arguments it runs only the programs named.
+ * On Myrmex, after the whole list, it stops the time server (SIGKILL) and
+ * runs the time benchmarks again, whose figures then end in ".kernel": the
+ * same binaries with the time calls answered by the kernel.
  */
 #define _DEFAULT_SOURCE
 #include "bench.h"
@@ -15,6 +18,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -26,6 +30,14 @@ static const char *const all_benchmarks[] = {
 	"read4k",
 	"fork_exec_wait",
 	"pipe_pingpong",
+	"clock_gettime",
+	"time_fileread",
+};
+
+/* Run again once the time server is stopped: the kernel's answers. */
+static const char *const time_benchmarks[] = {
+	"clock_gettime",
+	"time_fileread",
 };
 
 extern char **environ;
@@ -100,6 +112,22 @@ static int run_one(const char *self, const char *name)
 	return -1;
 }
 
+/* Stops the time server; 0 once it is gone, -1 when there is none (Linux)
+ * or it stays. */
+static int stop_time_server(void)
+{
+	long pid = myrmex_server_pid(MYRMEX_COREID_TIME);
+	if (pid <= 0 || kill((pid_t)pid, SIGKILL) != 0)
+		return -1;
+	for (int i = 0; i < 1000; i++) {
+		if (myrmex_server_pid(MYRMEX_COREID_TIME) == -ESRCH)
+			return 0;
+		myrmex_sleep_ns(1000000);
+	}
+	say("BENCH-ERROR time server did not stop\n");
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *self = argc > 0 ? argv[0] : NULL;
@@ -111,6 +139,9 @@ int main(int argc, char **argv)
 	} else {
 		for (size_t i = 0; i < sizeof all_benchmarks / sizeof all_benchmarks[0]; i++)
 			failed += run_one(self, all_benchmarks[i]) != 0;
+		if (stop_time_server() == 0)
+			for (size_t i = 0; i < sizeof time_benchmarks / sizeof time_benchmarks[0]; i++)
+				failed += run_one(self, time_benchmarks[i]) != 0;
 	}
 	say("BENCH-DONE\n");
 	return failed ? 1 : 0;

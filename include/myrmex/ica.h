@@ -120,14 +120,11 @@ struct myrmex_frame {
 	int64_t status;      /* the server's result status (kernel: -EPIPE etc.) */
 	uint32_t ndata;      /* data ICAs travelling with the call or the result */
 	uint32_t data[MYRMEX_FRAME_DATA];
-	uint32_t origin;     /* kernel: MYRMEX_ORIGIN_KERNEL when the kernel itself
-	                        made this call (a Linux call it forwards, a page
-	                        fault, an unmap notice), else 0 */
+	uint32_t reserved;
 	uint64_t arg[8];     /* arguments in, results out (server-defined) */
 };
 _Static_assert(sizeof(struct myrmex_frame) == 112, "frame layout");
 
-#define MYRMEX_ORIGIN_KERNEL 1u
 
 /* What get() tells the caller, copied by the kernel: trust this, not the
  * control ICA, which others may write. */
@@ -146,7 +143,14 @@ struct myrmex_delivery {
 	                                       they could not be mapped) */
 	uint16_t data_pages[MYRMEX_FRAME_DATA];   /* their sizes in pages */
 	int64_t status;      /* result: the status */
+	uint32_t origin;     /* request: MYRMEX_ORIGIN_KERNEL when the kernel itself made
+	                        the call (a Linux call it forwards, a page fault, an
+	                        unmap notice) on a channel the program cannot touch,
+	                        else 0. Servers trust this, never a word of the frame. */
+	uint32_t reserved;
 };
-_Static_assert(sizeof(struct myrmex_delivery) == 64, "delivery layout");
+_Static_assert(sizeof(struct myrmex_delivery) == 72, "delivery layout");
+
+#define MYRMEX_ORIGIN_KERNEL 1u
 
 #endif

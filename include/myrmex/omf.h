@@ -27,7 +27,8 @@
  *
  * fmap_revoke(map, from_page) -> 0, or -errno (the file manager only)
  *     Unmaps, in every address space, the pages of kernel map id `map` from
- *     file page from_page on; touching them later raises SIGBUS. -EPERM for
+ *     page from_page on (counted from the map's first page, as FS_PAGEIN
+ *     counts); touching them later raises SIGBUS. -EPERM for
  *     anyone but the server of MYRMEX_COREID_FS, -ENOENT unknown map.
  */
 #ifndef MYRMEX_OMF_H

@@ -103,14 +103,15 @@ struct fmap *fmap_find(uint32_t id)
 	return NULL;
 }
 
-/* The frame a page record names: a page of an ICA that the file manager
- * holds (attached or parked), not a channel's. 0 when the record is bad. */
+/* The frame a page record names: a page of an ICA the file manager
+ * allocated (its cache), wherever the ICA is now — a chunk may be at the
+ * disk driver for a neighbouring block, its frames stay the same — but not
+ * a channel's. 0 when the record is bad. */
 static paddr_t record_frame(const struct fs_map_page *r)
 {
 	struct process *pager = ipc_server(MYRMEX_COREID_FS);
 	struct ica *ica = ica_lookup(r->handle);
-	if (!pager || !ica || ica->kernel_channel || ica->owner != pager ||
-	    (ica->state != ICA_ATTACHED && ica->state != ICA_PARKED) || r->page >= ica->npages)
+	if (!pager || !ica || ica->kernel_channel || ica->charged != pager || r->page >= ica->npages)
 		return 0;
 	return ica->base + (paddr_t)r->page * PAGE_SIZE;
 }

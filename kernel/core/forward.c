@@ -43,7 +43,7 @@ static int ensure(struct process *p, uint32_t *handle, uint32_t npages)
 		*handle = 0;
 		return err;
 	}
-	ica->kernel_channel = true;
+	ica_make_channel(ica);
 	*handle = ica->handle;
 	return 0;
 }
@@ -211,7 +211,7 @@ int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t
 	int err = ica_alloc(p, 1, &ctl);
 	if (err)
 		return err;
-	ctl->kernel_channel = true;
+	ica_make_channel(ctl);
 	struct fwd f = { .target = target, .opcode = opcode };
 	f.arg[0] = arg0;
 	write_request(ctl, &f);

@@ -54,8 +54,24 @@ void *ica_kernel_ptr(const struct ica *ica, uint32_t offset)
 	return (uint8_t *)arch_phys_to_virt(ica->base) + offset;
 }
 
+/* A kernel channel's ICAs are never mapped in the process they serve: its
+ * other threads could otherwise rewrite a call the kernel has made. */
+static bool hidden_from(const struct ica *ica, const struct process *p)
+{
+	return ica->kernel_channel && p == ica->charged;
+}
+
+void ica_make_channel(struct ica *ica)
+{
+	if (ica->state == ICA_ATTACHED)
+		ica_unmap(ica, ica->owner);
+	ica->kernel_channel = true;
+}
+
 int ica_map(struct ica *ica, struct process *p)
 {
+	if (hidden_from(ica, p))
+		return 0;
 	int err = arch_as_map_range(&p->vm.as, ica_address(ica), ica->base, ica->npages,
 	                            MAP_R | MAP_W | MAP_U);
 	if (err)
@@ -67,6 +83,8 @@ int ica_map(struct ica *ica, struct process *p)
 
 void ica_unmap(struct ica *ica, struct process *p)
 {
+	if (hidden_from(ica, p))
+		return;
 	arch_as_unmap_range(&p->vm.as, ica_address(ica), ica->npages);
 	STAT_INC(ica_detaches);
 }

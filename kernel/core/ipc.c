@@ -209,6 +209,8 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 		out->opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, c->frame))->opcode;
 		out->status = c->kind == MYRMEX_DELIVERY_RESULT ? c->status : 0;
 		out->ndata = c->ncarried;
+		out->origin = c->kind == MYRMEX_DELIVERY_REQUEST && c->kernel_origin
+		              ? MYRMEX_ORIGIN_KERNEL : 0;
 	}
 	for (unsigned i = 0; i < c->ncarried; i++) {
 		struct ica *d = c->carried[i];
@@ -285,11 +287,10 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 		return err;
 
 	/* Checked: now move. */
-	struct myrmex_frame *frame = ica_kernel_ptr(ctl, off);
-	frame->requester = me->pid;
-	/* Only the first frame of a kernel channel is the kernel's own: a server
-	 * passing such a call on writes the next frame itself. */
-	frame->origin = idle && ctl->kernel_channel ? MYRMEX_ORIGIN_KERNEL : 0;
+	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
+	/* Only the first stage of a kernel channel's call is the kernel's own: a
+	 * server passing it on speaks for itself. */
+	c->kernel_origin = idle && ctl->kernel_channel;
 	if (idle) {
 		ctl->state = ICA_IN_FLIGHT;
 		ctl->owner = NULL;

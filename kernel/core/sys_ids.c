@@ -1,8 +1,8 @@
 /*
  * Identity, limits and odds and ends that programs ask at start-up: the
  * user and group ids of the single root user, resource limits, getrandom,
- * sysinfo, gettimeofday and time, set_robust_list, madvise and the CPU
- * affinity mask. All answered in the kernel (no IPC).
+ * sysinfo, set_robust_list, madvise and the CPU affinity mask. All
+ * answered in the kernel (no IPC). The time calls are in sys_time.c.
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
@@ -186,30 +186,6 @@ long sys_sysinfo(const struct syscall_args *a)
 	s.procs = (uint16_t)proc_count();
 	s.mem_unit = PAGE_SIZE;
 	return copy_to_user(a->arg[0], &s, sizeof(s)) < 0 ? -EFAULT : 0;
-}
-
-long sys_gettimeofday(const struct syscall_args *a)
-{
-	if (a->arg[0]) {
-		uint64_t ns = time_realtime_ns();
-		int64_t tv[2] = { (int64_t)(ns / 1000000000ull), (int64_t)(ns % 1000000000ull / 1000) };
-		if (copy_to_user(a->arg[0], tv, sizeof(tv)) < 0)
-			return -EFAULT;
-	}
-	if (a->arg[1]) {
-		int32_t tz[2] = { 0, 0 };
-		if (copy_to_user(a->arg[1], tz, sizeof(tz)) < 0)
-			return -EFAULT;
-	}
-	return 0;
-}
-
-long sys_time(const struct syscall_args *a)
-{
-	int64_t now = (int64_t)(time_realtime_ns() / 1000000000ull);
-	if (a->arg[0] && copy_to_user(a->arg[0], &now, sizeof(now)) < 0)
-		return -EFAULT;
-	return now;
 }
 
 /* Robust futex lists: recorded nowhere; a thread that dies holding a

@@ -1,7 +1,14 @@
 /*
- * Time and futex system calls: clock_gettime, nanosleep, clock_nanosleep and
- * futex wait/wake with timeouts, over the TSC clock (kernel/time.h) and the
- * scheduler's timed sleeps.
+ * The Linux time calls: clock_gettime, clock_getres, gettimeofday, time,
+ * nanosleep and clock_nanosleep; futex wait/wake with timeouts; and the
+ * native clock_info. A POSIX process's clock readings and sleeps go to the
+ * time server when one runs (kernel/timesrv.h: one IPC each); the kernel
+ * answers them itself, from its TSC clock (kernel/time.h) and the
+ * scheduler's timed sleeps, for native processes, before the time server
+ * has started and after it has gone. Both read the same clock. Arguments
+ * are checked here first in every case, so a bad call costs no IPC and
+ * fails the same way with or without the server. futex timeouts stay in
+ * the kernel.
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
@@ -10,15 +17,8 @@
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/time.h>
+#include <kernel/timesrv.h>
 #include <kernel/usercopy.h>
-
-#define CLOCK_REALTIME          0
-#define CLOCK_MONOTONIC         1
-#define CLOCK_MONOTONIC_RAW     4
-#define CLOCK_REALTIME_COARSE   5
-#define CLOCK_MONOTONIC_COARSE  6
-#define CLOCK_BOOTTIME          7
-#define TIMER_ABSTIME           1
 
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
@@ -30,18 +30,6 @@
 struct timespec64 {
 	int64_t sec, nsec;
 };
-
-static bool is_realtime(uint64_t clock)
-{
-	return clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE;
-}
-
-static bool clock_known(uint64_t clock)
-{
-	return clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
-	       clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE ||
-	       clock == CLOCK_BOOTTIME;
-}
 
 /* Reads and checks a user timespec; returns its nanoseconds (saturating). */
 static int read_timespec(uptr_t p, uint64_t *ns)
@@ -62,20 +50,59 @@ static int write_timespec(uptr_t p, uint64_t ns)
 	return copy_to_user(p, &ts, sizeof(ts));
 }
 
+/* The time on a valid clock: the time server's answer, else the kernel's. */
+static uint64_t clock_now(uint32_t clock)
+{
+	uint64_t ns;
+	if (timesrv_serves() && timesrv_read(TIME_GET, clock, &ns) == 0)
+		return ns;
+	return time_clock_is_realtime(clock) ? time_realtime_ns() : time_monotonic_ns();
+}
+
 long sys_clock_gettime(const struct syscall_args *a)
 {
 	uint64_t clock = a->arg[0];
-	if (!clock_known(clock))
+	if (!time_clock_valid(clock))
 		return -EINVAL;
-	return write_timespec(a->arg[1], is_realtime(clock) ? time_realtime_ns() : time_monotonic_ns());
+	return write_timespec(a->arg[1], clock_now((uint32_t)clock));
 }
 
 /* clock_getres: the clocks count in nanoseconds from the TSC. */
 long sys_clock_getres(const struct syscall_args *a)
 {
-	if (!clock_known(a->arg[0]))
+	uint64_t clock = a->arg[0];
+	if (!time_clock_valid(clock))
 		return -EINVAL;
-	return a->arg[1] ? write_timespec(a->arg[1], 1) : 0;
+	if (!a->arg[1])
+		return 0;
+	uint64_t ns;
+	if (!(timesrv_serves() && timesrv_read(TIME_GETRES, (uint32_t)clock, &ns) == 0))
+		ns = 1;
+	return write_timespec(a->arg[1], ns);
+}
+
+long sys_gettimeofday(const struct syscall_args *a)
+{
+	if (a->arg[0]) {
+		uint64_t ns = clock_now(TIME_CLOCK_REALTIME);
+		int64_t tv[2] = { (int64_t)(ns / NS_PER_S), (int64_t)(ns % NS_PER_S / 1000) };
+		if (copy_to_user(a->arg[0], tv, sizeof(tv)) < 0)
+			return -EFAULT;
+	}
+	if (a->arg[1]) {
+		int32_t tz[2] = { 0, 0 };
+		if (copy_to_user(a->arg[1], tz, sizeof(tz)) < 0)
+			return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_time(const struct syscall_args *a)
+{
+	int64_t now = (int64_t)(clock_now(TIME_CLOCK_REALTIME) / NS_PER_S);
+	if (a->arg[0] && copy_to_user(a->arg[0], &now, sizeof(now)) < 0)
+		return -EFAULT;
+	return now;
 }
 
 /* Sleeps until the monotonic deadline; on interruption writes what remains. */
@@ -97,6 +124,31 @@ static uint64_t deadline_after(uint64_t ns)
 	return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
 }
 
+/* A checked sleep: ns relative (flags 0) or absolute on clock, with its
+ * monotonic deadline already worked out by the kernel. The time server
+ * sleeps for a POSIX process; the kernel does when there is none, or when
+ * the server cannot (gone meanwhile, full): then it sleeps out what is
+ * left of the same deadline. A signal ends the sleep with -EINTR and the
+ * time left to the deadline (not for an absolute sleep, as Linux). */
+static long sleep_on(uint32_t clock, uint32_t flags, uint64_t ns, uint64_t deadline,
+                     uptr_t remaining)
+{
+	if (flags & TIME_ABSTIME)
+		remaining = 0;
+	if (timesrv_serves()) {
+		long r = timesrv_sleep(clock, flags, ns);
+		if (r == -EINTR) {
+			uint64_t now = time_monotonic_ns();
+			if (remaining)
+				write_timespec(remaining, deadline > now ? deadline - now : 0);
+			return -EINTR;
+		}
+		if (r == 0 || r == -EINVAL)
+			return r;
+	}
+	return sleep_until(deadline, remaining);
+}
+
 long sys_nanosleep(const struct syscall_args *a)
 {
 	uint64_t ns;
@@ -105,27 +157,35 @@ long sys_nanosleep(const struct syscall_args *a)
 		return err;
 	if (a->arg[1] && !user_range_ok(a->arg[1], sizeof(struct timespec64)))
 		return -EFAULT;
-	return sleep_until(deadline_after(ns), a->arg[1]);
+	return sleep_on(TIME_CLOCK_MONOTONIC, 0, ns, deadline_after(ns), a->arg[1]);
 }
 
 long sys_clock_nanosleep(const struct syscall_args *a)
 {
 	uint64_t clock = a->arg[0], flags = a->arg[1];
-	if (!clock_known(clock) || clock == CLOCK_MONOTONIC_RAW || flags & ~(uint64_t)TIMER_ABSTIME)
+	if (!time_clock_sleeps(clock) || flags & ~(uint64_t)TIME_ABSTIME)
 		return -EINVAL;
 	uint64_t ns;
 	int err = read_timespec(a->arg[2], &ns);
 	if (err)
 		return err;
 	uint64_t deadline;
-	if (flags & TIMER_ABSTIME) {
+	if (flags & TIME_ABSTIME) {
 		/* An absolute time on the chosen clock, as a monotonic deadline. */
-		uint64_t offset = is_realtime(clock) ? time_realtime_ns() - time_monotonic_ns() : 0;
+		uint64_t offset = time_clock_is_realtime(clock) ? time_realtime_ns() - time_monotonic_ns() : 0;
 		deadline = ns > offset ? ns - offset : 1;
-		return sleep_until(deadline, 0);
+	} else {
+		deadline = deadline_after(ns);
 	}
-	deadline = deadline_after(ns);
-	return sleep_until(deadline, a->arg[3]);
+	return sleep_on((uint32_t)clock, (uint32_t)flags, ns, deadline, a->arg[3]);
+}
+
+/* clock_info: how the clocks are made from the TSC (include/myrmex/time.h). */
+long sys_myrmex_clock_info(const struct syscall_args *a)
+{
+	struct myrmex_clock_info info;
+	time_clock_info(&info);
+	return copy_to_user(a->arg[0], &info, sizeof(info)) < 0 ? -EFAULT : 0;
 }
 
 long sys_futex(const struct syscall_args *a)

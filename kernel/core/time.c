@@ -1,34 +1,40 @@
 /*
  * The clocks (see kernel/time.h). Nanoseconds come from TSC ticks by a
  * fixed-point multiply, ns = ticks * mult >> 32, with mult = 10^6 * 2^32 / kHz,
- * which needs no division on the read path.
+ * which needs no division on the read path. The formula is the one of
+ * include/myrmex/time.h, which the time server uses with the same numbers
+ * (clock_info), so the two read one clock.
  */
 #include <kernel/time.h>
 #include <kernel/arch.h>
 #include <kernel/printk.h>
 
-static uint64_t tsc_khz, tsc_boot, mult, epoch_ns_at_boot;
+static struct myrmex_clock_info clock;
 
 void time_init(void)
 {
-	tsc_khz = arch_tsc_calibrate();
-	tsc_boot = arch_read_tsc();
-	mult = (1000000ull << 32) / tsc_khz;
-	epoch_ns_at_boot = arch_rtc_epoch_seconds() * 1000000000ull;
+	clock.tsc_khz = arch_tsc_calibrate();
+	clock.tsc_boot = arch_read_tsc();
+	clock.mult = (1000000ull << 32) / clock.tsc_khz;
+	clock.epoch_ns = arch_rtc_epoch_seconds() * 1000000000ull;
 }
 
 uint64_t time_monotonic_ns(void)
 {
-	uint64_t ticks = arch_read_tsc() - tsc_boot;
-	return (uint64_t)(((unsigned __int128)ticks * mult) >> 32);
+	return myrmex_clock_monotonic(&clock, arch_read_tsc());
 }
 
 uint64_t time_realtime_ns(void)
 {
-	return epoch_ns_at_boot + time_monotonic_ns();
+	return clock.epoch_ns + time_monotonic_ns();
 }
 
 uint64_t time_tsc_khz(void)
 {
-	return tsc_khz;
+	return clock.tsc_khz;
+}
+
+void time_clock_info(struct myrmex_clock_info *out)
+{
+	*out = clock;
 }

@@ -34,7 +34,8 @@ struct test {
 #define DISK_OF(flags) ((int)((flags) >> 24 & 15u))
 #define CONSOLE (1u << 28)   /* testinit only: the console server (uart) runs during the test */
 #define GIVE_COM1 (1u << 23) /* testinit only: give the test COM1, the serial port's UART */
-#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1)
+#define TIME (1u << 22)      /* testinit only: the time server (timed) runs during the test */
+#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -196,6 +197,19 @@ static const struct test tests[] = {
 	FS_PM_TEST("fs-pipe-transfer", "t_fs_pipe_proc", "transfer"),
 	FS_PM_TEST("fs-pipe-exit", "t_fs_pipe_proc", "exit"),
 	{ "posix-calls", "t_posix_calls", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	/* File mappings (docs/fmap.md): the On-Memory File and mmap of files,
+	 * POSIX processes on fs.img (their scratch files removed at the end). */
+	{ "omf", "t_omf", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	{ "omf-dma", "t_omf", { "dma" }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	{ "mmap-file", "t_mmap_file", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	/* The time server: the Linux time calls of a POSIX process through it
+	 * (messages on the console, so with the file manager and the console
+	 * server); a native test forging its requests beside POSIX sleepers;
+	 * the server's death (the test starts and kills its own timed). */
+	{ "time-server", "t_time_server", { "posix" }, EXITS, 0, 0,
+	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	{ "time-server-forged", "t_time_server", { "forged" }, EXITS, 0, 1, TIME },
+	{ "time-server-death", "t_time_server", { "death" }, EXITS, 0, 0, SERVER },
 	FS_TEST("fs-full", "t_fs_full", "full", DISK_FULL),
 	FS_TEST("fs-corrupt-magic", "t_fs_corrupt", "magic", DISK_BAD_MAGIC),
 	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),

@@ -13,7 +13,9 @@
  * kills both, again inside the leak check. A console test (CONSOLE) runs
  * with the console server (uart), given COM1, started and killed the same
  * way; its input comes from the host, which types what a "CONSOLE-TYPE"
- * line asks for. Prints TEST-PLAN,
+ * line asks for. A time test (TIME) runs with the time server (timed),
+ * started (and awaited until it has registered) and killed the same way.
+ * Prints TEST-PLAN,
  * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
  * when everything passed, 1 otherwise.
  *
@@ -31,6 +33,7 @@
 #define _GNU_SOURCE
 #include <myrmex.h>
 #include <myrmex/device.h>
+#include <myrmex/time.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -376,6 +379,29 @@ static long console_server_start(char *reason, size_t size)
 	return pid;
 }
 
+/* Starts the time server (timed) with the server right for a TIME test and
+ * waits until it has registered, so that the test's first call reaches it:
+ * its pid, or -1 with the reason written. */
+static long time_server_start(char *reason, size_t size)
+{
+	char *argv[] = { "timed", NULL };
+	long pid = myrmex_spawn_flags("timed", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER);
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start timed: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	for (int tries = 0; tries < 2000 && myrmex_server_pid(MYRMEX_COREID_TIME) != pid; tries++)
+		myrmex_sleep_ns(1000000);
+	if (myrmex_server_pid(MYRMEX_COREID_TIME) != pid) {
+		snprintf(reason, size, "timed did not register");
+		myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
+		int status;
+		wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS);
+		return -1;
+	}
+	return pid;
+}
+
 /* Stops the driver after its test (it serves until killed). 1 when it was
  * still running and is reaped now; 0 with the reason added otherwise. */
 static int disk_driver_stop(long pid, char *reason, size_t size)
@@ -491,12 +517,19 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	int check_leaks = native && read_counts(&before) == 0;
 	reason[0] = '\0';
 
-	long driver = 0, fileman = 0, console = 0;
-	if (native && (t->spawn_flags & (DISK | FS)) &&
-	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), reason, size)) < 0)
+	long driver = 0, fileman = 0, console = 0, timed = 0;
+	if (native && (t->spawn_flags & TIME) && (timed = time_server_start(reason, size)) < 0)
 		return 0;
+	if (native && (t->spawn_flags & (DISK | FS)) &&
+	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), reason, size)) < 0) {
+		if (timed > 0)
+			disk_driver_stop(timed, reason, size);
+		return 0;
+	}
 	if (native && (t->spawn_flags & FS) && (fileman = fileman_start(reason, size)) < 0) {
 		disk_driver_stop(driver, reason, size);
+		if (timed > 0)
+			disk_driver_stop(timed, reason, size);
 		return 0;
 	}
 	if (native && (t->spawn_flags & CONSOLE) && (console = console_server_start(reason, size)) < 0) {
@@ -504,6 +537,8 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 			fileman_stop(fileman, reason, size);
 		if (driver > 0)
 			disk_driver_stop(driver, reason, size);
+		if (timed > 0)
+			disk_driver_stop(timed, reason, size);
 		return 0;
 	}
 	int ok = run_once(t, reason, size);
@@ -512,6 +547,8 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	if (fileman > 0 && !fileman_stop(fileman, reason, size) && ok > 0)
 		ok = 0;
 	if (driver > 0 && !disk_driver_stop(driver, reason, size) && ok > 0)
+		ok = 0;
+	if (timed > 0 && !disk_driver_stop(timed, reason, size) && ok > 0)
 		ok = 0;
 	if (ok < 0)
 		return 0;

@@ -14,7 +14,7 @@
 # tests/posix/<name>.c plus its name here.
 
 PROGRAMS="fork execve wait exit ids pgrp sigaction sigmask sigchld sigpipe alarm
-brk mmap threads file_io dir fd path tty poll time uname
+brk mmap mmap_file threads file_io dir fd path tty poll time uname
 bad_pointer bad_fd bad_flags fork_bomb mem_exhaust"
 
 export PATH=/bin

@@ -1,20 +1,23 @@
 /*
  * sysinit: the init (pid 1) of a Myrmex running POSIX programs. It starts
- * the servers from the boot modules (the virtio-blk driver on the first
- * disk, the console server on COM1, the file manager on that disk, the
- * process manager), then the first POSIX process with its arguments:
+ * the servers from the boot modules (the time server, the virtio-blk driver
+ * on the first disk, the console server on COM1, the file manager on that
+ * disk, the process manager), then the first POSIX process with its
+ * arguments:
  *
  *     sysinit /bin/sh [args...]     (make run: an interactive shell)
  *
  * When that process ends, sysinit shuts the file manager down (everything
  * written reaches the disk, the file system is marked clean) and powers the
- * machine off with the program's exit status.
+ * machine off with the program's exit status. Without a time server (no
+ * module timed) the kernel answers the time calls itself.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <myrmex.h>
 #include <myrmex/proc.h>
+#include <myrmex/time.h>
 
 static char *const env[] = { "HOME=/", NULL };
 
@@ -60,6 +63,9 @@ int main(int argc, char **argv)
 	char *const uart_argv[] = { "uart", uart_arg, NULL };
 	char *const fm_argv[] = { "fileman", "64", NULL };
 	char *const pm_argv[] = { "pm", NULL };
+	char *const timed_argv[] = { "timed", NULL };
+	if (start("timed", timed_argv, -1) > 0)
+		await_server(MYRMEX_COREID_TIME);
 	start("virtio_blk", blk_argv, device_arg(disk, disk_arg, sizeof disk_arg));
 	start("uart", uart_argv, device_arg(uart, uart_arg, sizeof uart_arg));
 	await_server(MYRMEX_COREID_CONSOLE);

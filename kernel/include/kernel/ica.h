@@ -45,6 +45,7 @@ struct ipc_call {
 	struct list_node link;      /* on a request queue or a result queue */
 	unsigned nhops;
 	struct ipc_hop hops[MYRMEX_MAX_STAGES];
+	bool kernel_origin;         /* the stage being delivered is the kernel's own call */
 	unsigned ncarried;
 	struct ica *carried[MYRMEX_FRAME_DATA];
 	/* The delivery in progress (request or result). */
@@ -74,6 +75,9 @@ struct ica {
 int ica_alloc(struct process *p, uint32_t npages, struct ica **out);
 /* Frees an ICA, unmapping it from wherever it is mapped, and what it carries. */
 void ica_destroy(struct ica *ica);
+/* Makes a fresh ICA part of a kernel channel: from now on it is never
+ * mapped in the process it was allocated for (see kernel/forward.h). */
+void ica_make_channel(struct ica *ica);
 /* Maps / unmaps an ICA in p's address space (map: 0 or -ENOMEM/-EAGAIN). */
 int ica_map(struct ica *ica, struct process *p);
 void ica_unmap(struct ica *ica, struct process *p);

@@ -173,6 +173,20 @@ int ext2_truncate(struct ext2_fs *fs, uint32_t ino, uint64_t size);
 int ext2_file_block(struct ext2_fs *fs, uint32_t ino, uint64_t fileblock, bool alloc,
                     uint64_t *diskblock);
 
+/* Grows the size of regular file ino to size without touching its data
+ * (nothing when the file is already that long): the caller has put the
+ * bytes between the old and the new end in place itself (the On-Memory
+ * File's syncblock, whose stores went straight into the cached blocks), so
+ * unlike ext2_truncate the tail of the old last block is not cleared. Sets
+ * mtime and ctime. -EFBIG beyond the largest file. */
+int ext2_extend(struct ext2_fs *fs, uint32_t ino, uint64_t size);
+
+/* Frees the blocks of regular file ino from file block `from` on, but never
+ * one that the size covers: the blocks an On-Memory File mapping allocated
+ * past the end and no syncblock covered (e2fsck accepts no block past the
+ * end). Indirect blocks left empty go too. */
+int ext2_trim(struct ext2_fs *fs, uint32_t ino, uint64_t from);
+
 /* Copies the target of symbolic link ino (not NUL-terminated) into buf;
  * returns its full length, which may exceed size (then buf holds a prefix). */
 int ext2_readlink(struct ext2_fs *fs, uint32_t ino, char *buf, size_t size);

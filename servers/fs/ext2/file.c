@@ -1,6 +1,7 @@
 /*
  * file.c - file data: read, write, truncate, the file-block map for the
- * On-Memory File step, and reading symbolic links.
+ * On-Memory File step (with growing a file over data already in place and
+ * trimming blocks allocated past its end), and reading symbolic links.
  *
  * Invariant kept for holes and growth: the bytes of the last block past the
  * end of the file are zero whenever the file grows over them (the tail is
@@ -215,6 +216,40 @@ int ext2_file_block(struct ext2_fs *fs, uint32_t ino, uint64_t fileblock, bool a
 	}
 	if (rc == 0)
 		*diskblock = b;
+	return (int)ext2_finish(fs, rc);
+}
+
+int ext2_extend(struct ext2_fs *fs, uint32_t ino, uint64_t size)
+{
+	struct ext2_inode in;
+	if (fs->read_only)
+		return -EROFS;
+	int rc = get_regular(fs, ino, &in);
+	if (rc == 0 && size > max_size(fs))
+		rc = -EFBIG;
+	if (rc < 0 || size <= ext2_inode_size(&in))
+		return (int)ext2_finish(fs, rc);
+	ext2_set_inode_size(fs, &in, size);
+	ext2_touch(&in, EXT2_ATTR_MTIME, true, ext2_now(fs));
+	return (int)ext2_finish(fs, ext2_write_inode(fs, ino, &in));
+}
+
+int ext2_trim(struct ext2_fs *fs, uint32_t ino, uint64_t from)
+{
+	struct ext2_inode in;
+	if (fs->read_only)
+		return -EROFS;
+	int rc = get_regular(fs, ino, &in);
+	if (rc < 0)
+		return (int)ext2_finish(fs, rc);
+	uint64_t covered = (ext2_inode_size(&in) + EXT2_BLOCK_SIZE - 1) / EXT2_BLOCK_SIZE;
+	uint32_t before = in.i_blocks;
+	rc = ext2_free_blocks_from(fs, &in, from > covered ? from : covered);
+	if (in.i_blocks != before) {
+		int wrc = ext2_write_inode(fs, ino, &in);
+		if (rc == 0)
+			rc = wrc;
+	}
 	return (int)ext2_finish(fs, rc);
 }
 

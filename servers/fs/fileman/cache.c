@@ -14,8 +14,25 @@
  * request each) and reused. Write-back is lazy: dirty blocks reach the disk
  * on eviction, FS_SYNC, FS_DROP_CACHE and FS_SHUTDOWN.
  *
- * Invariant: a block that is dirty is valid; a chunk in the hash table has
- * an ICA (handle != 0) or holds nothing (valid == 0).
+ * File mappings (fmap.c) pin blocks: the kernel maps the frame of a pinned
+ * block into processes, so the block must stay where it is. A chunk holding
+ * a pinned block is never evicted or reused, FS_DROP_CACHE keeps its pinned
+ * blocks, and a block that a writable map holds counts as dirty for every
+ * write-back (its frame may be written any time, and no dirty bit says
+ * when). At most pin_chunk_limit chunks hold pinned blocks, so that normal
+ * I/O always has chunks to work in.
+ *
+ * The driver fills a chunk by DMA only at blocks that are not valid (a
+ * read stops at the first valid block), and a pinned block is always
+ * valid, so a read never lands on a block that processes map. A write-back
+ * may send a pinned block while a process stores into it: the disk gets
+ * some mix, and the block stays dirty for the next write-back (a writable
+ * pin), as with any page written while it is being cleaned.
+ *
+ * Invariants: a block that is dirty is valid; a pinned block is valid; a
+ * chunk in the hash table has an ICA (handle != 0) or holds nothing (valid
+ * == 0); pinned bit i is set exactly when pins[i] > 0, wpinned when
+ * wpins[i] > 0, and pin_total is the sum of pins[].
  */
 #include "fileman.h"
 
@@ -30,9 +47,14 @@ struct chunk {
 	uint64_t key;
 	uint32_t handle;             /* the chunk's ICA, 0 when it has none */
 	uint64_t valid, dirty;       /* bit i: block key * 64 + i */
+	uint64_t pinned, wpinned;    /* bit i: held by a map / by a writable map */
+	uint32_t pin_total;          /* holds on its blocks, all maps together */
 	bool hashed;
+	bool sync_marked;            /* cache_sync_mark: written by cache_sync_marked */
 	struct chunk *hash_next;
 	struct chunk *newer, *older; /* the LRU list, newest at lru.older */
+	/* Holds per block (fewer than FMAP_PINS_MAX in all, so 16 bits do). */
+	uint16_t pins[CHUNK_BLOCKS], wpins[CHUNK_BLOCKS];
 };
 
 struct fm_stats fm_stats;
@@ -42,6 +64,8 @@ static unsigned chunk_count, chunk_max;
 static struct chunk *hash[HASH_SIZE];
 static struct chunk lru;         /* sentinel: lru.older is the newest, lru.newer the oldest */
 static uint64_t disk_blocks;
+static unsigned pinned_chunks, pin_chunk_limit;
+uint64_t cache_pinned_lost;
 
 static uint64_t bit(unsigned i)
 {
@@ -92,26 +116,43 @@ void cache_init(unsigned max_chunks, uint64_t blocks)
 	chunk_count = 0;
 	lru.older = lru.newer = &lru;
 	disk_blocks = blocks;
+	/* A quarter of the cache, and at least two chunks, stay unpinned. */
+	unsigned reserve = chunk_max / 4 < 2 ? 2 : chunk_max / 4;
+	pin_chunk_limit = chunk_max > reserve ? chunk_max - reserve : 0;
+	pinned_chunks = 0;
 }
 
-/* The chunk lost its ICA (the driver died holding it): what it held is gone. */
+/* The chunk lost its ICA (the driver died holding it): what it held is gone.
+ * Pins stay counted until the maps let go (fmap.c revokes them when it sees
+ * cache_pinned_lost move); the frames stay with the processes that map
+ * them, but the chunk no longer caches those blocks. */
 static void chunk_lost(struct chunk *c)
 {
 	c->handle = 0;
 	c->valid = c->dirty = 0;
+	if (c->pin_total)
+		cache_pinned_lost++;
+}
+
+/* What a write-back of c writes: the dirty blocks and those a writable map
+ * holds (valid, as every pinned block). */
+static uint64_t to_write(const struct chunk *c)
+{
+	return (c->dirty | c->wpinned) & c->valid;
 }
 
 /* Writes the dirty blocks of c, a run per request. */
 static int chunk_write_back(struct chunk *c)
 {
+	uint64_t todo = to_write(c);
 	unsigned i = 0;
-	while (c->dirty && i < CHUNK_BLOCKS) {
-		if (!(c->dirty & bit(i))) {
+	while (todo && i < CHUNK_BLOCKS) {
+		if (!(todo & bit(i))) {
 			i++;
 			continue;
 		}
 		unsigned n = 1;
-		while (i + n < CHUNK_BLOCKS && (c->dirty & bit(i + n)))
+		while (i + n < CHUNK_BLOCKS && (todo & bit(i + n)))
 			n++;
 		bool lost = false;
 		int rc = diskio_transfer(true, c->key * CHUNK_BLOCKS + i, n, c->handle,
@@ -120,18 +161,36 @@ static int chunk_write_back(struct chunk *c)
 			chunk_lost(c);
 		if (rc < 0)
 			return rc;
-		c->dirty &= ~(((n == 64 ? 0 : bit(n)) - 1) << i);
+		uint64_t run = ((n == 64 ? 0 : bit(n)) - 1) << i;
+		c->dirty &= ~run;
+		todo &= ~run;
 		i += n;
 	}
+	c->sync_marked = false;   /* whatever cache_sync_mark asked is written */
 	return 0;
+}
+
+static struct chunk *chunk_find(uint64_t key)
+{
+	struct chunk *c = hash[key % HASH_SIZE];
+	while (c && c->key != key)
+		c = c->hash_next;
+	return c;
+}
+
+/* The least recently used chunk that holds no pinned block, or NULL. */
+static struct chunk *lru_victim(void)
+{
+	for (struct chunk *c = lru.newer; c != &lru; c = c->newer)
+		if (c->pin_total == 0)
+			return c;
+	return NULL;
 }
 
 /* A chunk for key: found, new, or the least recently used one reused. */
 static struct chunk *chunk_for(uint64_t key, int *err)
 {
-	struct chunk *c = hash[key % HASH_SIZE];
-	while (c && c->key != key)
-		c = c->hash_next;
+	struct chunk *c = chunk_find(key);
 	if (c) {
 		lru_unlink(c);
 		lru_push_newest(c);
@@ -140,9 +199,9 @@ static struct chunk *chunk_for(uint64_t key, int *err)
 		memset(c, 0, sizeof(*c));
 		lru_push_newest(c);
 	} else {
-		c = lru.newer;
-		if (c == &lru) {
-			*err = -ENOMEM;
+		c = lru_victim();
+		if (!c) {
+			*err = -ENOMEM;   /* every chunk is pinned */
 			return NULL;
 		}
 		int rc = chunk_write_back(c);
@@ -171,7 +230,9 @@ static struct chunk *chunk_for(uint64_t key, int *err)
 	return c;
 }
 
-uint8_t *cache_get(uint64_t b, unsigned ahead, int *err)
+/* Block b cached and valid (read as cache_get says): its chunk, or NULL
+ * with *err set. */
+static struct chunk *block_in(uint64_t b, unsigned ahead, int *err)
 {
 	struct chunk *c = chunk_for(b / CHUNK_BLOCKS, err);
 	if (!c)
@@ -179,7 +240,7 @@ uint8_t *cache_get(uint64_t b, unsigned ahead, int *err)
 	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
 	if (c->valid & bit(i)) {
 		fm_stats.v[FS_STAT_CACHE_HITS]++;
-		return chunk_base(c) + (uint64_t)i * FM_BLOCK;
+		return c;
 	}
 	fm_stats.v[FS_STAT_CACHE_MISSES]++;
 	/* Read b and the uncached blocks after it, as far as asked. */
@@ -195,7 +256,13 @@ uint8_t *cache_get(uint64_t b, unsigned ahead, int *err)
 		return NULL;
 	}
 	c->valid |= ((n == 64 ? 0 : bit(n)) - 1) << i;
-	return chunk_base(c) + (uint64_t)i * FM_BLOCK;
+	return c;
+}
+
+uint8_t *cache_get(uint64_t b, unsigned ahead, int *err)
+{
+	struct chunk *c = block_in(b, ahead, err);
+	return c ? chunk_base(c) + (b % CHUNK_BLOCKS) * FM_BLOCK : NULL;
 }
 
 uint8_t *cache_get_overwrite(uint64_t b, int *err)
@@ -210,9 +277,7 @@ uint8_t *cache_get_overwrite(uint64_t b, int *err)
 
 void cache_mark_dirty(uint64_t b)
 {
-	struct chunk *c = hash[(b / CHUNK_BLOCKS) % HASH_SIZE];
-	while (c && c->key != b / CHUNK_BLOCKS)
-		c = c->hash_next;
+	struct chunk *c = chunk_find(b / CHUNK_BLOCKS);
 	if (c && (c->valid & bit((unsigned)(b % CHUNK_BLOCKS))))
 		c->dirty |= bit((unsigned)(b % CHUNK_BLOCKS));
 }
@@ -221,7 +286,7 @@ int cache_sync(bool flush_device)
 {
 	int first_error = 0;
 	for (unsigned i = 0; i < chunk_count; i++) {
-		int rc = chunks[i].dirty ? chunk_write_back(&chunks[i]) : 0;
+		int rc = to_write(&chunks[i]) ? chunk_write_back(&chunks[i]) : 0;
 		if (rc < 0 && !first_error)
 			first_error = rc;
 	}
@@ -237,11 +302,107 @@ int cache_drop(void)
 		return rc;
 	for (unsigned i = 0; i < chunk_count; i++) {
 		struct chunk *c = &chunks[i];
+		if (c->pin_total) {   /* processes map these blocks: they stay */
+			c->valid &= c->pinned;
+			c->dirty &= c->pinned;
+			continue;
+		}
 		if (c->hashed)
 			hash_remove(c);
 		c->valid = c->dirty = 0;
 	}
 	return 0;
+}
+
+/* ---- pinning, for file mappings (fmap.c) ---- */
+
+int cache_pin(uint64_t b, unsigned ahead, bool writable, uint32_t *handle, uint32_t *page)
+{
+	struct chunk *c = chunk_find(b / CHUNK_BLOCKS);
+	if ((!c || c->pin_total == 0) && pinned_chunks >= pin_chunk_limit)
+		return -ENOMEM;   /* one more pinned chunk would squeeze normal I/O */
+	int err = 0;
+	c = block_in(b, ahead, &err);
+	if (!c)
+		return err;
+	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
+	if (c->pin_total++ == 0)
+		pinned_chunks++;
+	c->pins[i]++;
+	c->pinned |= bit(i);
+	if (writable) {
+		c->wpins[i]++;
+		c->wpinned |= bit(i);
+	}
+	*handle = c->handle;
+	*page = i;
+	return 0;
+}
+
+void cache_unpin(uint64_t b, bool writable)
+{
+	struct chunk *c = chunk_find(b / CHUNK_BLOCKS);
+	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
+	if (!c || c->pins[i] == 0 || (writable && c->wpins[i] == 0)) {
+		fm_log("unpin of block %llu that is not pinned", (unsigned long long)b);
+		return;
+	}
+	if (writable) {
+		if (--c->wpins[i] == 0)
+			c->wpinned &= ~bit(i);
+		if (c->valid & bit(i))
+			c->dirty |= bit(i);   /* what the map stored is written back lazily */
+	}
+	if (--c->pins[i] == 0)
+		c->pinned &= ~bit(i);
+	if (--c->pin_total == 0)
+		pinned_chunks--;
+}
+
+bool cache_pinned(uint64_t b)
+{
+	struct chunk *c = chunk_find(b / CHUNK_BLOCKS);
+	return c && c->pins[b % CHUNK_BLOCKS] > 0;
+}
+
+uint32_t cache_handle_of(uint64_t b)
+{
+	struct chunk *c = chunk_find(b / CHUNK_BLOCKS);
+	return c && (c->valid & bit((unsigned)(b % CHUNK_BLOCKS))) ? c->handle : 0;
+}
+
+void cache_sync_mark(uint64_t b)
+{
+	struct chunk *c = chunk_find(b / CHUNK_BLOCKS);
+	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
+	if (c && (c->valid & bit(i))) {
+		c->dirty |= bit(i);
+		c->sync_marked = true;
+	}
+}
+
+int cache_sync_marked(void)
+{
+	int first_error = 0;
+	for (unsigned i = 0; i < chunk_count; i++) {
+		struct chunk *c = &chunks[i];
+		if (!c->sync_marked)
+			continue;
+		c->sync_marked = false;
+		int rc = chunk_write_back(c);
+		if (rc < 0 && !first_error)
+			first_error = rc;
+	}
+	return first_error;
+}
+
+void cache_pin_counts(uint64_t *blocks, uint64_t *pinned)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < chunk_count; i++)
+		n += (uint64_t)__builtin_popcountll(chunks[i].pinned);
+	*blocks = n;
+	*pinned = pinned_chunks;
 }
 
 uint64_t cache_cached_blocks(void)

@@ -7,7 +7,11 @@
  *   diskio.c    calls to the disk driver, pushed onto the control ICA of the
  *               request being served (multi-stage calls) or onto our own
  *   cache.c     the block cache: 4 KiB blocks in 64-block chunk ICAs that the
- *               driver fills by DMA, write-back, LRU eviction, read-ahead
+ *               driver fills by DMA, write-back, LRU eviction, read-ahead,
+ *               blocks pinned for file mappings
+ *   fmap.c      file mappings (mmap, the On-Memory File's readblock): the
+ *               kernel's maps and the blocks each holds, page-in, sync,
+ *               unmap, and revocation when a file shrinks or goes
  *   ofd.c       open-file descriptions: the object, offset, flags, counted
  *               references (descriptors, parked requests)
  *   fdtable.c   descriptor tables per process: entries pointing to
@@ -56,6 +60,7 @@ struct request {
 	struct myrmex_ctl_header *ctl;
 	struct myrmex_frame *frame;   /* the caller's frame, in ctl */
 	uint64_t arg[8];
+	uint32_t origin;              /* the frame's origin, copied with arg[] */
 	int pid;                      /* the requester (from the delivery) */
 	uint8_t *data;                /* the data ICA, NULL when none came */
 	uint64_t data_size;           /* its size in bytes */
@@ -105,6 +110,10 @@ bool request_at_fdcwd(uint64_t v);
 /* The requester is the process manager (the server of MYRMEX_COREID_PM). */
 bool request_from_pm(const struct request *rq);
 
+/* The kernel itself made the call (the frame's origin says
+ * MYRMEX_ORIGIN_KERNEL): a page fault, mmap, readblock, an unmap notice. */
+bool request_from_kernel(const struct request *rq);
+
 /* ---- diskio.c ---- */
 
 /* Where disk calls go: onto the control ICA of the request being served
@@ -149,6 +158,30 @@ int cache_sync(bool flush_device);
 int cache_drop(void);
 /* The block device the ext2 library runs on (nblocks filled at mount). */
 extern const struct ext2_blockdev cache_blockdev;
+
+/* Pinning, for file mappings. cache_pin caches block b (reading it as
+ * cache_get does, with read-ahead) and pins it: until the matching
+ * cache_unpin its chunk is neither evicted nor reused and the block stays
+ * valid at chunk ICA *handle, page *page; with writable, every write-back
+ * writes it. -ENOMEM when the block would pin one chunk more than the
+ * cache may spare (a quarter of it, at least two chunks, stays unpinned),
+ * or the cache's errors. cache_unpin of a writable hold marks the block
+ * dirty. */
+int cache_pin(uint64_t b, unsigned ahead, bool writable, uint32_t *handle, uint32_t *page);
+void cache_unpin(uint64_t b, bool writable);
+/* Whether some map holds block b. */
+bool cache_pinned(uint64_t b);
+/* The ICA of the chunk caching block b now, or 0 when b is not cached. */
+uint32_t cache_handle_of(uint64_t b);
+/* Marks cached block b dirty and its chunk for cache_sync_marked, which
+ * writes back the marked chunks (all their dirty blocks). */
+void cache_sync_mark(uint64_t b);
+int cache_sync_marked(void);
+/* Blocks pinned now, and chunks holding them. */
+void cache_pin_counts(uint64_t *blocks, uint64_t *chunks);
+/* Counts chunks lost (the driver died holding their ICA) while they held
+ * pinned blocks: fmap.c revokes the pages that were there. */
+extern uint64_t cache_pinned_lost;
 
 /* ---- ofd.c: open-file descriptions ---- */
 
@@ -305,6 +338,28 @@ int64_t op_statfs(struct request *rq);
 int64_t op_stats(struct request *rq);
 int64_t op_drop_cache(struct request *rq);
 int64_t op_shutdown(struct request *rq);
+int64_t op_map(struct request *rq);
+int64_t op_pagein(struct request *rq);
+int64_t op_unmap(struct request *rq);
+int64_t op_syncmap(struct request *rq);
+
+/* ---- fmap.c: what the rest of the file manager tells the file mappings ---- */
+
+/* File ino is about to shrink to size bytes: the pages of its maps from the
+ * first page wholly past size on are revoked (fmap_revoke: unmapped in every
+ * process) and let go, before the blocks are freed. 0, or the kernel's
+ * refusal (then nothing may be freed). */
+int fmap_truncate(uint32_t ino, uint64_t size);
+/* File ino is about to be freed (its last link goes): every page of its
+ * maps is revoked; the maps stay until FS_UNMAP, holding nothing. */
+int fmap_inode_gone(uint32_t ino);
+/* After each request: revokes the pages of chunks the cache lost. */
+void fmap_after_request(void);
+/* FS_SHUTDOWN: every map is revoked and let go (the blocks past the end
+ * that readblock allocated are freed), before the last write-back. */
+void fmap_shutdown(void);
+/* FS_STATS with FS_STATS_MAPS: the FS_MSTAT_* counters. */
+void fmap_stats(uint64_t out[8]);
 
 /* ops_file.c: a Linux struct stat into the request's data ICA, of inode
  * ino or of a special object (mode, device number, inode number). 0 or

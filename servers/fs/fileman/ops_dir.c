@@ -6,7 +6,9 @@
  *
  * Removing the last name of a file that is still open frees it at once (the
  * ext2 library does not defer it); the descriptors open on it are marked
- * stale so that they can never reach an inode reused by another file.
+ * stale so that they can never reach an inode reused by another file, and
+ * the pages that maps of it hold are revoked first (fmap.c), before its
+ * blocks are freed.
  */
 #include "fileman.h"
 
@@ -115,6 +117,19 @@ int64_t op_rmdir(struct request *rq)
 	return fm_result(rc, "rmdir");
 }
 
+/* Before a name of ino goes (unlink, or rename over it): if it is the last
+ * name of a regular file, the file is about to be freed, so its maps let go
+ * of its blocks now. 0 or the kernel's refusal to revoke. */
+static int before_last_name(uint32_t ino)
+{
+	struct ext2_stat st;
+	if (!ino || ext2_stat(&fm_fs, ino, &st) < 0)
+		return 0;
+	if ((st.mode & EXT2_S_IFMT) != EXT2_S_IFREG || st.links > 1)
+		return 0;
+	return fmap_inode_gone(ino);
+}
+
 /* After a name of ino went: if that was its last, its descriptors go stale. */
 static void forget_if_gone(uint32_t ino)
 {
@@ -143,6 +158,8 @@ int64_t op_unlink(struct request *rq)
 		if (rc == 0)
 			rc = (st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR ? -EISDIR : -ENOTDIR;
 	}
+	if (rc == 0)
+		rc = before_last_name(ino);
 	if (rc == 0)
 		rc = ext2_unlink(&fm_fs, dir, name);
 	if (rc == 0)
@@ -186,6 +203,11 @@ int64_t op_rename(struct request *rq)
 		rc = -EBUSY;   /* as Linux: "." and ".." do not move */
 	if (rc == 0 && ext2_lookup(&fm_fs, new_dir, new_name, strlen(new_name), &replaced) < 0)
 		replaced = 0;
+	uint32_t moved = 0;
+	if (rc == 0 && replaced &&
+	    (ext2_lookup(&fm_fs, old_dir, old_name, strlen(old_name), &moved) < 0 ||
+	     moved != replaced))
+		rc = before_last_name(replaced);   /* a rename onto its own inode frees nothing */
 	if (rc == 0)
 		rc = ext2_rename(&fm_fs, old_dir, old_name, new_dir, new_name);
 	if (rc == 0)

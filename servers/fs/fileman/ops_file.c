@@ -284,5 +284,12 @@ int64_t op_ftruncate(struct request *rq)
 		return -ESTALE;
 	if ((int64_t)rq->arg[1] < 0)
 		return -EINVAL;
-	return fm_result(ext2_truncate(&fm_fs, f->ino, rq->arg[1]), "ftruncate");
+	/* Shrinking frees blocks: the maps let go of them first. */
+	struct ext2_stat st;
+	int rc = ext2_stat(&fm_fs, f->ino, &st);
+	if (rc == 0 && rq->arg[1] < st.size)
+		rc = fmap_truncate(f->ino, rq->arg[1]);
+	if (rc == 0)
+		rc = ext2_truncate(&fm_fs, f->ino, rq->arg[1]);
+	return fm_result(rc, "ftruncate");
 }

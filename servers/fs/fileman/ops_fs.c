@@ -1,6 +1,7 @@
 /*
  * ops_fs.c - the handlers for the file system as a whole: sync, statfs,
- * stats, drop-cache and shutdown.
+ * stats (the cache's counters, or the file mappings'), drop-cache (blocks
+ * that maps hold stay) and shutdown (maps still held are revoked first).
  *
  * FS_SYNC writes the dirty blocks back itself, then passes the last step,
  * the disk's DISK_FLUSH, on to the driver with direct return: the file
@@ -42,9 +43,17 @@ int64_t op_statfs(struct request *rq)
 
 int64_t op_stats(struct request *rq)
 {
-	fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
+	uint64_t v[8];
+	if (rq->arg[0] == FS_STATS_MAPS) {
+		fmap_stats(v);
+	} else if (rq->arg[0] == 0) {
+		fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
+		memcpy(v, fm_stats.v, sizeof(v));
+	} else {
+		return -EINVAL;
+	}
 	for (unsigned i = 0; i < 8; i++)
-		request_out(rq, i, fm_stats.v[i]);
+		request_out(rq, i, v[i]);
 	return 0;
 }
 
@@ -60,6 +69,7 @@ int64_t op_shutdown(struct request *rq)
 		return -EPERM;
 	if (fm_fs_state != 0)
 		return 0;   /* nothing mounted: nothing to write */
+	fmap_shutdown();   /* no one writes the cache once it is written for good */
 	int rc = cache_sync(false);
 	int unmount = ext2_unmount(&fm_fs);
 	if (rc == 0)

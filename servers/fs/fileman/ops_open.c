@@ -94,7 +94,9 @@ static int64_t open_in(struct request *rq, uint32_t base, const char *cwd, const
 		return -ENXIO;   /* device nodes and the like: nothing serves them */
 	}
 	if (kind == FM_FILE && (flags & O_TRUNC) && access != O_RDONLY && st.size) {
-		rc = ext2_truncate(&fm_fs, ino, 0);
+		rc = fmap_truncate(ino, 0);   /* mapped pages go before their blocks */
+		if (rc == 0)
+			rc = ext2_truncate(&fm_fs, ino, 0);
 		if (rc < 0)
 			return fm_result(rc, "open (truncate)");
 	}

@@ -30,15 +30,19 @@ static const fm_handler handlers[] = {
 	[FS_POLL] = op_poll,           [FS_ACCESS] = op_access,
 	[FS_READLINK] = op_readlink,   [FS_OPEN_AS] = op_open_as,
 	[FS_CANCEL] = op_cancel,
+	[FS_MAP] = op_map,             [FS_PAGEIN] = op_pagein,
+	[FS_UNMAP] = op_unmap,         [FS_SYNCMAP] = op_syncmap,
 };
 #define HANDLER_COUNT (sizeof(handlers) / sizeof(handlers[0]))
 
 /* Calls served even when no file system is mounted: the counters, the
- * shutdown, and the bookkeeping of processes, which touches no disk. */
+ * shutdown, and the bookkeeping of processes and maps, which touches no
+ * disk (an unmap frees blocks past the end only while mounted). */
 static bool needs_no_disk(uint32_t opcode)
 {
 	return opcode == FS_STATS || opcode == FS_SHUTDOWN || opcode == FS_FORK ||
-	       opcode == FS_EXEC || opcode == FS_EXIT || opcode == FS_CANCEL;
+	       opcode == FS_EXEC || opcode == FS_EXIT || opcode == FS_CANCEL ||
+	       opcode == FS_UNMAP;
 }
 
 void request_serve(const struct myrmex_delivery *d)
@@ -51,6 +55,7 @@ void request_serve(const struct myrmex_delivery *d)
 	const volatile struct myrmex_frame *f = rq.frame;
 	for (unsigned i = 0; i < 8; i++)
 		rq.arg[i] = f->arg[i];
+	rq.origin = d->origin;   /* the kernel's word, not the frame's */
 	rq.pid = d->requester;
 	if (d->ndata >= 1) {
 		myrmex_ica_attach(d->data[0]);   /* in case it came parked */
@@ -68,6 +73,7 @@ void request_serve(const struct myrmex_delivery *d)
 		diskio_use(rq.ctl);
 		status = handler(&rq);
 		diskio_use(NULL);
+		fmap_after_request();
 	}
 	if (status != FM_LATER)
 		request_reply(&rq, status);
@@ -169,6 +175,11 @@ int request_base(struct request *rq, const char *path, uint32_t *dir, const char
 	}
 	*dir = files_cwd(rq->pid, cwd);
 	return 0;
+}
+
+bool request_from_kernel(const struct request *rq)
+{
+	return rq->origin == MYRMEX_ORIGIN_KERNEL;
 }
 
 bool request_from_pm(const struct request *rq)

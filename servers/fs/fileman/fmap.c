@@ -1,0 +1,635 @@
+/*
+ * fmap.c - the file side of file mappings: mmap of a file and the On-Memory
+ * File's readblock (include/myrmex/fs.h, "File mappings"; include/myrmex/
+ * omf.h). The kernel keeps the address-space side and names each mapping
+ * with a map id; here a map is the file, its range of pages, how it may be
+ * used, and the cache block each of its pages holds. A held block is pinned
+ * in the cache (cache.c): its frame is what the kernel mapped, so it must
+ * stay that block's until the map lets go.
+ *
+ * Only the kernel makes these calls (the frame's origin): a program that
+ * could pin or unpin blocks could fill the cache with pins, or make the
+ * cache reuse a frame that another process still maps.
+ *
+ * Pages are numbered from the map's first file page ("map pages"): page p
+ * of a map is file page first + p, in FS_PAGEIN, FS_SYNCMAP and
+ * fmap_revoke alike, as the kernel's regions count them.
+ *
+ * Holes. A page that is a hole in the file gets a block at its first
+ * page-in, zero-filled, in every map on a read-write mount (read-only maps
+ * too): then the mapping and the file share one block, and a later write()
+ * into the hole shows in the mapping at once. On a read-only mount, or when
+ * the disk is full, a read-only map gets the shared zero page instead (no
+ * one can write that hole meanwhile, or the full disk refuses it anyway). A
+ * writable map gets the error: the kernel raises SIGBUS, as Linux does when
+ * a shared writable mapping of a hole meets a full disk.
+ *
+ * Blocks past the end. Only writable readblock maps take them (allocated,
+ * zero-filled; the size changes only with FS_SYNCMAP's new size). When the
+ * last map holding such blocks lets go, those no syncblock covered are
+ * freed again (ext2_trim): e2fsck accepts no block past the end of a file.
+ *
+ * Revocation. Before blocks that maps hold are freed (a truncation, the
+ * file's last link going) the kernel unmaps those pages everywhere
+ * (myrmex_fmap_revoke) and the maps let them go; a revoked page stays
+ * revoked (FS_PAGEIN -ENXIO, the kernel raises SIGBUS), and a map whose file
+ * is gone holds nothing more.
+ *
+ * Limits: FMAP_MAX maps (-EAGAIN), FMAP_PINS_MAX pages held by all maps
+ * together and the cache's pinned-chunk limit (-ENOMEM).
+ */
+#include "fileman.h"
+
+#include <errno.h>
+#include <string.h>
+#include <myrmex/omf.h>
+
+#define FMAP_MAX        1024u
+#define FMAP_PINS_MAX   32768u
+#define MAP_HASH        1024u
+#define PIN_HASH        4096u
+#define NONE            UINT32_MAX
+#define MAP_FLAGS       (FS_MAP_SHARED | FS_MAP_WRITE | FS_MAP_POPULATE | FS_MAP_OMF)
+#define ZERO_PAGE_BLOCK 0u      /* a pin's block: the shared zero page */
+/* Pages of the largest ext2 file (file.c's EXT2_MAX_FILE_SIZE): readblock
+ * allocates no block that no size could ever cover. */
+#define MAX_FILE_PAGES  (0x1ff00000000ull / FM_BLOCK)
+
+_Static_assert(FMAP_PINS_MAX < 65536u, "cache.c counts pins per block in 16 bits");
+
+struct fmap {
+	uint32_t id;                /* the kernel's map id; 0: the slot is free */
+	uint32_t ino;               /* 0 once the file is gone */
+	uint64_t first;             /* the file page of map page 0 */
+	uint32_t count;             /* pages */
+	uint32_t revoked_from;      /* map pages from here on are revoked (count: none) */
+	uint32_t flags;             /* FS_MAP_* as asked */
+	bool writable;              /* the map writes the cache */
+	bool past_end;              /* it has held or made a block past the end of the file */
+	bool meta_dirty;            /* it allocated blocks since its last FS_SYNCMAP */
+	int pid;                    /* who mapped (for the log) */
+	uint32_t pins;              /* its first pin record, NONE when it holds nothing */
+	uint32_t id_next;           /* the map-id hash chain */
+};
+
+struct pin {
+	uint32_t map;               /* slot in maps[]; NONE: the record is free */
+	uint32_t page;              /* map page */
+	uint32_t block;             /* disk block, or ZERO_PAGE_BLOCK */
+	uint32_t handle, index;     /* where the page is: an ICA of ours and a page in it */
+	uint32_t hash_next;         /* the (map, page) hash chain */
+	uint32_t map_next;          /* the map's list; the free list */
+};
+
+static struct fmap maps[FMAP_MAX];
+static uint32_t map_hash[MAP_HASH];
+static struct pin pins[FMAP_PINS_MAX];
+static uint32_t pin_hash[PIN_HASH];
+static uint32_t pin_free = NONE;
+static uint32_t live_maps, held_pages;
+static uint32_t zero_handle;            /* one zero-filled page, made at first use */
+static uint64_t lost_seen;
+static uint64_t calls_map, calls_pagein, calls_syncmap, revokes;
+static bool ready;
+
+static void fmap_init(void)
+{
+	if (ready)
+		return;
+	for (uint32_t i = 0; i < MAP_HASH; i++)
+		map_hash[i] = NONE;
+	for (uint32_t i = 0; i < PIN_HASH; i++)
+		pin_hash[i] = NONE;
+	for (uint32_t i = FMAP_PINS_MAX; i-- > 0;) {
+		pins[i].map = NONE;
+		pins[i].map_next = pin_free;
+		pin_free = i;
+	}
+	ready = true;
+}
+
+static uint32_t slot_of(const struct fmap *m)
+{
+	return (uint32_t)(m - maps);
+}
+
+/* ---- maps by id ---- */
+
+static struct fmap *map_find(uint64_t id)
+{
+	if (id == 0 || id > UINT32_MAX)
+		return NULL;
+	for (uint32_t s = map_hash[id % MAP_HASH]; s != NONE; s = maps[s].id_next)
+		if (maps[s].id == id)
+			return &maps[s];
+	return NULL;
+}
+
+static struct fmap *map_new(uint32_t id)
+{
+	for (uint32_t s = 0; s < FMAP_MAX; s++) {
+		struct fmap *m = &maps[s];
+		if (m->id)
+			continue;
+		memset(m, 0, sizeof(*m));
+		m->id = id;
+		m->pins = NONE;
+		m->id_next = map_hash[id % MAP_HASH];
+		map_hash[id % MAP_HASH] = s;
+		live_maps++;
+		return m;
+	}
+	return NULL;
+}
+
+static void map_free(struct fmap *m)
+{
+	uint32_t *pp = &map_hash[m->id % MAP_HASH];
+	while (*pp != NONE && *pp != slot_of(m))
+		pp = &maps[*pp].id_next;
+	if (*pp != NONE)
+		*pp = m->id_next;
+	m->id = 0;
+	live_maps--;
+}
+
+/* ---- pin records ---- */
+
+static uint32_t pin_bucket(uint32_t slot, uint32_t page)
+{
+	return (slot * 2654435761u ^ page) % PIN_HASH;
+}
+
+static struct pin *pin_find(const struct fmap *m, uint32_t page)
+{
+	uint32_t slot = slot_of(m);
+	for (uint32_t i = pin_hash[pin_bucket(slot, page)]; i != NONE; i = pins[i].hash_next)
+		if (pins[i].map == slot && pins[i].page == page)
+			return &pins[i];
+	return NULL;
+}
+
+static void pin_add(struct fmap *m, uint32_t page, uint32_t block, uint32_t handle,
+                    uint32_t index)
+{
+	uint32_t i = pin_free;
+	struct pin *p = &pins[i];
+	pin_free = p->map_next;
+	uint32_t b = pin_bucket(slot_of(m), page);
+	*p = (struct pin){ .map = slot_of(m), .page = page, .block = block, .handle = handle,
+	                   .index = index, .hash_next = pin_hash[b], .map_next = m->pins };
+	pin_hash[b] = i;
+	m->pins = i;
+	held_pages++;
+}
+
+/* Lets go of the block of record i (not yet off the map's list). */
+static void pin_drop(struct fmap *m, uint32_t i)
+{
+	struct pin *p = &pins[i];
+	uint32_t *pp = &pin_hash[pin_bucket(p->map, p->page)];
+	while (*pp != NONE && *pp != i)
+		pp = &pins[*pp].hash_next;
+	if (*pp != NONE)
+		*pp = p->hash_next;
+	if (p->block != ZERO_PAGE_BLOCK)
+		cache_unpin(p->block, m->writable);
+	p->map = NONE;
+	p->map_next = pin_free;
+	pin_free = i;
+	held_pages--;
+}
+
+/* Lets go of the map's pages from map page `from` on (0: all of them). */
+static void map_drop_from(struct fmap *m, uint32_t from)
+{
+	uint32_t *pp = &m->pins;
+	while (*pp != NONE) {
+		uint32_t i = *pp;
+		if (pins[i].page >= from) {
+			*pp = pins[i].map_next;
+			pin_drop(m, i);
+		} else {
+			pp = &pins[i].map_next;
+		}
+	}
+}
+
+/* ---- the file ---- */
+
+static uint64_t pages_of(uint64_t size)
+{
+	return (size + FM_BLOCK - 1) / FM_BLOCK;
+}
+
+/* The size of file ino in *size: 0 or -errno. */
+static int file_size(uint32_t ino, uint64_t *size)
+{
+	struct ext2_stat st;
+	int rc = ext2_stat(&fm_fs, ino, &st);
+	if (rc < 0)
+		return (int)fm_result(rc, "map");
+	*size = st.size;
+	return 0;
+}
+
+/* The shared zero page: its ICA, made at first use. */
+static int zero_page(uint32_t *handle)
+{
+	if (!zero_handle) {
+		long h = myrmex_ica_alloc(1);   /* zero-filled by the kernel, never written */
+		if (h < 0)
+			return (int)h;
+		zero_handle = (uint32_t)h;
+	}
+	*handle = zero_handle;
+	return 0;
+}
+
+/* The bytes after the end of the file in its last block, b, read as zeros
+ * in a mapping, as on Linux. The library keeps them zero (it clears the
+ * tail when a file shrinks or grows over it), but mke2fs or another system
+ * may have left anything there; nothing maps b yet, and the disk's copy of
+ * those bytes means nothing, so the cache's is cleared without a write. */
+static void zero_after_end(uint64_t b, uint64_t size)
+{
+	int err = 0;
+	uint8_t *p = cache_get(b, 1, &err);   /* pinned: a hit */
+	if (p)
+		memset(p + size % FM_BLOCK, 0, FM_BLOCK - size % FM_BLOCK);
+}
+
+/* The first file page after every page past end_page that a live map of
+ * ino other than `but` holds (end_page when none holds any). */
+static uint64_t held_past(uint32_t ino, const struct fmap *but, uint64_t end_page)
+{
+	uint64_t after = end_page;
+	for (uint32_t s = 0; s < FMAP_MAX; s++) {
+		const struct fmap *m = &maps[s];
+		if (!m->id || m == but || m->ino != ino || !m->past_end)
+			continue;
+		for (uint32_t i = m->pins; i != NONE; i = pins[i].map_next)
+			if (m->first + pins[i].page >= after)
+				after = m->first + pins[i].page + 1;
+	}
+	return after;
+}
+
+/* The map goes: its pages are let go, the blocks past the end of the file
+ * that no other map holds are freed, the slot is free. */
+static void map_release(struct fmap *m)
+{
+	map_drop_from(m, 0);
+	uint64_t size = 0;
+	if (m->past_end && m->ino && fm_fs_state == 0 && !fm_fs.read_only &&
+	    file_size(m->ino, &size) == 0) {
+		int rc = ext2_trim(&fm_fs, m->ino, held_past(m->ino, m, pages_of(size)));
+		if (rc < 0)
+			fm_log("map %u: freeing blocks past the end of inode %u: error %d", m->id,
+			       m->ino, -rc);
+	}
+	map_free(m);
+}
+
+/*
+ * Map page `page` of m into the cache and held: where it is in *handle and
+ * *index. size is the file's size now; ahead how many pages the caller will
+ * want next (read-ahead). Already held: the same place again.
+ */
+static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
+                   uint32_t *handle, uint32_t *index)
+{
+	if (page >= m->count)
+		return -EINVAL;
+	if (page >= m->revoked_from || m->ino == 0)
+		return -ENXIO;
+	struct pin *held = pin_find(m, page);
+	if (held) {
+		*handle = held->handle;
+		*index = held->index;
+		return 0;
+	}
+	uint64_t fpage = m->first + page;
+	bool past_end = fpage >= pages_of(size);
+	if (past_end && !((m->flags & FS_MAP_OMF) && m->writable))
+		return -ENXIO;   /* mmap: SIGBUS; readblock on a read-only fd */
+	if (pin_free == NONE)
+		return -ENOMEM;
+	uint64_t disk = 0;
+	int rc = ext2_file_block(&fm_fs, m->ino, fpage, false, &disk);
+	if (rc == 0 && past_end)
+		m->past_end = true;   /* freed at the map's end, even if the pin fails */
+	if (rc == 0 && disk == 0) {
+		/* A hole, or past the end: a zero-filled block (see the top). */
+		rc = ext2_file_block(&fm_fs, m->ino, fpage, true, &disk);
+		if (rc == 0)
+			m->meta_dirty = true;
+		else if ((rc == -EROFS || rc == -ENOSPC) && !m->writable)
+			rc = 0;   /* the shared zero page */
+	}
+	if (rc < 0)
+		return (int)fm_result(rc, "page-in");
+	if (disk > UINT32_MAX)
+		return -EIO;   /* ext2 block numbers are 32 bits */
+	bool first_hold = disk != ZERO_PAGE_BLOCK && !cache_pinned(disk);
+	if (disk == ZERO_PAGE_BLOCK) {
+		rc = zero_page(handle);
+		*index = 0;
+	} else {
+		rc = cache_pin(disk, ahead, m->writable, handle, index);
+	}
+	if (rc < 0)
+		return (int)fm_result(rc, "page-in");
+	if (first_hold && fpage + 1 == pages_of(size) && size % FM_BLOCK)
+		zero_after_end(disk, size);
+	pin_add(m, page, (uint32_t)disk, *handle, *index);
+	return 0;
+}
+
+/* ---- the handlers ---- */
+
+/* FS_MAP: arg[0] fd, arg[1] first file page, arg[2] pages, arg[3] flags,
+ * arg[4] map id. */
+int64_t op_map(struct request *rq)
+{
+	if (!request_from_kernel(rq))
+		return -EPERM;
+	fmap_init();
+	uint64_t first = rq->arg[1], count = rq->arg[2], flags = rq->arg[3], id = rq->arg[4];
+	bool omf = flags & FS_MAP_OMF;
+	if (id == 0 || id > UINT32_MAX || count == 0 || count > FS_MAP_MAX_PAGES ||
+	    (flags & ~(uint64_t)MAP_FLAGS) ||
+	    ((flags & FS_MAP_WRITE) && !(flags & FS_MAP_SHARED)) ||
+	    first > (1ull << 32) - count)
+		return -EINVAL;
+	if (map_find(id))
+		return -EEXIST;
+	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	if (!f)
+		return -EBADF;
+	if (f->kind != FM_FILE)
+		return -ENODEV;   /* directories, pipes, the console, /dev/null: as Linux */
+	if (f->ino == 0)
+		return -ESTALE;
+	if (!ofd_can_read(f))
+		return -EACCES;
+	bool writable;
+	if (omf) {
+		writable = ofd_can_write(f) && !fm_fs.read_only;
+	} else {
+		writable = flags & FS_MAP_WRITE;
+		if (writable && !ofd_can_write(f))
+			return -EACCES;
+		if (writable && fm_fs.read_only)
+			return -EROFS;
+	}
+	if ((flags & FS_MAP_POPULATE) && !rq->data)
+		return -EINVAL;
+	uint64_t size = 0;
+	int rc = file_size(f->ino, &size);
+	if (rc < 0)
+		return rc;
+	if (omf && !writable && first + count > pages_of(size))
+		return -ENXIO;   /* readblock past the end of a read-only file */
+	if (omf && writable && first + count > MAX_FILE_PAGES)
+		return -EFBIG;
+	struct fmap *m = map_new((uint32_t)id);
+	if (!m)
+		return -EAGAIN;
+	m->ino = f->ino;
+	m->first = first;
+	m->count = (uint32_t)count;
+	m->revoked_from = (uint32_t)count;
+	m->flags = (uint32_t)flags;
+	m->writable = writable;
+	m->pid = rq->pid;
+	uint64_t records = 0;
+	if (flags & FS_MAP_POPULATE) {
+		uint64_t n = count;
+		if (!omf)
+			n = first < pages_of(size) ? pages_of(size) - first : 0;
+		if (n > count)
+			n = count;
+		if (n > rq->data_size / sizeof(struct fs_map_page))
+			n = rq->data_size / sizeof(struct fs_map_page);
+		struct fs_map_page *out = (struct fs_map_page *)rq->data;
+		for (uint32_t p = 0; p < n; p++) {
+			uint64_t left = n - p;
+			rc = page_in(m, p, size, left < 64 ? (unsigned)left : 64, &out[p].handle,
+			             &out[p].page);
+			if (rc < 0) {
+				map_release(m);   /* nothing stays held */
+				return rc;
+			}
+		}
+		records = n;
+	}
+	calls_map++;
+	request_out(rq, 0, writable);
+	request_out(rq, 1, size);
+	request_out(rq, 2, records);
+	return 0;
+}
+
+/* FS_PAGEIN: arg[0] map id, arg[1] map page, arg[2] 1 for a write fault. */
+int64_t op_pagein(struct request *rq)
+{
+	if (!request_from_kernel(rq))
+		return -EPERM;
+	fmap_init();
+	struct fmap *m = map_find(rq->arg[0]);
+	if (!m)
+		return -ENOENT;
+	if (rq->arg[1] >= m->count || rq->arg[2] > 1)
+		return -EINVAL;
+	if (rq->arg[2] == 1 && !m->writable)
+		return -EACCES;
+	uint32_t page = (uint32_t)rq->arg[1];
+	if (page >= m->revoked_from || m->ino == 0)
+		return -ENXIO;
+	uint64_t size = 0;
+	int rc = file_size(m->ino, &size);
+	if (rc < 0)
+		return rc;
+	/* Read ahead what a sequential toucher of the map will ask next. */
+	uint64_t left = m->count - page;
+	uint32_t handle, index;
+	rc = page_in(m, page, size, left < 64 ? (unsigned)left : 64, &handle, &index);
+	if (rc < 0)
+		return rc;
+	calls_pagein++;
+	request_out(rq, 0, handle);
+	request_out(rq, 1, index);
+	return 0;
+}
+
+/* FS_UNMAP: arg[0] map id. Sent asynchronously: the status goes to nobody. */
+int64_t op_unmap(struct request *rq)
+{
+	if (!request_from_kernel(rq))
+		return -EPERM;
+	fmap_init();
+	struct fmap *m = map_find(rq->arg[0]);
+	if (!m)
+		return -ENOENT;
+	map_release(m);
+	return 0;
+}
+
+/* FS_SYNCMAP: arg[0] map id, arg[1] first map page, arg[2] pages, arg[3] the
+ * new size or 0. */
+int64_t op_syncmap(struct request *rq)
+{
+	if (!request_from_kernel(rq))
+		return -EPERM;
+	fmap_init();
+	struct fmap *m = map_find(rq->arg[0]);
+	if (!m)
+		return -ENOENT;
+	uint64_t from = rq->arg[1], count = rq->arg[2], new_size = rq->arg[3];
+	if (from > m->count || count > m->count - from)
+		return -EINVAL;
+	if (new_size) {
+		if (!m->writable)
+			return -EBADF;
+		if (m->ino == 0)
+			return -ESTALE;
+		if (new_size > (m->first + m->count) * FM_BLOCK)
+			return -EINVAL;   /* beyond what the map holds */
+	}
+	/* What a read-only map holds is as the disk has it, or as someone
+	 * else's write left it: theirs to write back. */
+	for (uint32_t i = m->pins; m->writable && i != NONE; i = pins[i].map_next)
+		if (pins[i].page >= from && pins[i].page - from < count &&
+		    pins[i].block != ZERO_PAGE_BLOCK)
+			cache_sync_mark(pins[i].block);
+	int rc = 0;
+	if (new_size) {
+		uint64_t size = 0;
+		rc = file_size(m->ino, &size);
+		if (rc == 0 && new_size > size) {
+			rc = (int)fm_result(ext2_extend(&fm_fs, m->ino, new_size), "syncblock");
+			m->meta_dirty = true;   /* the inode changed */
+		}
+	}
+	/* Blocks allocated (bitmaps, indirect blocks) or a new size: the
+	 * metadata goes to the disk too, with everything else dirty. */
+	if (rc == 0 && m->meta_dirty) {
+		rc = cache_sync(false);
+		if (rc == 0)
+			m->meta_dirty = false;
+	} else if (rc == 0) {
+		rc = cache_sync_marked();
+	}
+	if (rc == 0)
+		rc = diskio_flush();
+	if (rc < 0)
+		return fm_result(rc, "syncblock");
+	calls_syncmap++;
+	return 0;
+}
+
+/* ---- revocation ---- */
+
+/* The kernel unmaps m's pages from map page `from` on everywhere; then they
+ * are let go here. 0, or the kernel's refusal (nothing let go). */
+static int revoke_from(struct fmap *m, uint32_t from)
+{
+	if (from >= m->revoked_from)
+		return 0;
+	long r = myrmex_fmap_revoke(m->id, from);
+	revokes++;
+	/* -ENOENT: the kernel has dropped the map already; its FS_UNMAP is on
+	 * the way. */
+	if (r < 0 && r != -ENOENT) {
+		fm_log("fmap_revoke(map %u, page %u): error %ld", m->id, from, -r);
+		return (int)r;
+	}
+	m->revoked_from = from;
+	map_drop_from(m, from);
+	return 0;
+}
+
+int fmap_truncate(uint32_t ino, uint64_t size)
+{
+	if (!ready)
+		return 0;
+	uint64_t end = pages_of(size);   /* the first page wholly past size */
+	for (uint32_t s = 0; s < FMAP_MAX; s++) {
+		struct fmap *m = &maps[s];
+		if (!m->id || m->ino != ino || m->first + m->count <= end)
+			continue;
+		int rc = revoke_from(m, end > m->first ? (uint32_t)(end - m->first) : 0);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int fmap_inode_gone(uint32_t ino)
+{
+	if (!ready || ino == 0)
+		return 0;
+	for (uint32_t s = 0; s < FMAP_MAX; s++) {
+		struct fmap *m = &maps[s];
+		if (!m->id || m->ino != ino)
+			continue;
+		int rc = revoke_from(m, 0);
+		if (rc < 0)
+			return rc;
+		m->ino = 0;   /* never to be confused with a file that reuses the inode */
+	}
+	return 0;
+}
+
+void fmap_after_request(void)
+{
+	if (!ready || cache_pinned_lost == lost_seen)
+		return;
+	lost_seen = cache_pinned_lost;
+	/* A page whose chunk no longer sits in the ICA it was handed out from
+	 * is not the cache's any more: revoke from the first such page. */
+	for (uint32_t s = 0; s < FMAP_MAX; s++) {
+		struct fmap *m = &maps[s];
+		if (!m->id)
+			continue;
+		uint32_t from = m->revoked_from;
+		for (uint32_t i = m->pins; i != NONE; i = pins[i].map_next)
+			if (pins[i].block != ZERO_PAGE_BLOCK && pins[i].page < from &&
+			    cache_handle_of(pins[i].block) != pins[i].handle)
+				from = pins[i].page;
+		if (from < m->revoked_from && revoke_from(m, from) < 0) {
+			m->revoked_from = from;   /* the pages are not the cache's anyway */
+			map_drop_from(m, from);
+		}
+	}
+}
+
+void fmap_shutdown(void)
+{
+	if (!ready)
+		return;
+	for (uint32_t s = 0; s < FMAP_MAX; s++) {
+		struct fmap *m = &maps[s];
+		if (!m->id)
+			continue;
+		fm_log("shutdown: map %u of pid %d (inode %u) still held: revoked", m->id, m->pid,
+		       m->ino);
+		revoke_from(m, 0);
+		map_release(m);
+	}
+}
+
+void fmap_stats(uint64_t out[8])
+{
+	uint64_t blocks, chunks;
+	cache_pin_counts(&blocks, &chunks);
+	out[FS_MSTAT_MAPS] = live_maps;
+	out[FS_MSTAT_PAGES_HELD] = held_pages;
+	out[FS_MSTAT_PINNED_BLOCKS] = blocks;
+	out[FS_MSTAT_PINNED_CHUNKS] = chunks;
+	out[FS_MSTAT_MAP_CALLS] = calls_map;
+	out[FS_MSTAT_PAGEINS] = calls_pagein;
+	out[FS_MSTAT_SYNCMAPS] = calls_syncmap;
+	out[FS_MSTAT_REVOKES] = revokes;
+}
