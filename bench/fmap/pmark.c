@@ -54,7 +54,9 @@ static const char prog[] = "pmark";
 
 enum api { API_READBLOCK, API_READ_BLK, API_READBYTE, API_FREAD, API_READ };
 
-static const char *const api_names[] = { "readblock", "read-blk", "readbyte", "fread", "read" };
+static const char *const api_names[] = {
+	"readblock", "read-blk", "readbyte", "fread", "read",
+};
 
 struct workload {
 	unsigned size[NFILES];

@@ -205,7 +205,7 @@
  * follow the last name.
  *
  * File mappings (docs/fmap.md). The kernel alone makes these calls (the
- * frame's origin is MYRMEX_ORIGIN_KERNEL, else -EPERM): it keeps the
+ * delivery's origin is MYRMEX_ORIGIN_KERNEL, else -EPERM): it keeps the
  * address-space side of every mapping (a kernel map id names it), the file
  * manager the file side (which cache blocks each map holds). A page the
  * file manager hands out is named by one of its ICAs and a page index in

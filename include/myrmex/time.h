@@ -41,7 +41,7 @@
  *                server's table is full (TIME_MAX_SLEEPS) or the requester
  *                has TIME_MAX_SLEEPS_PER_PROCESS parked already (the kernel
  *                then sleeps in its own clock instead).
- *   TIME_CANCEL  the kernel only (the frame's origin MYRMEX_ORIGIN_KERNEL,
+ *   TIME_CANCEL  the kernel only (the delivery's origin MYRMEX_ORIGIN_KERNEL,
  *                else -EPERM): arg[0] the handle of the control ICA of a
  *                TIME_SLEEP of the same process (the requester pid must
  *                match) whose thread a signal took away: that sleep is

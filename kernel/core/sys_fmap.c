@@ -63,7 +63,7 @@ static long map_file(const struct map_request *rq)
 		 * interrupted: the notice lets it go (an unknown id is ignored). */
 		fmap_abandon(m);
 		fmap_flush(p);
-		return r;
+		return r == -EAGAIN ? -ENOMEM : r;   /* the file manager's map table: Linux's map count */
 	}
 	m->writable = m->shared && f.res[0] == 1;
 	m->first = rq->first;

@@ -16,7 +16,7 @@
  *     pages from the new end (SIGBUS);
  *   - bad inputs of readblock and syncblock; a program sending FS_MAP,
  *     FS_PAGEIN, FS_UNMAP or FS_SYNCMAP itself gets -EPERM, even with the
- *     frame's origin forged;
+ *     frame's reserved word set to the kernel's origin;
  *   - data stored and synced survives FS_DROP_CACHE; at the end the file
  *     manager holds no map and no page.
  * Mode "dma": a page handed out while its chunk is at the disk driver (a

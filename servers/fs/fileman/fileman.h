@@ -60,7 +60,7 @@ struct request {
 	struct myrmex_ctl_header *ctl;
 	struct myrmex_frame *frame;   /* the caller's frame, in ctl */
 	uint64_t arg[8];
-	uint32_t origin;              /* the frame's origin, copied with arg[] */
+	uint32_t origin;              /* the delivery's origin (the kernel's word) */
 	int pid;                      /* the requester (from the delivery) */
 	uint8_t *data;                /* the data ICA, NULL when none came */
 	uint64_t data_size;           /* its size in bytes */
@@ -110,7 +110,7 @@ bool request_at_fdcwd(uint64_t v);
 /* The requester is the process manager (the server of MYRMEX_COREID_PM). */
 bool request_from_pm(const struct request *rq);
 
-/* The kernel itself made the call (the frame's origin says
+/* The kernel itself made the call (the delivery's origin says
  * MYRMEX_ORIGIN_KERNEL): a page fault, mmap, readblock, an unmap notice. */
 bool request_from_kernel(const struct request *rq);
 

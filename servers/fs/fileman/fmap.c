@@ -7,7 +7,7 @@
  * in the cache (cache.c): its frame is what the kernel mapped, so it must
  * stay that block's until the map lets go.
  *
- * Only the kernel makes these calls (the frame's origin): a program that
+ * Only the kernel makes these calls (the delivery's origin): a program that
  * could pin or unpin blocks could fill the cache with pins, or make the
  * cache reuse a frame that another process still maps.
  *
