@@ -254,6 +254,15 @@
  *                file (the page holding the end is handed out; the bytes
  *                after the end read as zeros) or revoked, -ENOENT an
  *                unknown map, -ENOMEM too many pins, -ENOSPC, -EIO.
+ *                Fault-around: with arg[3] = n > 1 (at most
+ *                FS_PAGEIN_AROUND) and a data ICA, the data ICA also
+ *                receives struct fs_map_page records for map pages arg[1],
+ *                arg[1] + 1, ... : the faulting page first (as above), then
+ *                each following page while it is below the map's count, not
+ *                revoked, inside the file and its block already in the cache
+ *                (no disk read, no block allocated, no hole; the first page
+ *                that is not stops the list). status: the records written
+ *                (>= 1); arg[0]/arg[1] still name the first page.
  *   FS_UNMAP     arg[0] map id: the kernel has unmapped the map's last page
  *                (munmap, exit, exec). Its blocks are unpinned; those a
  *                writable map held are marked dirty (written back lazily,
@@ -347,6 +356,7 @@
 #define FS_MAP_POPULATE   4u   /* hand out every page now (MAP_POPULATE, readblock) */
 #define FS_MAP_OMF        8u   /* readblock's rules (see above) */
 #define FS_MAP_MAX_PAGES  65536u
+#define FS_PAGEIN_AROUND  16u     /* pages one FS_PAGEIN may hand out (fault-around) */
 
 struct fs_map_page {
 	uint32_t handle;     /* one of the file manager's ICAs */

@@ -107,9 +107,8 @@ struct fmap *fmap_find(uint32_t id)
  * allocated (its cache), wherever the ICA is now — a chunk may be at the
  * disk driver for a neighbouring block, its frames stay the same — but not
  * a channel's. 0 when the record is bad. */
-static paddr_t record_frame(const struct fs_map_page *r)
+static paddr_t record_frame(const struct fs_map_page *r, struct process *pager)
 {
-	struct process *pager = ipc_server(MYRMEX_COREID_FS);
 	struct ica *ica = ica_lookup(r->handle);
 	if (!pager || !ica || ica->kernel_channel || ica->charged != pager || r->page >= ica->npages)
 		return 0;
@@ -120,11 +119,12 @@ int fmap_install(struct vm_space *vm, vaddr_t va, struct fmap *m, uint64_t fpage
                  const struct fs_map_page *records, uint64_t n, unsigned access)
 {
 	paddr_t batch[64];
+	struct process *pager = ipc_server(MYRMEX_COREID_FS);
 	while (n > 0) {
 		uint64_t k = n < 64 ? n : 64;
 		for (uint64_t i = 0; i < k; i++) {
 			struct fs_map_page r = records[i];   /* the server's memory: read once */
-			batch[i] = record_frame(&r);
+			batch[i] = record_frame(&r, pager);
 			if (!batch[i])
 				return -EIO;
 		}
@@ -139,14 +139,24 @@ int fmap_install(struct vm_space *vm, vaddr_t va, struct fmap *m, uint64_t fpage
 	return 0;
 }
 
-int fmap_fault(struct vm_space *vm, struct fmap *m, uint64_t fpage, vaddr_t va, unsigned access)
+int fmap_fault(struct vm_space *vm, struct fmap *m, uint64_t fpage, vaddr_t va, unsigned access,
+               uint64_t room)
 {
 	if (fpage >= m->limit)
 		return -ENXIO;
 	uint32_t id = m->id;
-	uint64_t arg[8] = { id, fpage, (access & VM_ACCESS_WRITE) && m->shared ? 1 : 0 };
+	/* Fault-around, as Linux's read faults: the pages after this one that
+	 * the file manager has cached come in the same call. A write fault
+	 * takes its own page only. */
+	uint64_t around = access & VM_ACCESS_WRITE ? 1 : FS_PAGEIN_AROUND;
+	if (around > room)
+		around = room;
+	if (around > m->limit - fpage)
+		around = m->limit - fpage;
+	uint64_t arg[8] = { id, fpage, (access & VM_ACCESS_WRITE) && m->shared ? 1 : 0, around };
 	uint64_t res[8];
-	long r = forward_pager_call(FS_PAGEIN, arg, res);
+	void *data = NULL;
+	long r = forward_pager_call(FS_PAGEIN, arg, res, around > 1 ? &data : NULL);
 	STAT_INC(pager_calls);
 	if (r == -EINTR)
 		return -EINTR;   /* the thread dies: nothing to map */
@@ -159,8 +169,21 @@ int fmap_fault(struct vm_space *vm, struct fmap *m, uint64_t fpage, vaddr_t va, 
 	 * install checks the region, the limit is checked here. */
 	if (fmap_find(id) != m || fpage >= m->limit)
 		return 0;   /* the access faults again and finds out */
-	struct fs_map_page rec = { (uint32_t)res[0], (uint32_t)res[1] };
-	int err = fmap_install(vm, va, m, fpage, &rec, 1, access);
+	uint64_t n = (uint64_t)r;
+	if (n > around)
+		n = around;
+	if (n > m->limit - fpage)
+		n = m->limit - fpage;   /* revoked meanwhile */
+	int err;
+	if (n >= 1 && data) {
+		err = fmap_install(vm, va, m, fpage, data, 1, access);
+		if (!err && n > 1)
+			err = fmap_install(vm, va + PAGE_SIZE, m, fpage + 1,
+			                   (const struct fs_map_page *)data + 1, n - 1, 0);
+	} else {
+		struct fs_map_page rec = { (uint32_t)res[0], (uint32_t)res[1] };
+		err = fmap_install(vm, va, m, fpage, &rec, 1, access);
+	}
 	return err == -EFAULT ? 0 : err;
 }
 

@@ -159,7 +159,7 @@ long forward_call(struct fwd *f)
 	return read_result(ctl, f->res);
 }
 
-long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8])
+long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8], void **data)
 {
 	struct thread *t = current_thread();
 	struct process *p = t->proc;
@@ -167,11 +167,14 @@ long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8])
 	if (!ch)
 		return -ENOMEM;
 	int err = ensure(p, &ch->pager, 1);
+	if (!err && data)
+		err = ensure(p, &ch->pager_data, 1);
 	if (err)
 		return err;
 	struct ica *ctl = own(p, ch->pager);
-	uint32_t handle = ctl->handle;
+	uint32_t handle = ctl->handle, data_handle = data ? ch->pager_data : 0;
 	struct fwd f = { .t = t, .target = MYRMEX_COREID_FS, .opcode = opcode };
+	f.data = data ? own(p, data_handle) : NULL;
 	memcpy(f.arg, arg, sizeof(f.arg));
 	write_request(ctl, &f);
 	/* A fault is not a system call: a signal cannot interrupt it (the
@@ -183,6 +186,12 @@ long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8])
 	ctl = own(p, handle);
 	if (!ctl)
 		ch->pager = 0;
+	if (data) {
+		struct ica *d = own(p, data_handle);
+		if (!d)
+			ch->pager_data = 0;
+		*data = d ? ica_kernel_ptr(d, 0) : NULL;
+	}
 	if (r < 0)
 		return r;
 	return ctl ? read_result(ctl, res) : -EIO;
@@ -193,8 +202,8 @@ void forward_thread_exit(struct thread *t)
 	struct forward_channel *ch = t->channel;
 	if (!ch)
 		return;
-	uint32_t handles[4] = { ch->ctl, ch->small, ch->large, ch->pager };
-	for (int i = 0; i < 4; i++) {
+	uint32_t handles[5] = { ch->ctl, ch->small, ch->large, ch->pager, ch->pager_data };
+	for (int i = 0; i < 5; i++) {
 		struct ica *ica = own(t->proc, handles[i]);
 		if (ica)
 			ica_destroy(ica);

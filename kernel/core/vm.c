@@ -500,7 +500,8 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
 	unsigned mapped;
 	paddr_t pa = arch_as_lookup(&vm->as, va, &mapped);
 	if (!pa && v->fmap)   /* blocks: v is not to be trusted afterwards */
-		return fmap_fault(vm, v->fmap, v->fpage + (va - v->start) / PAGE_SIZE, va, access);
+		return fmap_fault(vm, v->fmap, v->fpage + (va - v->start) / PAGE_SIZE, va, access,
+		                  (v->end - va) / PAGE_SIZE);
 	if (!pa)
 		return populate(vm, va, va + PAGE_SIZE, v->prot);
 	if (!(access & VM_ACCESS_WRITE) || (mapped & MAP_W))
@@ -643,18 +644,25 @@ int vm_install_file_pages(struct vm_space *vm, vaddr_t va, struct fmap *m, uint6
 		return -EFAULT;
 	bool shared = fmap_is_shared(m);
 	unsigned prot = (v->prot & MAP_R) ? (shared ? v->prot : v->prot & ~MAP_W) | MAP_U : 0;
-	for (uint64_t i = 0; i < n; i++, va += PAGE_SIZE) {
-		if (arch_as_lookup(&vm->as, va, NULL))
-			continue;
-		int err = arch_as_map(&vm->as, va, pas[i], prot);
+	bool copy = !shared && (access & VM_ACCESS_WRITE) && (v->prot & MAP_W);
+	while (n > 0) {
+		unsigned k = n < 64 ? (unsigned)n : 64;
+		uint64_t mapped;
+		int err = arch_as_map_list(&vm->as, va, pas, k, prot, &mapped);
+		for (unsigned i = 0; i < k; i++)
+			if (mapped & (1ull << i))
+				pmm_page_ref(pas[i]);
 		if (err)
 			return err == -EAGAIN ? -ENOMEM : err;
-		pmm_page_ref(pas[i]);
-		if (!shared && (access & VM_ACCESS_WRITE) && (v->prot & MAP_W)) {
-			err = unshare_page(vm, va, pas[i], v->prot);
+		if (copy && (mapped & 1)) {   /* a write fault: the faulting page, first */
+			err = unshare_page(vm, va, pas[0], v->prot);
 			if (err)
 				return err;
 		}
+		copy = false;
+		pas += k;
+		n -= k;
+		va += (vaddr_t)k * PAGE_SIZE;
 	}
 	return 0;
 }

@@ -276,6 +276,28 @@ int arch_as_map_range(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npage
 	return 0;
 }
 
+int arch_as_map_list(struct arch_as *as, vaddr_t va, const paddr_t *pas, unsigned n,
+                     unsigned prot, uint64_t *mapped)
+{
+	uint64_t flags = leaf_flags(prot);
+	*mapped = 0;
+	unsigned i = 0;
+	while (i < n) {
+		int err = 0;
+		uint64_t *pte = walk(as, va + (uint64_t)i * PAGE_SIZE, true, &err);
+		if (!pte)
+			return err;
+		for (unsigned index = index_at(va + (uint64_t)i * PAGE_SIZE, 0); i < n && index < 512;
+		     i++, index++, pte++) {
+			if (*pte & PTE_P)
+				continue;   /* present already: left alone */
+			*pte = pas[i] | flags;
+			*mapped |= 1ull << i;
+		}
+	}
+	return 0;
+}
+
 paddr_t arch_as_unmap(struct arch_as *as, vaddr_t va)
 {
 	uint64_t *pte = walk(as, va, false, NULL);

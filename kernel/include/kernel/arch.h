@@ -60,6 +60,12 @@ int arch_as_map(struct arch_as *as, vaddr_t va, paddr_t pa, unsigned prot);
 /* Maps npages consecutive pages to consecutive frames (an ICA), walking the
  * tables once per page table. All or nothing: errors as arch_as_map. */
 int arch_as_map_range(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot);
+/* Maps n (at most 64) consecutive pages to the frames pas[], walking the
+ * tables once per page table; a page already present is left alone. Bit i
+ * of *mapped tells that page i was mapped now (also when an error stops
+ * the walk: errors as arch_as_map, -EEXIST excepted). */
+int arch_as_map_list(struct arch_as *as, vaddr_t va, const paddr_t *pas, unsigned n,
+                     unsigned prot, uint64_t *mapped);
 /* Unmaps npages consecutive pages and invalidates exactly their TLB entries. */
 void arch_as_unmap_range(struct arch_as *as, vaddr_t va, uint64_t npages);
 /* Unmaps one page and invalidates its TLB entry; returns its frame or 0. */

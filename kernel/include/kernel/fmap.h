@@ -67,9 +67,12 @@ bool fmap_is_shared(const struct fmap *m);
 /* Whether a region of m may get protection prot (MAP_* bits): a shared map
  * made without write access cannot become writable. */
 bool fmap_may_protect(const struct fmap *m, unsigned prot);
-/* A fault on page fpage of m, not present at va: asks the pager, maps the
- * answer. Blocks (waking only for the thread's death). Errors as vm_fault. */
-int fmap_fault(struct vm_space *vm, struct fmap *m, uint64_t fpage, vaddr_t va, unsigned access);
+/* A fault on page fpage of m, not present at va, with room pages of the
+ * region from va on: asks the pager (for up to FS_PAGEIN_AROUND pages that
+ * it has cached), maps the answer. Blocks (waking only for the thread's
+ * death). Errors as vm_fault. */
+int fmap_fault(struct vm_space *vm, struct fmap *m, uint64_t fpage, vaddr_t va, unsigned access,
+               uint64_t room);
 /* Sends the FS_UNMAP notices of the maps whose last region went, in p's
  * name (p must be alive and its address space usable). */
 void fmap_flush(struct process *p);

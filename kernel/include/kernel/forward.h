@@ -30,8 +30,8 @@ struct process;
  * harmless. */
 struct forward_channel {
 	uint32_t ctl, small, large;
-	uint32_t pager;   /* page faults' own control ICA: a fault can happen while
-	                     the channel's ICAs hold a forwarded call's data */
+	uint32_t pager;   /* page faults' own control and data ICAs: a fault can */
+	uint32_t pager_data;   /* happen while the others hold a forwarded call's data */
 };
 
 struct fwd {
@@ -55,10 +55,13 @@ void *forward_data(struct fwd *f);
  * channel is then replaced). Afterwards forward_data is valid only if
  * f->data is still non-NULL (the server gave the data ICA back). */
 long forward_call(struct fwd *f);
-/* The page-fault path's call to the file manager (kernel/fmap.h): no data
- * ICA, over the channel's pager control ICA, woken only by the thread's
- * death (-EINTR). The status, with the result's arguments in res. */
-long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8]);
+/* The page-fault path's call to the file manager (kernel/fmap.h), over the
+ * channel's pager control ICA and, when data is given, its one-page pager
+ * data ICA (*data then receives the kernel address of its contents after
+ * the call, or NULL when the server did not give it back), woken only by
+ * the thread's death (-EINTR). The status, with the result's arguments in
+ * res. */
+long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8], void **data);
 /* An asynchronous request from the kernel in p's name, whose result nobody
  * takes (the mechanism frees it): 0 or -errno (-ESRCH no server, -EAGAIN
  * p's ICA limit or the server's queue). p must be alive. */

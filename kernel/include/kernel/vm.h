@@ -92,8 +92,9 @@ int vm_map_file(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot
 /* Maps the cache frames pas[0..n) as the pages of map m from map page
  * fpage on, at va, if the region there still maps m at fpage (a page
  * already present is left alone). Each frame mapped gains a reference. A
- * write access to a private mapping gets its own copy at once. 0, -EFAULT
- * (the region changed meanwhile) or -ENOMEM. */
+ * write access to a private mapping gets its own copy of the first page (the
+ * faulting one) at once. 0, -EFAULT (the region changed meanwhile) or
+ * -ENOMEM. */
 int vm_install_file_pages(struct vm_space *vm, vaddr_t va, struct fmap *m, uint64_t fpage,
                           const paddr_t *pas, uint64_t n, unsigned access);
 /* Unmaps the pages of [start, end) and lets their frames go, keeping the
