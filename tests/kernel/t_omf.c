@@ -56,68 +56,9 @@
 static char *const child_envp[] = { "MYRMEX_TEST=1", NULL };
 static uint8_t buf[64 * BLK];
 
-/* ---------------------------------------------------------- faults */
-
-static sigjmp_buf jump;
-static volatile int fault_sig;
-
-static void on_fault(int sig)
-{
-	fault_sig = sig;
-	siglongjmp(jump, 1);
-}
-
-static void catch_faults(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fault;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-/* Reads (or writes v to) *p: 0, or the signal the access raised. */
-static int touch(volatile uint8_t *p, int write, uint8_t v)
-{
-	fault_sig = 0;
-	if (sigsetjmp(jump, 1) == 0) {
-		if (write)
-			*p = v;
-		else
-			(void)*p;
-	}
-	return fault_sig;
-}
+#include "fmap_test.h"   /* uses child_envp */
 
 /* ---------------------------------------------------------- helpers */
-
-static void console_for_messages(void)
-{
-	int fd = open("/dev/console", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
-}
-
-static void map_stats(uint64_t out[8])
-{
-	long r = myrmex_fs_call(FS_STATS, FS_STATS_MAPS, 0, 0, NULL, 0, out);
-	if (r != 0) {
-		test_fail("FS_STATS(FS_STATS_MAPS): %ld", r);
-		memset(out, 0, 8 * sizeof(uint64_t));
-	}
-}
-
-static uint64_t page_faults(void)
-{
-	struct myrmex_kstats k;
-	myrmex_kstats(&k);
-	return k.page_faults;
-}
 
 static uint64_t file_size(int fd)
 {
@@ -164,24 +105,6 @@ static void make_file(const char *path, uint32_t blocks, uint32_t seed)
 		buf[i] = stream_byte(seed, i);
 	CHECK_EQ(write(fd, buf, blocks * BLK), blocks * BLK);
 	close(fd);
-}
-
-static long spawn_child(char *const argv[])
-{
-	long pid = myrmex_spawn_flags("t_omf", argv, child_envp, -1, MYRMEX_SPAWN_POSIX);
-	if (pid <= 0)
-		test_fail("spawn %s: %ld", argv[1], pid);
-	return pid;
-}
-
-static void expect_child_ok(const char *what, long pid)
-{
-	if (pid <= 0)
-		return;
-	int status = wait_child(pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: child %s %d", what,
-	      WIFEXITED(status) ? "exited" : "killed by signal",
-	      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 }
 
 static void sleep_ms(long ms)

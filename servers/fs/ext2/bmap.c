@@ -156,6 +156,63 @@ undo:
 	return rc;
 }
 
+int ext2_bmap_run(struct ext2_fs *fs, const struct ext2_inode *in, uint64_t fblock,
+                  uint32_t count, uint32_t *out)
+{
+	uint32_t buf[PER];
+	uint32_t i = 0;
+	while (i < count) {
+		uint32_t idx[MAX_DEPTH], path[MAX_DEPTH + 1];
+		unsigned slot, depth;
+		if (block_path(fblock + i, &slot, &depth, idx) < 0) {
+			memset(out + i, 0, (count - i) * sizeof(*out));   /* past the map: holes */
+			return 0;
+		}
+		int rc = 0;
+		if (depth == 0) {
+			/* Direct blocks, straight from the inode. */
+			for (; slot < EXT2_NDIR_BLOCKS && i < count; slot++, i++) {
+				uint32_t b = in->i_block[slot];
+				if (b && (rc = check_link(fs, b, path, 0)) < 0)
+					return rc;
+				out[i] = b;
+			}
+			continue;
+		}
+		/* Down to the last indirect block on the path: it holds the
+		 * entries of this run up to its end. */
+		uint32_t b = in->i_block[slot];
+		const uint32_t *map = NULL;
+		for (unsigned level = 0; b; level++) {
+			if ((rc = check_link(fs, b, path, level)) < 0)
+				return rc;
+			path[level] = b;
+			if (!(map = ext2_bview(fs, b, buf, &rc)))
+				return rc;
+			if (level == depth - 1)
+				break;
+			b = map[idx[level]];
+		}
+		uint32_t n = PER - idx[depth - 1];
+		if (n > count - i)
+			n = count - i;
+		if (!b) {
+			/* A missing branch: at least the rest of this last level. */
+			memset(out + i, 0, n * sizeof(*out));
+			i += n;
+			continue;
+		}
+		/* No cache call from here on: the view stays valid. */
+		for (uint32_t k = 0; k < n; k++, i++) {
+			uint32_t d = map[idx[depth - 1] + k];
+			if (d && (rc = check_link(fs, d, path, depth)) < 0)
+				return rc;
+			out[i] = d;
+		}
+	}
+	return 0;
+}
+
 struct trunc {
 	struct ext2_fs *fs;
 	uint32_t freed;            /* blocks given back */

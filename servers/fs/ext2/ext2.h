@@ -173,6 +173,12 @@ int ext2_truncate(struct ext2_fs *fs, uint32_t ino, uint64_t size);
 int ext2_file_block(struct ext2_fs *fs, uint32_t ino, uint64_t fileblock, bool alloc,
                     uint64_t *diskblock);
 
+/* ext2_file_block without alloc for the count blocks from fileblock: their
+ * disk blocks in out[] (0: a hole), the inode read once and each indirect
+ * block once per run (file mappings look up many pages at a time). */
+int ext2_file_blocks(struct ext2_fs *fs, uint32_t ino, uint64_t fileblock, uint32_t count,
+                     uint32_t *out);
+
 /* Grows the size of regular file ino to size without touching its data
  * (nothing when the file is already that long): the caller has put the
  * bytes between the old and the new end in place itself (the On-Memory

@@ -278,6 +278,13 @@ bool ext2_is_fast_symlink(const struct ext2_inode *in);
 int ext2_bmap(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in, uint64_t fblock,
               bool alloc, uint32_t *out, bool *fresh);
 
+/* ext2_bmap's lookup (no allocation) of the count file blocks from fblock
+ * into out[] (0: a hole), for a run: the inode's direct blocks are read
+ * once, and each indirect block once for all the entries of the run it
+ * holds. Every number is checked as ext2_bmap checks it. */
+int ext2_bmap_run(struct ext2_fs *fs, const struct ext2_inode *in, uint64_t fblock,
+                  uint32_t count, uint32_t *out);
+
 /* Frees every block mapped at or after file block from (indirect blocks that
  * become empty included) and updates i_block and i_blocks in *in (in memory). */
 int ext2_free_blocks_from(struct ext2_fs *fs, struct ext2_inode *in, uint64_t from);

@@ -219,6 +219,18 @@ int ext2_file_block(struct ext2_fs *fs, uint32_t ino, uint64_t fileblock, bool a
 	return (int)ext2_finish(fs, rc);
 }
 
+int ext2_file_blocks(struct ext2_fs *fs, uint32_t ino, uint64_t fileblock, uint32_t count,
+                     uint32_t *out)
+{
+	struct ext2_inode in;
+	int rc = ext2_get_inode(fs, ino, &in);
+	if (rc == 0 && !ext2_is_reg(&in) && !ext2_is_dir(&in))
+		rc = -EINVAL;
+	if (rc == 0)
+		rc = ext2_bmap_run(fs, &in, fileblock, count, out);
+	return (int)ext2_finish(fs, rc);
+}
+
 int ext2_extend(struct ext2_fs *fs, uint32_t ino, uint64_t size)
 {
 	struct ext2_inode in;

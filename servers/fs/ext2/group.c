@@ -64,12 +64,15 @@ static uint64_t gdt_block(const struct ext2_fs *fs, uint32_t g)
 int ext2_read_group(struct ext2_fs *fs, uint32_t g, struct ext2_group_desc *gd)
 {
 	uint8_t block[EXT2_BLOCK_SIZE];
+	int rc = 0;
 	if (g >= fs->groups)
 		return ext2_corrupt(fs, "group number out of range");
-	int rc = ext2_bread(fs, gdt_block(fs, g), block);
-	if (rc < 0)
+	/* A view: every inode lookup comes here, and a copy of the whole
+	 * descriptor block would cost more than the rest of the lookup. */
+	const uint8_t *view = ext2_bview(fs, gdt_block(fs, g), block, &rc);
+	if (!view)
 		return rc;
-	memcpy(gd, block + (g % EXT2_DESC_PER_BLOCK) * sizeof(*gd), sizeof(*gd));
+	memcpy(gd, view + (g % EXT2_DESC_PER_BLOCK) * sizeof(*gd), sizeof(*gd));
 	if (!ext2_group_ok(fs, g, gd))
 		return ext2_corrupt(fs, "bad group descriptor");
 	return 0;

@@ -62,6 +62,7 @@ struct fm_stats fm_stats;
 static struct chunk *chunks;
 static unsigned chunk_count, chunk_max;
 static struct chunk *hash[HASH_SIZE];
+static struct chunk *last_found;  /* chunk_find's last answer: runs of blocks share a chunk */
 static struct chunk lru;         /* sentinel: lru.older is the newest, lru.newer the oldest */
 static uint64_t disk_blocks;
 static unsigned pinned_chunks, pin_chunk_limit;
@@ -99,6 +100,8 @@ static void hash_remove(struct chunk *c)
 	if (*pp)
 		*pp = c->hash_next;
 	c->hashed = false;
+	if (c == last_found)
+		last_found = NULL;
 }
 
 static void hash_insert(struct chunk *c)
@@ -114,6 +117,7 @@ void cache_init(unsigned max_chunks, uint64_t blocks)
 	chunks = storage;
 	chunk_max = max_chunks < ICA_LIMIT_FOR_CACHE ? max_chunks : ICA_LIMIT_FOR_CACHE;
 	chunk_count = 0;
+	last_found = NULL;
 	lru.older = lru.newer = &lru;
 	disk_blocks = blocks;
 	/* A quarter of the cache, and at least two chunks, stay unpinned. */
@@ -172,9 +176,13 @@ static int chunk_write_back(struct chunk *c)
 
 static struct chunk *chunk_find(uint64_t key)
 {
+	if (last_found && last_found->key == key)
+		return last_found;   /* still hashed: hash_remove forgets it */
 	struct chunk *c = hash[key % HASH_SIZE];
 	while (c && c->key != key)
 		c = c->hash_next;
+	if (c)
+		last_found = c;
 	return c;
 }
 

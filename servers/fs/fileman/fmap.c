@@ -35,6 +35,13 @@
  * revoked (FS_PAGEIN -ENXIO, the kernel raises SIGBUS), and a map whose file
  * is gone holds nothing more.
  *
+ * Cost. FS_MAP with populate looks the blocks of up to LOOKUP_RUN pages up
+ * in one walk of the block map (ext2_file_blocks), not one per page; a
+ * read fault's FS_PAGEIN hands out the pages after the faulting one whose
+ * blocks are already cached (fault-around, never a disk read or an
+ * allocation for them), so the kernel maps up to FS_PAGEIN_AROUND pages per
+ * fault.
+ *
  * Limits: FMAP_MAX maps (-EAGAIN), FMAP_PINS_MAX pages held by all maps
  * together and the cache's pinned-chunk limit (-ENOMEM).
  */
@@ -51,6 +58,8 @@
 #define NONE            UINT32_MAX
 #define MAP_FLAGS       (FS_MAP_SHARED | FS_MAP_WRITE | FS_MAP_POPULATE | FS_MAP_OMF)
 #define ZERO_PAGE_BLOCK 0u      /* a pin's block: the shared zero page */
+#define BLOCK_UNKNOWN   UINT32_MAX   /* page_in: look the block up */
+#define LOOKUP_RUN      64u     /* pages whose blocks one map_blocks call looks up */
 /* Pages of the largest ext2 file (file.c's EXT2_MAX_FILE_SIZE): readblock
  * allocates no block that no size could ever cover. */
 #define MAX_FILE_PAGES  (0x1ff00000000ull / FM_BLOCK)
@@ -294,10 +303,13 @@ static void map_release(struct fmap *m)
 /*
  * Map page `page` of m into the cache and held: where it is in *handle and
  * *index. size is the file's size now; ahead how many pages the caller will
- * want next (read-ahead). Already held: the same place again.
+ * want next (read-ahead), 0 for fault-around: only a block already in the
+ * cache (-EAGAIN otherwise, nothing held). block is the page's disk block
+ * when the caller has looked it up (map_blocks; 0 a hole), else
+ * BLOCK_UNKNOWN. Already held: the same place again.
  */
 static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
-                   uint32_t *handle, uint32_t *index)
+                   uint32_t block, uint32_t *handle, uint32_t *index)
 {
 	if (page >= m->count)
 		return -EINVAL;
@@ -315,8 +327,12 @@ static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
 		return -ENXIO;   /* mmap: SIGBUS; readblock on a read-only fd */
 	if (pin_free == NONE)
 		return -ENOMEM;
-	uint64_t disk = 0;
-	int rc = ext2_file_block(&fm_fs, m->ino, fpage, false, &disk);
+	uint64_t disk = block;
+	int rc = 0;
+	if (block == BLOCK_UNKNOWN)
+		rc = ext2_file_block(&fm_fs, m->ino, fpage, false, &disk);
+	if (ahead == 0 && (rc < 0 || disk == 0 || !cache_handle_of(disk)))
+		return -EAGAIN;   /* fault-around: no disk read, no allocation */
 	if (rc == 0 && past_end)
 		m->past_end = true;   /* freed at the map's end, even if the pin fails */
 	if (rc == 0 && disk == 0) {
@@ -344,6 +360,50 @@ static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
 		zero_after_end(disk, size);
 	pin_add(m, page, (uint32_t)disk, *handle, *index);
 	return 0;
+}
+
+/* The disk blocks of map pages page .. page + n - 1 (n <= LOOKUP_RUN) into
+ * blocks[] (0: a hole or past the end), one walk of the block map for the
+ * run rather than one per page. */
+static int map_blocks(const struct fmap *m, uint32_t page, uint32_t n, uint32_t *blocks)
+{
+	int rc = ext2_file_blocks(&fm_fs, m->ino, m->first + page, n, blocks);
+	return rc < 0 ? (int)fm_result(rc, "page-in") : 0;
+}
+
+/* FS_MAP_POPULATE: map pages 0 .. n - 1 of the new map m held, their
+ * records in out[]. 0, or the first page's error (the caller lets go). */
+static int populate(struct fmap *m, uint64_t size, uint32_t n, struct fs_map_page *out)
+{
+	uint32_t blocks[LOOKUP_RUN];
+	for (uint32_t p = 0; p < n; p += LOOKUP_RUN) {
+		uint32_t run = n - p < LOOKUP_RUN ? n - p : LOOKUP_RUN;
+		int rc = map_blocks(m, p, run, blocks);
+		for (uint32_t j = 0; rc == 0 && j < run; j++) {
+			uint32_t left = n - p - j;
+			rc = page_in(m, p + j, size, left < 64 ? left : 64, blocks[j],
+			             &out[p + j].handle, &out[p + j].page);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Fault-around: records for the want pages after `page` (held already,
+ * or their blocks in the cache), into out[], up to the first that is not.
+ * Returns how many. */
+static uint32_t page_in_around(struct fmap *m, uint32_t page, uint64_t size, uint32_t want,
+                               struct fs_map_page *out)
+{
+	uint32_t blocks[FS_PAGEIN_AROUND];
+	if (want == 0 || map_blocks(m, page + 1, want, blocks) < 0)
+		return 0;
+	uint32_t n = 0;
+	while (n < want && page_in(m, page + 1 + n, size, 0, blocks[n], &out[n].handle,
+	                           &out[n].page) == 0)
+		n++;
+	return n;
 }
 
 /* ---- the handlers ---- */
@@ -412,15 +472,10 @@ int64_t op_map(struct request *rq)
 			n = count;
 		if (n > rq->data_size / sizeof(struct fs_map_page))
 			n = rq->data_size / sizeof(struct fs_map_page);
-		struct fs_map_page *out = (struct fs_map_page *)rq->data;
-		for (uint32_t p = 0; p < n; p++) {
-			uint64_t left = n - p;
-			rc = page_in(m, p, size, left < 64 ? (unsigned)left : 64, &out[p].handle,
-			             &out[p].page);
-			if (rc < 0) {
-				map_release(m);   /* nothing stays held */
-				return rc;
-			}
+		rc = populate(m, size, (uint32_t)n, (struct fs_map_page *)rq->data);
+		if (rc < 0) {
+			map_release(m);   /* nothing stays held */
+			return rc;
 		}
 		records = n;
 	}
@@ -431,7 +486,9 @@ int64_t op_map(struct request *rq)
 	return 0;
 }
 
-/* FS_PAGEIN: arg[0] map id, arg[1] map page, arg[2] 1 for a write fault. */
+/* FS_PAGEIN: arg[0] map id, arg[1] map page, arg[2] 1 for a write fault,
+ * arg[3] pages wanted with fault-around (with a data ICA for the records;
+ * 0 or 1, or no data ICA: the one page, status 0). */
 int64_t op_pagein(struct request *rq)
 {
 	if (!request_from_kernel(rq))
@@ -454,13 +511,31 @@ int64_t op_pagein(struct request *rq)
 	/* Read ahead what a sequential toucher of the map will ask next. */
 	uint64_t left = m->count - page;
 	uint32_t handle, index;
-	rc = page_in(m, page, size, left < 64 ? (unsigned)left : 64, &handle, &index);
+	rc = page_in(m, page, size, left < 64 ? (unsigned)left : 64, BLOCK_UNKNOWN, &handle,
+	             &index);
 	if (rc < 0)
 		return rc;
 	calls_pagein++;
 	request_out(rq, 0, handle);
 	request_out(rq, 1, index);
-	return 0;
+	uint64_t want = rq->arg[3] < FS_PAGEIN_AROUND ? rq->arg[3] : FS_PAGEIN_AROUND;
+	if (rq->data_size / sizeof(struct fs_map_page) < want)
+		want = rq->data_size / sizeof(struct fs_map_page);
+	if (!rq->data || want <= 1)
+		return 0;   /* no fault-around asked: as before */
+	/* The records: the faulting page, then the following pages inside the
+	 * map, not revoked, and inside the file. */
+	struct fs_map_page *out = (struct fs_map_page *)rq->data;
+	out[0] = (struct fs_map_page){ .handle = handle, .page = index };
+	uint64_t limit = m->revoked_from;   /* <= m->count */
+	uint64_t file_pages = pages_of(size) > m->first ? pages_of(size) - m->first : 0;
+	if (limit > file_pages)
+		limit = file_pages;
+	if (limit <= page)
+		want = 1;   /* an OMF page past the end: that one only */
+	else if (want > limit - page)
+		want = limit - page;
+	return 1 + page_in_around(m, page, size, (uint32_t)want - 1, out + 1);
 }
 
 /* FS_UNMAP: arg[0] map id. Sent asynchronously: the status goes to nobody. */
