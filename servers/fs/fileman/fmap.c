@@ -486,17 +486,26 @@ int64_t op_map(struct request *rq)
 	return 0;
 }
 
+/* The map arg[0] names, for a call only the kernel may make: 0, or -EPERM
+ * (not the kernel's call), -ENOENT (no such map). */
+static int64_t kernel_map(struct request *rq, struct fmap **out)
+{
+	if (!request_from_kernel(rq))
+		return -EPERM;
+	fmap_init();
+	*out = map_find(rq->arg[0]);
+	return *out ? 0 : -ENOENT;
+}
+
 /* FS_PAGEIN: arg[0] map id, arg[1] map page, arg[2] 1 for a write fault,
  * arg[3] pages wanted with fault-around (with a data ICA for the records;
  * 0 or 1, or no data ICA: the one page, status 0). */
 int64_t op_pagein(struct request *rq)
 {
-	if (!request_from_kernel(rq))
-		return -EPERM;
-	fmap_init();
-	struct fmap *m = map_find(rq->arg[0]);
-	if (!m)
-		return -ENOENT;
+	struct fmap *m;
+	int64_t found = kernel_map(rq, &m);
+	if (found < 0)
+		return found;
 	if (rq->arg[1] >= m->count || rq->arg[2] > 1)
 		return -EINVAL;
 	if (rq->arg[2] == 1 && !m->writable)
@@ -541,12 +550,10 @@ int64_t op_pagein(struct request *rq)
 /* FS_UNMAP: arg[0] map id. Sent asynchronously: the status goes to nobody. */
 int64_t op_unmap(struct request *rq)
 {
-	if (!request_from_kernel(rq))
-		return -EPERM;
-	fmap_init();
-	struct fmap *m = map_find(rq->arg[0]);
-	if (!m)
-		return -ENOENT;
+	struct fmap *m;
+	int64_t found = kernel_map(rq, &m);
+	if (found < 0)
+		return found;
 	map_release(m);
 	return 0;
 }
@@ -555,12 +562,10 @@ int64_t op_unmap(struct request *rq)
  * new size or 0. */
 int64_t op_syncmap(struct request *rq)
 {
-	if (!request_from_kernel(rq))
-		return -EPERM;
-	fmap_init();
-	struct fmap *m = map_find(rq->arg[0]);
-	if (!m)
-		return -ENOENT;
+	struct fmap *m;
+	int64_t found = kernel_map(rq, &m);
+	if (found < 0)
+		return found;
 	uint64_t from = rq->arg[1], count = rq->arg[2], new_size = rq->arg[3];
 	if (from > m->count || count > m->count - from)
 		return -EINVAL;
