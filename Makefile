@@ -26,7 +26,8 @@ KERNEL_CFLAGS := -std=gnu17 -O2 -g -ffreestanding -fno-builtin -nostdlib \
 KERNEL_LDFLAGS := -nostdlib -static -no-pie -z max-page-size=0x1000 -z noexecstack -Wl,--build-id=none \
 	-T kernel/arch/$(ARCH)/linker.ld
 
-KERNEL_C   := $(wildcard kernel/core/*.c) $(wildcard kernel/arch/$(ARCH)/*.c)
+KERNEL_C   := $(wildcard kernel/core/*.c) $(wildcard kernel/posix/*.c) \
+	$(wildcard kernel/arch/$(ARCH)/*.c) $(wildcard kernel/arch/$(ARCH)/posix/*.c)
 KERNEL_S   := $(wildcard kernel/arch/$(ARCH)/*.S)
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_S))
 KERNEL_ELF := $(BUILD)/kernel/myrmex.elf

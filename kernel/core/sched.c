@@ -11,7 +11,7 @@
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
-#include <kernel/itimer.h>
+#include <posix/itimer.h>
 #include <kernel/panic.h>
 #include <kernel/stats.h>
 #include <kernel/time.h>

@@ -1,5 +1,5 @@
 /*
- * Host unit tests of the ELF64 executable parser (kernel/core/elf.c): a
+ * Host unit tests of the ELF64 executable parser (kernel/posix/elf.c): a
  * hand-built valid image and one mutation of it per rejection rule, a real
  * static binary (MYRMEX_TEST_ELF), and random mutations run under ASan.
  * Every image is copied into a heap buffer of exactly its size, so a read
@@ -7,11 +7,11 @@
  * (as exec's ICAs hold it), each piece its own exact heap buffer, parses
  * exactly as the whole.
  */
-/* unit-sources: kernel/core/elf.c */
+/* unit-sources: kernel/posix/elf.c */
 #define UNIT_SUITE "elf"
 #include "unit.h"
 
-#include <kernel/elf.h>
+#include <posix/elf.h>
 #include <kernel/errno.h>
 
 /* The loader's bound (USER_MMAP_TOP in kernel/vm.h). */

@@ -1,13 +1,13 @@
 /*
- * Host unit tests of the initial user stack builder (kernel/core/ustack.c):
+ * Host unit tests of the initial user stack builder (kernel/posix/ustack.c):
  * the image is built into a heap buffer, then read back the way a program's
  * start-up code would, translating each user address into the buffer.
  */
-/* unit-sources: kernel/core/ustack.c */
+/* unit-sources: kernel/posix/ustack.c */
 #define UNIT_SUITE "ustack"
 #include "unit.h"
 
-#include <kernel/ustack.h>
+#include <posix/ustack.h>
 
 #define TOP 0x7ffffffff000ull
 #define CANARY 0xa5

@@ -15,7 +15,7 @@
 #include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <kernel/proc.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <arch/x86.h>

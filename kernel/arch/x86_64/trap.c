@@ -12,7 +12,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/stats.h>
 #include <kernel/vm.h>
 #include <arch/x86.h>

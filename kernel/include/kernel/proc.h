@@ -14,7 +14,7 @@
 #include <kernel/vm.h>
 #include <kernel/sched.h>
 #include <kernel/arch.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 
 #define PROC_NAME_MAX        32
 #define PROC_MAX             64     /* processes in the system */

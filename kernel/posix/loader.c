@@ -4,13 +4,13 @@
  * (see kernel/loader.h). The file is read through its elf_image view: one
  * buffer for a boot module, a list of ICAs for exec.
  */
-#include <kernel/loader.h>
+#include <posix/loader.h>
 #include <kernel/arch.h>
 #include <kernel/boot.h>
 #include <kernel/errno.h>
 #include <kernel/pmm.h>
 #include <kernel/string.h>
-#include <kernel/ustack.h>
+#include <posix/ustack.h>
 #include <kernel/vm.h>
 
 static unsigned map_prot(unsigned elf_prot)

@@ -8,9 +8,9 @@
  * one is dropped and a fatal one kills at once, unless it is blocked (then
  * it waits in a pending set and the decision is taken again at delivery).
  */
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/errno.h>
-#include <kernel/itimer.h>
+#include <posix/itimer.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>

@@ -9,9 +9,9 @@
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
-#include <kernel/forward.h>
+#include <posix/forward.h>
 #include <kernel/pmm.h>
-#include <kernel/posix.h>
+#include <posix/posix.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/time.h>

@@ -6,9 +6,9 @@
  * Invariant: p is in armed[] exactly when p->sig.itimer_deadline != 0, and
  * `earliest` is never later than the earliest armed deadline.
  */
-#include <kernel/itimer.h>
+#include <posix/itimer.h>
 #include <kernel/proc.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/time.h>
 
 static struct process *armed[PROC_MAX];

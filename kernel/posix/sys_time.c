@@ -15,9 +15,9 @@
 #include <kernel/futex.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/time.h>
-#include <kernel/timesrv.h>
+#include <posix/timesrv.h>
 #include <kernel/usercopy.h>
 
 #define FUTEX_WAIT 0

@@ -8,14 +8,14 @@
  * result's status and arguments are only numbers that each system call
  * checks against what it asked for.
  */
-#include <kernel/forward.h>
+#include <posix/forward.h>
 #include <kernel/errno.h>
 #include <kernel/ica.h>
 #include <kernel/ipc.h>
 #include <kernel/kmem.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/string.h>
 #include <myrmex/console.h>
 #include <myrmex/fs.h>

@@ -3,9 +3,9 @@
  * kernel/timesrv.h): one synchronous call each through the thread's kernel
  * channel, no data ICA, the answer in the result frame's arg[].
  */
-#include <kernel/timesrv.h>
+#include <posix/timesrv.h>
 #include <kernel/errno.h>
-#include <kernel/forward.h>
+#include <posix/forward.h>
 #include <kernel/ica.h>
 #include <kernel/ipc.h>
 #include <kernel/proc.h>

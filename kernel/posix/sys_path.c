@@ -9,8 +9,8 @@
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
-#include <kernel/forward.h>
-#include <kernel/posix.h>
+#include <posix/forward.h>
+#include <posix/posix.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>

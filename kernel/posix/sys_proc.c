@@ -6,7 +6,7 @@
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 

@@ -8,9 +8,9 @@
  * counts the regions on its list. A map that never got a region (its
  * system call failed after FS_MAP) goes to dead_maps directly.
  */
-#include <kernel/fmap.h>
+#include <posix/fmap.h>
 #include <kernel/errno.h>
-#include <kernel/forward.h>
+#include <posix/forward.h>
 #include <kernel/ica.h>
 #include <kernel/ipc.h>
 #include <kernel/kmem.h>

@@ -13,7 +13,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/usercopy.h>
 
 #define SIGSET_SIZE 8

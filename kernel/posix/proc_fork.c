@@ -9,13 +9,13 @@
  * are those its system call saved, its FPU state the one saved when it was
  * switched out: both are copied as they are.
  */
-#include <kernel/pm.h>
+#include <posix/pm.h>
 #include <kernel/errno.h>
 #include <kernel/ica.h>
 #include <kernel/ipc.h>
 #include <kernel/panic.h>
 #include <kernel/proc.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/string.h>
 #include <myrmex/proc.h>
 

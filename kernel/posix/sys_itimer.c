@@ -5,7 +5,7 @@
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
-#include <kernel/itimer.h>
+#include <posix/itimer.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/usercopy.h>

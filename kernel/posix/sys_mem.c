@@ -6,7 +6,7 @@
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/vm.h>
-#include <kernel/fmap.h>
+#include <posix/fmap.h>
 
 #define PROT_READ  1
 #define PROT_WRITE 2

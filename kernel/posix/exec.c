@@ -15,16 +15,16 @@
  * call returns 0 into the new program. A failure after the point of no
  * return kills the process, as Linux does.
  */
-#include <kernel/pm.h>
+#include <posix/pm.h>
 #include <kernel/errno.h>
-#include <kernel/fmap.h>
+#include <posix/fmap.h>
 #include <kernel/ica.h>
-#include <kernel/loader.h>
+#include <posix/loader.h>
 #include <kernel/panic.h>
 #include <kernel/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/string.h>
 #include <myrmex/proc.h>
 

@@ -8,10 +8,10 @@
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
-#include <kernel/forward.h>
-#include <kernel/posix.h>
+#include <posix/forward.h>
+#include <posix/posix.h>
 #include <kernel/proc.h>
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>

@@ -10,7 +10,7 @@
 #define KERNEL_LOADER_H
 
 #include <kernel/types.h>
-#include <kernel/elf.h>
+#include <posix/elf.h>
 
 struct vm_space;
 struct boot_module;

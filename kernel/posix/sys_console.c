@@ -9,7 +9,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
-#include <kernel/posix.h>
+#include <posix/posix.h>
 
 #define CHUNK 256
 #define TIOCGWINSZ 0x5413

@@ -4,7 +4,7 @@
  * checked for overflow: the image is untrusted input. The image is read
  * through its view, so that it may lie in several pieces.
  */
-#include <kernel/elf.h>
+#include <posix/elf.h>
 #include <stdbool.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>

@@ -3,7 +3,7 @@
  * assembled downwards from the end of buf, mirroring the user stack: strings
  * and random bytes first (highest), then, 16-byte aligned, the vectors.
  */
-#include <kernel/ustack.h>
+#include <posix/ustack.h>
 #include <kernel/string.h>
 
 struct builder {

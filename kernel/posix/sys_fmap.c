@@ -8,8 +8,8 @@
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
-#include <kernel/fmap.h>
-#include <kernel/forward.h>
+#include <posix/fmap.h>
+#include <posix/forward.h>
 #include <kernel/ipc.h>
 #include <kernel/proc.h>
 #include <kernel/vm.h>

@@ -7,7 +7,7 @@
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/ipc.h>
-#include <kernel/pm.h>
+#include <posix/pm.h>
 #include <kernel/proc.h>
 #include <kernel/usercopy.h>
 #include <myrmex/proc.h>

@@ -5,7 +5,7 @@
  * that a signal interrupted (-EINTR, or run again). Also the alternate
  * signal stack's rules.
  */
-#include <kernel/signal.h>
+#include <posix/signal.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
