@@ -95,6 +95,13 @@ static inline void *myrmex_ica_addr(uint32_t handle)
 /* spawn's fifth argument: the new process may call registserver. Only a
  * process that has the right can pass it on. */
 #define MYRMEX_SPAWN_SERVER      1u
+/* spawn's flag: the new process is a POSIX process (its file calls go to
+ * the file manager, fork/execve to the process manager). */
+#define MYRMEX_SPAWN_POSIX       2u
+
+/* server_pid(unsigned coreid) -> pid
+ *     Anyone: the pid of the server registered for coreid, or -ESRCH. */
+#define MYRMEX_SYS_SERVER_PID    (MYRMEX_SYS_BASE + 33)
 
 /* ---- The control ICA ---- */
 #define MYRMEX_CTL_MAGIC         0x4143594du   /* "MYCA" */

@@ -19,16 +19,14 @@
 
 #include <stdint.h>
 #include <myrmex/syscall.h>
+#include <myrmex/ica.h>
 
 #define MYRMEX_COREID_PM 5u
 
 #define PM_FORK 1u
 #define PM_EXEC 2u
 
-/* spawn's flag (after MYRMEX_SPAWN_SERVER = 1): the new process is a POSIX
- * process (its file calls go to the file manager, fork/execve to the
- * process manager). */
-#define MYRMEX_SPAWN_POSIX 2u
+/* spawn's flag MYRMEX_SPAWN_POSIX and the call server_pid: include/myrmex/ica.h. */
 
 /*
  * Kernel calls for the process manager. Only the process registered as
@@ -63,7 +61,6 @@
 #define MYRMEX_SYS_PROC_FORK  (MYRMEX_SYS_BASE + 30)
 #define MYRMEX_SYS_PROC_START (MYRMEX_SYS_BASE + 31)
 #define MYRMEX_SYS_PROC_EXEC  (MYRMEX_SYS_BASE + 32)
-#define MYRMEX_SYS_SERVER_PID (MYRMEX_SYS_BASE + 33)
 
 #define MYRMEX_EXEC_MAX_IMAGES 64   /* 64 x 256 KiB: a 16 MiB executable */
 

@@ -65,6 +65,7 @@
 
 #include <stdint.h>
 #include <myrmex/syscall.h>
+#include <myrmex/clock.h>
 
 #define MYRMEX_COREID_TIME 6u
 
@@ -114,26 +115,6 @@ static inline int time_clock_sleeps(uint64_t clock)
 	return time_clock_valid(clock) && clock != TIME_CLOCK_MONOTONIC_RAW;
 }
 
-/*
- * clock_info(struct myrmex_clock_info *out) -> 0, or -EFAULT
- * Anyone: how the kernel turns the TSC into its clocks. Fixed from boot
- * (the TSC is calibrated once against the PIT, the RTC read once).
- */
-#define MYRMEX_SYS_CLOCK_INFO (MYRMEX_SYS_BASE + 48)
-
-struct myrmex_clock_info {
-	uint64_t tsc_khz;    /* calibrated TSC frequency */
-	uint64_t tsc_boot;   /* the TSC at monotonic time 0 */
-	uint64_t mult;       /* ns = ticks * mult >> 32, mult = 10^6 * 2^32 / tsc_khz */
-	uint64_t epoch_ns;   /* REALTIME at monotonic time 0: ns since 1970 (the RTC) */
-};
-_Static_assert(sizeof(struct myrmex_clock_info) == 32, "clock info layout");
-
-/* CLOCK_MONOTONIC in nanoseconds at TSC value tsc: the one formula of the
- * kernel and the time server. */
-static inline uint64_t myrmex_clock_monotonic(const struct myrmex_clock_info *c, uint64_t tsc)
-{
-	return (uint64_t)(((unsigned __int128)(tsc - c->tsc_boot) * c->mult) >> 32);
-}
+/* clock_info and the one clock formula: include/myrmex/clock.h. */
 
 #endif

@@ -12,14 +12,11 @@
 #include <kernel/boot.h>
 #include <kernel/device.h>
 #include <kernel/errno.h>
-#include <posix/fmap.h>
-#include <posix/forward.h>
 #include <kernel/futex.h>
 #include <kernel/ipc.h>
 #include <kernel/kmem.h>
-#include <posix/loader.h>
 #include <kernel/panic.h>
-#include <posix/pm.h>
+#include <kernel/personality.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
@@ -57,6 +54,7 @@ struct thread *thread_alloc(struct process *p)
 void thread_destroy(struct thread *t)
 {
 	KASSERT(t->state == THREAD_DEAD && !list_linked(&t->run_link));
+	personality_thread_free(t);
 	pmm_free(arch_virt_to_phys(t->kstack), KSTACK_PAGES);
 	kmem_free(&thread_cache, t);
 	live_threads--;
@@ -73,6 +71,7 @@ void process_free(struct process *p)
 	list_remove(&p->table_link);
 	if (list_linked(&p->sibling_link))
 		list_remove(&p->sibling_link);
+	personality_process_free(p);
 	kmem_free(&process_cache, p);
 	live_processes--;
 }
@@ -112,29 +111,32 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 		return -ENOENT;
 	if (live_processes >= PROC_MAX)
 		return -EAGAIN;
-	struct process *p = kmem_alloc(&process_cache);
+	struct process *p = process_alloc();
 	if (!p)
 		return -ENOMEM;
 	struct thread *t = thread_alloc(p);
 	if (!t) {
-		kmem_free(&process_cache, p);
+		process_free(p);
 		return -ENOMEM;
 	}
-	int err = vm_space_init(&p->vm);
+	int err = personality_process_init(p, parent);
+	if (!err)
+		err = personality_thread_init(t, NULL);
+	if (!err)
+		err = vm_space_init(&p->vm);
 	if (err) {
 		t->state = THREAD_DEAD;
 		thread_destroy(t);
-		kmem_free(&process_cache, p);
+		process_free(p);
 		return err;
 	}
-	struct program_args args = { argv, argc, envp, envc };
 	uptr_t entry, sp;
-	err = loader_load(&p->vm, m, &args, &entry, &sp);
+	err = personality_load_module(&p->vm, m, argv, argc, envp, envc, &entry, &sp);
 	if (err) {
 		vm_space_destroy(&p->vm);
 		t->state = THREAD_DEAD;
 		thread_destroy(t);
-		kmem_free(&process_cache, p);
+		process_free(p);
 		return err;
 	}
 
@@ -142,25 +144,12 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 	strlcpy(p->name, m->name, sizeof(p->name));
 	p->state = PROC_ALIVE;
 	p->prio_ceiling = prio;
-	p->parent = parent;
-	list_init(&p->children);
-	list_init(&p->sibling_link);
-	list_init(&p->threads);
-	waitq_init(&p->child_exit);
 	p->may_serve = may_serve;
 	p->posix = posix;
 	p->pgid = parent ? parent->pgid : p->pid;
 	p->sid = parent ? parent->sid : p->pid;
-	p->umask = 022;
 	p->nproc_limit = PROC_MAX;
-	p->server_coreid = -1;
-	list_init(&p->requests);
-	list_init(&p->results);
-	waitq_init(&p->ipc_waiters);
-	list_push_back(&process_table, &p->table_link);
-	if (parent)
-		list_push_back(&parent->children, &p->sibling_link);
-	live_processes++;
+	process_insert(p, parent);
 
 	t->prio = prio;
 	arch_thread_init_user(t, t->kstack, KSTACK_PAGES * PAGE_SIZE, entry, sp, 0);
@@ -178,10 +167,15 @@ int thread_clone(struct thread *parent, uptr_t sp, bool set_tls, uptr_t tls,
 	struct thread *t = thread_alloc(p);
 	if (!t)
 		return -ENOMEM;
+	int err = personality_thread_init(t, parent);
+	if (err) {
+		t->state = THREAD_DEAD;
+		thread_destroy(t);
+		return err;
+	}
 	t->prio = parent->prio;
 	t->clear_child_tid = clear_child_tid;
 	arch_thread_init_clone(t, parent, t->kstack, KSTACK_PAGES * PAGE_SIZE, sp, set_tls, tls);
-	signal_thread_clone(t, parent);
 	thread_attach(p, t);
 	sched_make_runnable(t);
 	return t->tid;
@@ -192,11 +186,8 @@ static void process_end(struct process *p)
 {
 	p->killed = true;   /* nothing is delivered to p from here on */
 	device_process_exit(p);   /* first: the device must stop writing into p's ICAs */
-	forward_process_exit(p);  /* the file manager closes p's descriptors */
-	fmap_process_exit(p);     /* ... and lets go of p's file mappings */
-	proc_fork_process_exit(p);   /* a process manager's unstarted children go */
+	personality_process_exit(p);   /* may still send requests in p's name */
 	ipc_process_exit(p);
-	signal_process_exit(p);
 	arch_as_activate_kernel();
 	vm_space_destroy(&p->vm);
 	p->state = PROC_ZOMBIE;
@@ -213,7 +204,7 @@ static void process_end(struct process *p)
 		arch_poweroff(p->wait_status == 0 ? 0 : 1);
 	}
 	/* A parent that ignores SIGCHLD (or set SA_NOCLDWAIT) keeps no zombie. */
-	bool reap_now = !p->parent || signal_child_exit(p->parent, p);
+	bool reap_now = !p->parent || personality_child_exit(p->parent, p);
 	if (p->parent)
 		waitq_wake(&p->parent->child_exit, INT32_MAX);
 	if (reap_now)
@@ -229,13 +220,13 @@ void thread_exit(void)
 		if (copy_to_user(t->clear_child_tid, &zero, sizeof(zero)) == 0)
 			futex_wake(p, t->clear_child_tid, 1);
 	}
-	forward_thread_exit(t);
+	personality_thread_exit(t);
 	list_remove(&t->proc_link);
 	if (--p->thread_count == 0) {
 		t->proc = NULL;   /* the process may be freed below */
 		process_end(p);
 	}
-	exec_thread_gone();
+	personality_thread_gone();
 	sched_exit_current();
 }
 
@@ -252,12 +243,12 @@ void proc_kill(struct process *p, int status)
 	}
 }
 
-void proc_fault_kill(int signal, const char *cause, uptr_t addr, uptr_t ip)
+void proc_fault_kill(int status, const char *cause, uptr_t addr, uptr_t ip)
 {
 	struct process *p = current_thread()->proc;
 	printk("myrmex: killed pid %d (%s): %s at %#lx rip %#lx\n", p->pid, p->name, cause,
 	       (unsigned long)addr, (unsigned long)ip);
-	proc_kill(p, signal_kill_status(signal));
+	proc_kill(p, status);
 }
 
 void proc_check_killed(void)

@@ -11,7 +11,7 @@
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
-#include <posix/itimer.h>
+#include <kernel/personality.h>
 #include <kernel/panic.h>
 #include <kernel/stats.h>
 #include <kernel/time.h>
@@ -134,7 +134,7 @@ void sched_return_to_user(void)
 		schedule();
 	}
 	proc_check_killed();
-	signal_return_to_user();
+	personality_return_to_user();
 }
 
 static void sleepers_insert(struct thread *t)
@@ -151,7 +151,7 @@ static void sleepers_insert(struct thread *t)
 void sched_tick(void)
 {
 	uint64_t now = time_monotonic_ns();
-	itimer_tick(now);
+	personality_tick(now);
 	while (!list_empty(&sleepers)) {
 		struct thread *t = container_of(sleepers.next, struct thread, sleep_link);
 		if (t->wake_deadline > now)
@@ -199,7 +199,7 @@ int thread_block(struct waitq *q, uint64_t deadline_ns)
 {
 	struct thread *t = cpu0.current;
 	KASSERT(t != &idle_thread);
-	if (t->proc && (t->proc->killed || t->exit_pending || signal_interrupts(t)))
+	if (t->proc && (t->proc->killed || t->exit_pending || personality_interrupts(t)))
 		return -EINTR;
 	t->state = THREAD_BLOCKED;
 	t->wake_result = 0;

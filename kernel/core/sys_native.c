@@ -9,10 +9,11 @@
 #include <kernel/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/stats.h>
+#include <kernel/time.h>
 #include <kernel/usercopy.h>
 #include <myrmex/device.h>
 #include <myrmex/ica.h>
-#include <myrmex/proc.h>
+
 #include <myrmex/syscall.h>
 
 #define SPAWN_MAX_ARGS   128      /* argv and envp entries, each */
@@ -121,4 +122,12 @@ long sys_myrmex_setprio(const struct syscall_args *a)
 		return -EPERM;
 	sched_set_prio(t, prio);
 	return 0;
+}
+
+/* clock_info: how the clocks are made from the TSC (include/myrmex/clock.h). */
+long sys_myrmex_clock_info(const struct syscall_args *a)
+{
+	struct myrmex_clock_info info;
+	time_clock_info(&info);
+	return copy_to_user(a->arg[0], &info, sizeof(info)) < 0 ? -EFAULT : 0;
 }

@@ -1,140 +1,20 @@
 /*
- * System-call dispatch (see kernel/syscall.h): two tables built with
- * designated initializers, bounds- and NULL-checked. An unknown number
- * returns -ENOSYS and is logged once.
+ * System-call dispatch (see kernel/syscall.h): the personality's table for
+ * its own numbers, then the microkernel's native table, both built with
+ * designated initializers and bounds- and NULL-checked, then the
+ * personality's own native calls. An unknown number returns -ENOSYS; the
+ * personality logs it.
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
-#include <kernel/printk.h>
-#include <kernel/proc.h>
+#include <kernel/personality.h>
 #include <kernel/sched.h>
 #include <kernel/stats.h>
+#include <myrmex/clock.h>
 #include <myrmex/device.h>
 #include <myrmex/ica.h>
-#include <myrmex/omf.h>
-#include <myrmex/proc.h>
-#include <myrmex/time.h>
 #include <myrmex/syscall.h>
-
-static const syscall_fn linux_calls[] = {
-	[0] = sys_read,
-	[1] = sys_write,
-	[2] = sys_open,
-	[3] = sys_close,
-	[4] = sys_stat,
-	[5] = sys_fstat,
-	[6] = sys_lstat,
-	[7] = sys_poll,
-	[8] = sys_lseek,
-	[9] = sys_mmap,
-	[10] = sys_mprotect,
-	[11] = sys_munmap,
-	[12] = sys_brk,
-	[13] = sys_rt_sigaction,
-	[14] = sys_rt_sigprocmask,
-	[15] = sys_rt_sigreturn,
-	[16] = sys_ioctl,
-	[17] = sys_pread64,
-	[18] = sys_pwrite64,
-	[19] = sys_readv,
-	[20] = sys_writev,
-	[21] = sys_access,
-	[22] = sys_pipe,
-	[23] = sys_select,
-	[24] = sys_sched_yield,
-	[26] = sys_msync,
-	[28] = sys_madvise,
-	[32] = sys_dup,
-	[33] = sys_dup2,
-	[34] = sys_pause,
-	[35] = sys_nanosleep,
-	[36] = sys_getitimer,
-	[37] = sys_alarm,
-	[38] = sys_setitimer,
-	[39] = sys_getpid,
-	[40] = sys_sendfile,
-	[56] = sys_clone,
-	[57] = sys_fork,
-	[58] = sys_vfork,
-	[59] = sys_execve,
-	[60] = sys_exit,
-	[61] = sys_wait4,
-	[62] = sys_kill,
-	[63] = sys_uname,
-	[72] = sys_fcntl,
-	[74] = sys_fsync,
-	[75] = sys_fsync,
-	[77] = sys_ftruncate,
-	[79] = sys_getcwd,
-	[80] = sys_chdir,
-	[81] = sys_fchdir,
-	[82] = sys_rename,
-	[83] = sys_mkdir,
-	[84] = sys_rmdir,
-	[85] = sys_creat,
-	[87] = sys_unlink,
-	[89] = sys_readlink,
-	[95] = sys_umask,
-	[96] = sys_gettimeofday,
-	[97] = sys_getrlimit,
-	[99] = sys_sysinfo,
-	[102] = sys_getuid,
-	[104] = sys_getuid,
-	[105] = sys_setid,
-	[106] = sys_setid,
-	[107] = sys_getuid,
-	[108] = sys_getuid,
-	[109] = sys_setpgid,
-	[110] = sys_getppid,
-	[111] = sys_getpgrp,
-	[112] = sys_setsid,
-	[113] = sys_setid,
-	[114] = sys_setid,
-	[115] = sys_getgroups,
-	[116] = sys_getgroups,
-	[117] = sys_setid,
-	[118] = sys_getresid,
-	[119] = sys_setid,
-	[120] = sys_getresid,
-	[121] = sys_getpgid,
-	[124] = sys_getsid,
-	[127] = sys_rt_sigpending,
-	[130] = sys_rt_sigsuspend,
-	[131] = sys_sigaltstack,
-	[137] = sys_statfs,
-	[138] = sys_fstatfs,
-	[158] = sys_arch_prctl,
-	[160] = sys_setrlimit,
-	[186] = sys_gettid,
-	[200] = sys_tkill,
-	[201] = sys_time,
-	[202] = sys_futex,
-	[204] = sys_sched_getaffinity,
-	[217] = sys_getdents64,
-	[218] = sys_set_tid_address,
-	[228] = sys_clock_gettime,
-	[229] = sys_clock_getres,
-	[230] = sys_clock_nanosleep,
-	[231] = sys_exit_group,
-	[234] = sys_tgkill,
-	[257] = sys_openat,
-	[258] = sys_mkdirat,
-	[262] = sys_newfstatat,
-	[263] = sys_unlinkat,
-	[264] = sys_renameat,
-	[267] = sys_readlinkat,
-	[269] = sys_faccessat,
-	[270] = sys_pselect6,
-	[271] = sys_ppoll,
-	[273] = sys_set_robust_list,
-	[292] = sys_dup3,
-	[293] = sys_pipe2,
-	[302] = sys_prlimit64,
-	[316] = sys_renameat2,
-	[318] = sys_getrandom,
-	[439] = sys_faccessat2,
-};
 
 static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_SPAWN - MYRMEX_SYS_BASE] = sys_myrmex_spawn,
@@ -161,35 +41,18 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_DEV_PORT_WRITE - MYRMEX_SYS_BASE] = sys_dev_port_write,
 	[MYRMEX_SYS_SERVER_PID - MYRMEX_SYS_BASE] = sys_server_pid,
 	[MYRMEX_SYS_CLOCK_INFO - MYRMEX_SYS_BASE] = sys_myrmex_clock_info,
-	[MYRMEX_SYS_PROC_FORK - MYRMEX_SYS_BASE] = sys_proc_fork,
-	[MYRMEX_SYS_PROC_START - MYRMEX_SYS_BASE] = sys_proc_start,
-	[MYRMEX_SYS_PROC_EXEC - MYRMEX_SYS_BASE] = sys_proc_exec,
-	[MYRMEX_SYS_READBLOCK - MYRMEX_SYS_BASE] = sys_readblock,
-	[MYRMEX_SYS_SYNCBLOCK - MYRMEX_SYS_BASE] = sys_syncblock,
-	[MYRMEX_SYS_FMAP_REVOKE - MYRMEX_SYS_BASE] = sys_fmap_revoke,
 };
-
-#define LOGGED_MAX 512
-static uint8_t unknown_logged[LOGGED_MAX / 8];
 
 static syscall_fn lookup(uint64_t nr)
 {
-	if (nr < ARRAY_SIZE(linux_calls))
-		return linux_calls[nr];
-	if (nr >= MYRMEX_SYS_BASE && nr - MYRMEX_SYS_BASE < ARRAY_SIZE(native_calls))
-		return native_calls[nr - MYRMEX_SYS_BASE];
-	return NULL;
-}
-
-static void log_unknown(uint64_t nr)
-{
-	if (nr < LOGGED_MAX) {
-		if (unknown_logged[nr / 8] & (1u << (nr % 8)))
-			return;
-		unknown_logged[nr / 8] |= (uint8_t)(1u << (nr % 8));
+	if (nr < personality_call_count)
+		return personality_calls[nr];
+	if (nr >= MYRMEX_SYS_BASE && nr - MYRMEX_SYS_BASE < ARRAY_SIZE(native_calls)) {
+		syscall_fn fn = native_calls[nr - MYRMEX_SYS_BASE];
+		if (fn)
+			return fn;
 	}
-	printk("myrmex: unimplemented system call %ld (%s) by pid %d\n", (long)nr,
-	       linux_syscall_name(nr), current_thread()->proc->pid);
+	return personality_syscall(nr);
 }
 
 void syscall_dispatch(struct trapframe *tf)
@@ -204,7 +67,7 @@ void syscall_dispatch(struct trapframe *tf)
 			a.arg[i] = arch_tf_syscall_arg(tf, i);
 		result = fn(&a);
 	} else {
-		log_unknown(nr);
+		personality_unknown_syscall(nr);
 		result = -ENOSYS;
 	}
 	arch_tf_set_return(tf, (uint64_t)result);

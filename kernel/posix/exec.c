@@ -196,7 +196,7 @@ static int wait_alone(int pid, int tid)
 	}
 }
 
-void exec_thread_gone(void)
+void personality_thread_gone(void)
 {
 	waitq_wake(&exec_waiters, INT32_MAX);
 }

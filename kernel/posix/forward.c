@@ -8,6 +8,7 @@
  * result's status and arguments are only numbers that each system call
  * checks against what it asked for.
  */
+#include <posix/posix.h>
 #include <posix/forward.h>
 #include <kernel/errno.h>
 #include <kernel/ica.h>
@@ -51,9 +52,9 @@ static int ensure(struct process *p, uint32_t *handle, uint32_t npages)
 /* The thread's channel, made at its first use (NULL: no memory). */
 static struct forward_channel *channel_of(struct thread *t)
 {
-	if (!t->channel)
-		t->channel = kmem_alloc(&channel_cache);   /* zeroed: no ICAs yet */
-	return t->channel;
+	if (!t->px->channel)
+		t->px->channel = kmem_alloc(&channel_cache);   /* zeroed: no ICAs yet */
+	return t->px->channel;
 }
 
 int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data_bytes)
@@ -131,7 +132,7 @@ long forward_call(struct fwd *f)
 {
 	struct thread *t = f->t;
 	struct process *p = t->proc;
-	struct forward_channel *ch = t->channel;
+	struct forward_channel *ch = t->px->channel;
 	struct ica *ctl = f->ctl;
 	uint32_t ctl_handle = ctl->handle, data_handle = f->data ? f->data->handle : 0;
 	write_request(ctl, f);
@@ -199,7 +200,7 @@ long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8],
 
 void forward_thread_exit(struct thread *t)
 {
-	struct forward_channel *ch = t->channel;
+	struct forward_channel *ch = t->px->channel;
 	if (!ch)
 		return;
 	uint32_t handles[5] = { ch->ctl, ch->small, ch->large, ch->pager, ch->pager_data };
@@ -209,7 +210,7 @@ void forward_thread_exit(struct thread *t)
 			ica_destroy(ica);
 	}
 	kmem_free(&channel_cache, ch);
-	t->channel = NULL;
+	t->px->channel = NULL;
 }
 
 int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t arg0)

@@ -3,9 +3,10 @@
  * array (at most one entry per process); the tick scans it only once the
  * earliest deadline has come.
  *
- * Invariant: p is in armed[] exactly when p->sig.itimer_deadline != 0, and
+ * Invariant: p is in armed[] exactly when p->px->sig.itimer_deadline != 0, and
  * `earliest` is never later than the earliest armed deadline.
  */
+#include <posix/posix.h>
 #include <posix/itimer.h>
 #include <kernel/proc.h>
 #include <posix/signal.h>
@@ -33,8 +34,8 @@ void itimer_cancel(struct process *p)
 	int i = find(p);
 	if (i >= 0)
 		remove_at((unsigned)i);
-	p->sig.itimer_deadline = 0;
-	p->sig.itimer_interval = 0;
+	p->px->sig.itimer_deadline = 0;
+	p->px->sig.itimer_interval = 0;
 }
 
 void itimer_set(struct process *p, uint64_t value_ns, uint64_t interval_ns)
@@ -47,34 +48,34 @@ void itimer_set(struct process *p, uint64_t value_ns, uint64_t interval_ns)
 	uint64_t deadline = value_ns > UINT64_MAX - now ? UINT64_MAX : now + value_ns;
 	if (find(p) < 0)
 		armed[armed_count++] = p;   /* room: one entry per process */
-	p->sig.itimer_deadline = deadline;
-	p->sig.itimer_interval = interval_ns;
+	p->px->sig.itimer_deadline = deadline;
+	p->px->sig.itimer_interval = interval_ns;
 	if (deadline < earliest)
 		earliest = deadline;
 }
 
 void itimer_get(const struct process *p, uint64_t *value_ns, uint64_t *interval_ns)
 {
-	*interval_ns = p->sig.itimer_interval;
+	*interval_ns = p->px->sig.itimer_interval;
 	*value_ns = 0;
-	if (p->sig.itimer_deadline) {
+	if (p->px->sig.itimer_deadline) {
 		uint64_t now = time_monotonic_ns();
-		*value_ns = p->sig.itimer_deadline > now ? p->sig.itimer_deadline - now : 1;
+		*value_ns = p->px->sig.itimer_deadline > now ? p->px->sig.itimer_deadline - now : 1;
 	}
 }
 
-void itimer_tick(uint64_t now_ns)
+void personality_tick(uint64_t now_ns)
 {
 	if (armed_count == 0 || now_ns < earliest)
 		return;
 	earliest = UINT64_MAX;
 	for (unsigned i = 0; i < armed_count;) {
 		struct process *p = armed[i];
-		uint64_t deadline = p->sig.itimer_deadline;
+		uint64_t deadline = p->px->sig.itimer_deadline;
 		if (deadline <= now_ns) {
-			uint64_t interval = p->sig.itimer_interval;
+			uint64_t interval = p->px->sig.itimer_interval;
 			if (interval == 0) {
-				p->sig.itimer_deadline = 0;
+				p->px->sig.itimer_deadline = 0;
 				remove_at(i);
 			} else {
 				/* The next period after now: missed ones give no
@@ -84,7 +85,7 @@ void itimer_tick(uint64_t now_ns)
 					deadline = UINT64_MAX;
 				else
 					deadline += periods * interval;
-				p->sig.itimer_deadline = deadline;
+				p->px->sig.itimer_deadline = deadline;
 			}
 			struct sig_info info = { .code = SI_KERNEL };
 			signal_send_process(p, SIGALRM, &info);

@@ -9,6 +9,7 @@
  * are those its system call saved, its FPU state the one saved when it was
  * switched out: both are copied as they are.
  */
+#include <posix/posix.h>
 #include <posix/pm.h>
 #include <kernel/errno.h>
 #include <kernel/ica.h>
@@ -39,7 +40,7 @@ static void copy_process(struct process *child, const struct process *parent)
 	child->prio_ceiling = parent->prio_ceiling;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
-	child->umask = parent->umask;
+	child->px->umask = parent->px->umask;
 	child->nproc_limit = parent->nproc_limit;
 	child->posix = parent->posix;
 	child->may_serve = false;   /* the right to serve is not inherited */
@@ -55,11 +56,11 @@ static void copy_thread(struct thread *t, const struct thread *from, uptr_t sp)
 	t->prio = from->prio;
 	arch_thread_init_clone(t, from, t->kstack, KSTACK_PAGES * PAGE_SIZE, sp, false, 0);
 	signal_thread_fork(t, from);
-	if (from->fork_clear_tid)
-		t->clear_child_tid = from->fork_child_tid;
-	if (from->fork_set_tid) {
+	if (from->px->fork_clear_tid)
+		t->clear_child_tid = from->px->fork_child_tid;
+	if (from->px->fork_set_tid) {
 		uint32_t tid = (uint32_t)t->tid;
-		vm_store(&t->proc->vm, from->fork_child_tid, &tid, sizeof(tid));
+		vm_store(&t->proc->vm, from->px->fork_child_tid, &tid, sizeof(tid));
 	}
 	t->state = THREAD_UNSTARTED;
 }
@@ -76,7 +77,13 @@ int proc_fork(struct process *pm, int tid, uptr_t sp)
 	if (!child)
 		return -ENOMEM;
 	struct thread *t = thread_alloc(child);
-	int err = t ? vm_space_init(&child->vm) : -ENOMEM;
+	int err = t ? 0 : -ENOMEM;
+	if (!err)
+		err = personality_process_init(child, parent);
+	if (!err)
+		err = personality_thread_init(t, NULL);
+	if (!err)
+		err = vm_space_init(&child->vm);
 	if (!err) {
 		err = vm_space_clone(&child->vm, &parent->vm);
 		if (err)

@@ -8,6 +8,7 @@
  * one is dropped and a fatal one kills at once, unless it is blocked (then
  * it waits in a pending set and the decision is taken again at delivery).
  */
+#include <posix/posix.h>
 #include <posix/signal.h>
 #include <kernel/errno.h>
 #include <posix/itimer.h>
@@ -41,24 +42,24 @@ int signal_kill_status(int sig)
 
 bool signal_ignored(const struct process *p, int sig)
 {
-	uptr_t h = p->sig.action[sig - 1].handler;
+	uptr_t h = p->px->sig.action[sig - 1].handler;
 	return h == SIG_IGN || (h == SIG_DFL && default_action(sig) == DFL_IGNORE);
 }
 
 bool signal_has_handler(const struct process *p, int sig)
 {
-	uptr_t h = p->sig.action[sig - 1].handler;
+	uptr_t h = p->px->sig.action[sig - 1].handler;
 	return h != SIG_DFL && h != SIG_IGN;
 }
 
 static bool is_fatal(const struct process *p, int sig)
 {
-	return p->sig.action[sig - 1].handler == SIG_DFL && default_action(sig) != DFL_IGNORE;
+	return p->px->sig.action[sig - 1].handler == SIG_DFL && default_action(sig) != DFL_IGNORE;
 }
 
 static bool blocks(const struct thread *t, int sig)
 {
-	return (t->sig.blocked & sig_bit(sig)) != 0;
+	return (t->px->sig.blocked & sig_bit(sig)) != 0;
 }
 
 /* The first instance stays: a standard signal is pending at most once. */
@@ -108,7 +109,7 @@ void signal_send_process(struct process *p, int sig, const struct sig_info *info
 		proc_kill(p, signal_kill_status(sig));
 		return;
 	}
-	queue(&p->sig.pending, sig, info);
+	queue(&p->px->sig.pending, sig, info);
 	if (t)
 		thread_wake(t, -EINTR);   /* only if it waits in the kernel */
 }
@@ -129,7 +130,7 @@ void signal_send_thread(struct thread *t, int sig, const struct sig_info *info)
 		proc_kill(p, signal_kill_status(sig));
 		return;
 	}
-	queue(&t->sig.pending, sig, info);
+	queue(&t->px->sig.pending, sig, info);
 	if (!blocked)
 		thread_wake(t, -EINTR);
 }
@@ -141,15 +142,15 @@ void signal_fault(int sig, int code, uptr_t si_addr, const char *cause, uptr_t m
 	/* As Linux forces a fault signal: blocked or not handled means death. */
 	if (signal_has_handler(t->proc, sig) && !blocks(t, sig)) {
 		struct sig_info info = { .code = code, .pid = 0, .value = si_addr };
-		queue(&t->sig.pending, sig, &info);
+		queue(&t->px->sig.pending, sig, &info);
 		return;
 	}
-	proc_fault_kill(sig, cause, msg_addr, ip);
+	proc_fault_kill(signal_kill_status(sig), cause, msg_addr, ip);
 }
 
-bool signal_child_exit(struct process *parent, const struct process *child)
+bool personality_child_exit(struct process *parent, const struct process *child)
 {
-	const struct sig_action *a = &parent->sig.action[SIGCHLD - 1];
+	const struct sig_action *a = &parent->px->sig.action[SIGCHLD - 1];
 	if (a->handler == SIG_IGN)
 		return true;
 	int status = child->wait_status;
@@ -165,11 +166,11 @@ bool signal_child_exit(struct process *parent, const struct process *child)
 	return (a->flags & SA_NOCLDWAIT) != 0;
 }
 
-bool signal_interrupts(const struct thread *t)
+bool personality_interrupts(const struct thread *t)
 {
 	if (t->only_death_wakes)
 		return false;   /* a fork or exec in progress: see thread_wake */
-	uint64_t pending = (t->sig.pending.set | t->proc->sig.pending.set) & ~t->sig.blocked;
+	uint64_t pending = (t->px->sig.pending.set | t->proc->px->sig.pending.set) & ~t->px->sig.blocked;
 	for (int sig = 1; pending; sig++, pending >>= 1)
 		if ((pending & 1) && !signal_ignored(t->proc, sig))
 			return true;
@@ -178,24 +179,24 @@ bool signal_interrupts(const struct thread *t)
 
 bool signal_unblocked_pending(const struct thread *t)
 {
-	return ((t->sig.pending.set | t->proc->sig.pending.set) & ~t->sig.blocked) != 0;
+	return ((t->px->sig.pending.set | t->proc->px->sig.pending.set) & ~t->px->sig.blocked) != 0;
 }
 
 long signal_eintr(enum sig_restart how)
 {
-	current_thread()->sig.restart = (uint8_t)how;
+	current_thread()->px->sig.restart = (uint8_t)how;
 	return -EINTR;
 }
 
 void signal_set_blocked(struct thread *t, uint64_t mask)
 {
 	mask &= ~SIG_UNBLOCKABLE;
-	uint64_t newly = mask & ~t->sig.blocked;
-	t->sig.blocked = mask;
+	uint64_t newly = mask & ~t->px->sig.blocked;
+	t->px->sig.blocked = mask;
 	/* Process-directed signals this thread now blocks go to another thread
 	 * that takes them, if one waits. */
 	struct process *p = t->proc;
-	uint64_t shared = p->sig.pending.set & newly;
+	uint64_t shared = p->px->sig.pending.set & newly;
 	for (int sig = 1; shared; sig++, shared >>= 1) {
 		if (!(shared & 1) || signal_ignored(p, sig))
 			continue;
@@ -209,29 +210,29 @@ void signal_set_blocked(struct thread *t, uint64_t mask)
 
 void signal_fork_copy(struct process *child, const struct process *parent)
 {
-	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
-	memset(&child->sig.pending, 0, sizeof(child->sig.pending));
-	child->sig.itimer_deadline = 0;   /* timers are not inherited */
-	child->sig.itimer_interval = 0;
+	memcpy(child->px->sig.action, parent->px->sig.action, sizeof(child->px->sig.action));
+	memset(&child->px->sig.pending, 0, sizeof(child->px->sig.pending));
+	child->px->sig.itimer_deadline = 0;   /* timers are not inherited */
+	child->px->sig.itimer_interval = 0;
 }
 
 void signal_thread_fork(struct thread *child, const struct thread *parent)
 {
-	memset(&child->sig, 0, sizeof(child->sig));
-	child->sig.blocked = parent->sig.blocked;
-	child->sig.altstack = parent->sig.altstack;
+	memset(&child->px->sig, 0, sizeof(child->px->sig));
+	child->px->sig.blocked = parent->px->sig.blocked;
+	child->px->sig.altstack = parent->px->sig.altstack;
 }
 
 void signal_thread_clone(struct thread *child, const struct thread *parent)
 {
-	memset(&child->sig, 0, sizeof(child->sig));
-	child->sig.blocked = parent->sig.blocked;
+	memset(&child->px->sig, 0, sizeof(child->px->sig));
+	child->px->sig.blocked = parent->px->sig.blocked;
 }
 
 void signal_exec_reset(struct process *p)
 {
 	for (int i = 0; i < SIG_MAX; i++) {
-		struct sig_action *a = &p->sig.action[i];
+		struct sig_action *a = &p->px->sig.action[i];
 		uptr_t handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL;
 		memset(a, 0, sizeof(*a));
 		a->handler = handler;
@@ -239,7 +240,7 @@ void signal_exec_reset(struct process *p)
 	struct list_node *n;
 	list_for_each(n, &p->threads) {
 		struct thread *t = container_of(n, struct thread, proc_link);
-		memset(&t->sig.altstack, 0, sizeof(t->sig.altstack));
+		memset(&t->px->sig.altstack, 0, sizeof(t->px->sig.altstack));
 	}
 }
 

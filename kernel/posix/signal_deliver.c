@@ -5,6 +5,7 @@
  * that a signal interrupted (-EINTR, or run again). Also the alternate
  * signal stack's rules.
  */
+#include <posix/posix.h>
 #include <posix/signal.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
@@ -20,13 +21,13 @@
  * the process's. Returns it (0: none) with its information. */
 static int dequeue(struct thread *t, struct sig_info *info)
 {
-	uint64_t allowed = ~t->sig.blocked;
-	struct sig_pending *q = &t->sig.pending;
+	uint64_t allowed = ~t->px->sig.blocked;
+	struct sig_pending *q = &t->px->sig.pending;
 	uint64_t candidates = q->set & allowed & SYNCHRONOUS;
 	if (!candidates)
 		candidates = q->set & allowed;
 	if (!candidates) {
-		q = &t->proc->sig.pending;
+		q = &t->proc->px->sig.pending;
 		candidates = q->set & allowed;
 	}
 	if (!candidates)
@@ -39,13 +40,13 @@ static int dequeue(struct thread *t, struct sig_info *info)
 
 static bool on_altstack(const struct thread *t, uptr_t sp)
 {
-	const struct sig_altstack *as = &t->sig.altstack;
+	const struct sig_altstack *as = &t->px->sig.altstack;
 	return as->size != 0 && sp > as->sp && sp - as->sp <= as->size;
 }
 
 struct sig_altstack signal_altstack_get(const struct thread *t, uptr_t sp)
 {
-	struct sig_altstack as = t->sig.altstack;
+	struct sig_altstack as = t->px->sig.altstack;
 	if (as.size == 0)
 		as.flags = SS_DISABLE;
 	else if (on_altstack(t, sp))
@@ -61,12 +62,12 @@ int signal_altstack_set(struct thread *t, const struct sig_altstack *ss, uptr_t 
 	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
 		return -EINVAL;
 	if (mode == SS_DISABLE) {
-		t->sig.altstack = (struct sig_altstack){ 0, 0, 0 };
+		t->px->sig.altstack = (struct sig_altstack){ 0, 0, 0 };
 		return 0;
 	}
 	if (ss->size < MINSIGSTKSZ)
 		return -ENOMEM;
-	t->sig.altstack = (struct sig_altstack){ ss->sp, ss->size, ss->flags & SS_AUTODISARM };
+	t->px->sig.altstack = (struct sig_altstack){ ss->sp, ss->size, ss->flags & SS_AUTODISARM };
 	return 0;
 }
 
@@ -80,24 +81,24 @@ static bool run_handler(struct thread *t, int sig, const struct sig_info *info,
 		.sig = sig,
 		.info = *info,
 		.action = a,
-		.saved_mask = t->sig.restore_mask ? t->sig.saved_mask : t->sig.blocked,
+		.saved_mask = t->px->sig.restore_mask ? t->px->sig.saved_mask : t->px->sig.blocked,
 		.stack_top = 0,
 		.altstack = signal_altstack_get(t, sp),
 	};
-	bool use_altstack = (a->flags & SA_ONSTACK) && t->sig.altstack.size != 0 &&
+	bool use_altstack = (a->flags & SA_ONSTACK) && t->px->sig.altstack.size != 0 &&
 	                    !on_altstack(t, sp);
 	if (use_altstack)
-		f.stack_top = t->sig.altstack.sp + t->sig.altstack.size;
+		f.stack_top = t->px->sig.altstack.sp + t->px->sig.altstack.size;
 	/* Without a restorer the handler could not return (x86-64 Linux
 	 * requires one too). */
 	if (!(a->flags & SA_RESTORER) || arch_signal_setup(t, &f) < 0)
 		return false;
-	if (use_altstack && (t->sig.altstack.flags & SS_AUTODISARM))
-		t->sig.altstack = (struct sig_altstack){ 0, 0, 0 };
-	t->sig.restore_mask = false;
+	if (use_altstack && (t->px->sig.altstack.flags & SS_AUTODISARM))
+		t->px->sig.altstack = (struct sig_altstack){ 0, 0, 0 };
+	t->px->sig.restore_mask = false;
 	/* As Linux: the mask of the moment (sigsuspend's, if any), the
 	 * handler's, the signal; the frame keeps the one to go back to. */
-	uint64_t mask = t->sig.blocked | a->mask;
+	uint64_t mask = t->px->sig.blocked | a->mask;
 	if (!(a->flags & SA_NODEFER))
 		mask |= sig_bit(sig);
 	signal_set_blocked(t, mask);
@@ -113,18 +114,18 @@ NORETURN static void die(struct process *p, int status)
 	__builtin_unreachable();   /* the thread has exited */
 }
 
-void signal_return_to_user(void)
+void personality_return_to_user(void)
 {
 	struct thread *t = current_thread();
 	struct process *p = t->proc;
 	if (!p)
 		return;
-	enum sig_restart restart = (enum sig_restart)t->sig.restart;
-	t->sig.restart = SIG_RESTART_NONE;
+	enum sig_restart restart = (enum sig_restart)t->px->sig.restart;
+	t->px->sig.restart = SIG_RESTART_NONE;
 	struct sig_info info;
 	int sig;
 	while ((sig = dequeue(t, &info)) != 0) {
-		struct sig_action *a = &p->sig.action[sig - 1];
+		struct sig_action *a = &p->px->sig.action[sig - 1];
 		if (!signal_has_handler(p, sig)) {
 			if (signal_ignored(p, sig))
 				continue;
@@ -144,8 +145,8 @@ void signal_return_to_user(void)
 	/* No handler ran: a restartable call runs again, unseen. */
 	if (restart != SIG_RESTART_NONE)
 		arch_signal_restart_syscall(t);
-	if (t->sig.restore_mask) {
-		t->sig.restore_mask = false;
-		signal_set_blocked(t, t->sig.saved_mask);
+	if (t->px->sig.restore_mask) {
+		t->px->sig.restore_mask = false;
+		signal_set_blocked(t, t->px->sig.saved_mask);
 	}
 }

@@ -4,7 +4,7 @@
  * processes reach the console server through the file manager instead
  * (kernel/core/sys_file.c). uname lives here too.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>

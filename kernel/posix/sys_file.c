@@ -6,7 +6,7 @@
  * read/write/writev. Every user pointer is checked here; every number the
  * server answers is checked against what was asked.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <posix/forward.h>
 #include <posix/posix.h>

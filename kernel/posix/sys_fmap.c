@@ -6,7 +6,7 @@
  * MAP_POPULATE or readblock its answer lists every page, which are mapped
  * before the call returns.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <posix/fmap.h>
 #include <posix/forward.h>

@@ -8,7 +8,7 @@
  * and the programs that use them (posix_spawn, shells) only exec or exit in
  * the child. Sharing memory without CLONE_THREAD is refused (-EINVAL).
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <posix/forward.h>
 #include <posix/posix.h>
@@ -49,14 +49,14 @@ static long do_fork(uptr_t child_sp, uint64_t flags, uptr_t parent_tid, uptr_t c
 		return err;
 	f.arg[0] = (uint64_t)t->tid;
 	f.arg[1] = child_sp;
-	t->fork_child_tid = child_tid;
-	t->fork_set_tid = flags & CLONE_CHILD_SETTID;
-	t->fork_clear_tid = flags & CLONE_CHILD_CLEARTID;
+	t->px->fork_child_tid = child_tid;
+	t->px->fork_set_tid = flags & CLONE_CHILD_SETTID;
+	t->px->fork_clear_tid = flags & CLONE_CHILD_CLEARTID;
 	t->only_death_wakes = true;
 	long r = forward_call(&f);
 	t->only_death_wakes = false;
-	t->fork_child_tid = 0;
-	t->fork_set_tid = t->fork_clear_tid = false;
+	t->px->fork_child_tid = 0;
+	t->px->fork_set_tid = t->px->fork_clear_tid = false;
 	if (r > 0 && (flags & CLONE_PARENT_SETTID)) {
 		uint32_t pid = (uint32_t)r;
 		copy_to_user(parent_tid, &pid, sizeof(pid));

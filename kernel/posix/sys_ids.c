@@ -4,7 +4,7 @@
  * sysinfo, set_robust_list, madvise and the CPU affinity mask. All
  * answered in the kernel (no IPC). The time calls are in sys_time.c.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <kernel/pmm.h>

@@ -5,7 +5,7 @@
  * copies it through the data ICA and never lets a size come from the user.
  * FIONBIO, FIOCLEX and FIONCLEX are descriptor flags: fcntl does them.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <posix/forward.h>
 #include <posix/posix.h>

@@ -3,7 +3,7 @@
  * (ITIMER_REAL, kernel/itimer.h); ITIMER_VIRTUAL and ITIMER_PROF give
  * -EINVAL (the kernel does not account CPU time per process).
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <posix/itimer.h>
 #include <kernel/proc.h>

@@ -2,7 +2,7 @@
  * Memory system calls: brk and mmap/munmap/mprotect, over the process's
  * address space (kernel/vm.h). File mappings are made in sys_fmap.c.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/vm.h>

@@ -7,7 +7,7 @@
  * ICA; "*at" calls pass the directory descriptor (FS_AT_DIRFD) unless it is
  * AT_FDCWD.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <posix/forward.h>
 #include <posix/posix.h>
@@ -72,7 +72,7 @@ static int path_begin(struct path_call *c, uint32_t opcode, uptr_t path, uptr_t 
 
 static unsigned umask_of_caller(void)
 {
-	return current_thread()->proc->umask;
+	return current_thread()->proc->px->umask;
 }
 
 static long do_open(int64_t dirfd, uptr_t path, uint64_t flags, uint64_t mode)
@@ -298,8 +298,8 @@ long sys_getcwd(const struct syscall_args *a)
 long sys_umask(const struct syscall_args *a)
 {
 	struct process *p = current_thread()->proc;
-	unsigned old = p->umask;
-	p->umask = (unsigned)a->arg[0] & 0777;
+	unsigned old = p->px->umask;
+	p->px->umask = (unsigned)a->arg[0] & 0777;
 	return old;
 }
 

@@ -8,7 +8,7 @@
  * Not enforced: setpgid on a child that has called execve (Linux: -EACCES);
  * the kernel does not track it.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>

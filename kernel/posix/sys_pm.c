@@ -4,7 +4,7 @@
  * MYRMEX_COREID_PM may make them; the work is in kernel/core/proc_fork.c
  * and exec.c (kernel/pm.h).
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/ipc.h>
 #include <posix/pm.h>

@@ -6,7 +6,7 @@
  * comes. Simple and correct, at the price of a request per interval while a
  * program waits (documented in docs/posix.md).
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <posix/forward.h>

@@ -2,7 +2,7 @@
  * Process and thread system calls: exit, ids, yield, clone (threads only),
  * wait4 and the thread-pointer calls. The signal calls are in sys_signal.c.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
@@ -38,9 +38,6 @@
 #define WCLONE     0x80000000u
 #define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | WNOTHREAD | WALL | WCLONE)
 #define RUSAGE_SIZE 144   /* struct rusage */
-
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
 
 static struct process *self(void)
 {
@@ -157,19 +154,4 @@ long sys_set_tid_address(const struct syscall_args *a)
 	struct thread *t = current_thread();
 	t->clear_child_tid = a->arg[0];
 	return t->tid;
-}
-
-long sys_arch_prctl(const struct syscall_args *a)
-{
-	struct thread *t = current_thread();
-	switch (a->arg[0]) {
-	case ARCH_SET_FS:
-		return arch_thread_set_tls(t, a->arg[1]);
-	case ARCH_GET_FS: {
-		uint64_t base = arch_thread_get_tls(t);
-		return copy_to_user(a->arg[1], &base, sizeof(base));
-	}
-	default:
-		return -EINVAL;
-	}
 }

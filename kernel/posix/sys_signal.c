@@ -8,7 +8,8 @@
  * other, except that init (pid 1) takes only the signals it has handlers
  * for: kill gives -EPERM for the others (Linux drops them silently).
  */
-#include <kernel/syscall.h>
+#include <posix/posix.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
@@ -42,10 +43,10 @@ static bool valid_signal(int sig)
 /* Drops sig from every pending set of p (it is ignored now). */
 static void discard_pending(struct process *p, int sig)
 {
-	p->sig.pending.set &= ~sig_bit(sig);
+	p->px->sig.pending.set &= ~sig_bit(sig);
 	struct list_node *n;
 	list_for_each(n, &p->threads)
-		container_of(n, struct thread, proc_link)->sig.pending.set &= ~sig_bit(sig);
+		container_of(n, struct thread, proc_link)->px->sig.pending.set &= ~sig_bit(sig);
 }
 
 long sys_rt_sigaction(const struct syscall_args *a)
@@ -60,7 +61,7 @@ long sys_rt_sigaction(const struct syscall_args *a)
 	if (!valid_signal(sig) || (act && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
 	struct process *p = self();
-	struct sig_action *cur = &p->sig.action[sig - 1];
+	struct sig_action *cur = &p->px->sig.action[sig - 1];
 	if (oldact && copy_to_user(oldact, cur, sizeof(*cur)) < 0)
 		return -EFAULT;
 	if (act) {
@@ -86,11 +87,11 @@ long sys_rt_sigprocmask(const struct syscall_args *a)
 	if (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)
 		return -EINVAL;
 	struct thread *t = current_thread();
-	if (oldset && copy_to_user(oldset, &t->sig.blocked, sizeof(t->sig.blocked)) < 0)
+	if (oldset && copy_to_user(oldset, &t->px->sig.blocked, sizeof(t->px->sig.blocked)) < 0)
 		return -EFAULT;
 	if (set) {
-		uint64_t blocked = how == SIG_BLOCK ? t->sig.blocked | mask
-		                 : how == SIG_UNBLOCK ? t->sig.blocked & ~mask : mask;
+		uint64_t blocked = how == SIG_BLOCK ? t->px->sig.blocked | mask
+		                 : how == SIG_UNBLOCK ? t->px->sig.blocked & ~mask : mask;
 		signal_set_blocked(t, blocked);   /* delivered on the way out if now unblocked */
 	}
 	return 0;
@@ -101,7 +102,7 @@ long sys_rt_sigreturn(const struct syscall_args *a)
 	(void)a;
 	struct thread *t = current_thread();
 	struct sig_restored r;
-	t->sig.restart = SIG_RESTART_NONE;
+	t->px->sig.restart = SIG_RESTART_NONE;
 	if (arch_signal_return(t, &r) < 0) {
 		struct process *p = t->proc;
 		printk("myrmex: killed pid %d (%s): bad frame in rt_sigreturn (stack %#lx)\n",
@@ -121,7 +122,7 @@ long sys_rt_sigpending(const struct syscall_args *a)
 	if (size > SIGSET_SIZE)
 		return -EINVAL;
 	struct thread *t = current_thread();
-	uint64_t pending = (t->sig.pending.set | t->proc->sig.pending.set) & t->sig.blocked;
+	uint64_t pending = (t->px->sig.pending.set | t->proc->px->sig.pending.set) & t->px->sig.blocked;
 	return copy_to_user(a->arg[0], &pending, size);
 }
 
@@ -143,8 +144,8 @@ long sys_rt_sigsuspend(const struct syscall_args *a)
 	if (copy_from_user(&mask, a->arg[0], sizeof(mask)) < 0)
 		return -EFAULT;
 	struct thread *t = current_thread();
-	t->sig.saved_mask = t->sig.blocked;   /* back after the handler, or at once */
-	t->sig.restore_mask = true;
+	t->px->sig.saved_mask = t->px->sig.blocked;   /* back after the handler, or at once */
+	t->px->sig.restore_mask = true;
 	signal_set_blocked(t, mask);
 	return wait_for_signal(t);
 }
@@ -160,7 +161,7 @@ long sys_sigaltstack(const struct syscall_args *a)
 	uptr_t ss = a->arg[0], old_ss = a->arg[1];
 	struct thread *t = current_thread();
 	uptr_t sp = arch_signal_user_sp(t);
-	struct sig_altstack before = t->sig.altstack;
+	struct sig_altstack before = t->px->sig.altstack;
 	struct sig_altstack old = signal_altstack_get(t, sp);
 	if (ss) {
 		struct user_stack in;
@@ -174,7 +175,7 @@ long sys_sigaltstack(const struct syscall_args *a)
 	if (old_ss) {
 		struct user_stack out = { old.sp, (int32_t)old.flags, 0, old.size };
 		if (copy_to_user(old_ss, &out, sizeof(out)) < 0) {
-			t->sig.altstack = before;   /* nothing changes on failure */
+			t->px->sig.altstack = before;   /* nothing changes on failure */
 			return -EFAULT;
 		}
 	}

@@ -10,13 +10,14 @@
  * fails the same way with or without the server. futex timeouts stay in
  * the kernel.
  */
-#include <kernel/syscall.h>
+#include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/futex.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <posix/signal.h>
 #include <kernel/time.h>
+#include <myrmex/time.h>
 #include <posix/timesrv.h>
 #include <kernel/usercopy.h>
 
@@ -178,14 +179,6 @@ long sys_clock_nanosleep(const struct syscall_args *a)
 		deadline = deadline_after(ns);
 	}
 	return sleep_on((uint32_t)clock, (uint32_t)flags, ns, deadline, a->arg[3]);
-}
-
-/* clock_info: how the clocks are made from the TSC (include/myrmex/time.h). */
-long sys_myrmex_clock_info(const struct syscall_args *a)
-{
-	struct myrmex_clock_info info;
-	time_clock_info(&info);
-	return copy_to_user(a->arg[0], &info, sizeof(info)) < 0 ? -EFAULT : 0;
 }
 
 long sys_futex(const struct syscall_args *a)

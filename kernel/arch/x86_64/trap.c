@@ -12,7 +12,7 @@
 #include <kernel/printk.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <posix/signal.h>
+#include <kernel/personality.h>
 #include <kernel/stats.h>
 #include <kernel/vm.h>
 #include <arch/x86.h>
@@ -31,28 +31,17 @@ static const char *const exception_names[32] = {
 	"machine check", "SIMD floating-point error", "virtualization", "control protection",
 };
 
-static int exception_signal(uint64_t vector)
+/* What the personality is told of a CPU exception in user mode. */
+static enum user_fault exception_kind(uint64_t vector)
 {
 	switch (vector) {
-	case 0: case 16: case 19: return SIGFPE;
-	case 1: case 3: return SIGTRAP;
-	case 6: return SIGILL;
-	case 12: case 17: return SIGBUS;
-	default: return SIGSEGV;
-	}
-}
-
-/* The si_code Linux gives, and the si_addr: the instruction, or 0 for a
- * general-protection fault (the address is unknown). */
-static void exception_code(uint64_t vector, int *code, uptr_t *si_addr)
-{
-	switch (vector) {
-	case 0: *code = FPE_INTDIV; break;
-	case 6: *code = ILL_ILLOPN; break;
-	case 16: case 19: *code = FPE_FLTINV; break;
-	case 17: *code = BUS_ADRERR; break;
-	case 1: case 3: *code = TRAP_BRKPT; break;
-	default: *code = SI_KERNEL; *si_addr = 0; break;
+	case 0: return USER_FAULT_DIVIDE;
+	case 16: case 19: return USER_FAULT_FLOAT;
+	case 1: case 3: return USER_FAULT_BREAKPOINT;
+	case 6: return USER_FAULT_ILLEGAL;
+	case 12: return USER_FAULT_SEGMENT;
+	case 17: return USER_FAULT_ALIGNMENT;
+	default: return USER_FAULT_GENERAL;
 	}
 }
 
@@ -74,14 +63,15 @@ static void page_fault(struct trapframe *tf)
 			/* A file page past the end, revoked, or unreadable: Linux's SIGBUS. */
 			ksnprintf(cause, sizeof(cause), "bus error (file page %s)",
 			          err == -ENXIO ? "past the end of the file" : "not available");
-			signal_fault(SIGBUS, BUS_ADRERR, addr, cause, addr, tf->rip);
+			personality_user_fault(USER_FAULT_BUS, addr, cause, tf->rip);
 			return;
 		}
 		ksnprintf(cause, sizeof(cause), "page fault (%s, %s)",
 		          access == VM_ACCESS_WRITE ? "write" : access == VM_ACCESS_EXEC ? "exec" : "read",
 		          (tf->error & PF_PRESENT) ? "protection" : "not mapped");
-		signal_fault(SIGSEGV, vm_is_mapped(&p->vm, addr) ? SEGV_ACCERR : SEGV_MAPERR, addr,
-		             cause, addr, tf->rip);
+		personality_user_fault(vm_is_mapped(&p->vm, addr) ? USER_FAULT_PROTECTION
+		                                                   : USER_FAULT_UNMAPPED,
+		                       addr, cause, tf->rip);
 		return;
 	}
 	bool in_usercopy = tf->rip >= (uint64_t)usercopy_begin && tf->rip < (uint64_t)usercopy_end;
@@ -100,10 +90,7 @@ static void exception(struct trapframe *tf)
 	if (!arch_tf_from_user(tf))
 		panic_trap(tf, "%s (vector %lu, error %#lx) in kernel mode", name, tf->vector, tf->error);
 	/* The address that explains the fault: the faulting instruction. */
-	int code;
-	uptr_t si_addr = tf->rip;
-	exception_code(tf->vector, &code, &si_addr);
-	signal_fault(exception_signal(tf->vector), code, si_addr, name, tf->rip, tf->rip);
+	personality_user_fault(exception_kind(tf->vector), tf->rip, name, tf->rip);
 }
 
 void trap_dispatch(struct trapframe *tf)

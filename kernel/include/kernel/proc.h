@@ -14,7 +14,6 @@
 #include <kernel/vm.h>
 #include <kernel/sched.h>
 #include <kernel/arch.h>
-#include <posix/signal.h>
 
 #define PROC_NAME_MAX        32
 #define PROC_MAX             64     /* processes in the system */
@@ -46,15 +45,11 @@ struct thread {
 	struct ica *ipc_waiting;       /* callsync: the control ICA whose result we await */
 	struct ica *ipc_delivered;     /* callsync: set with the result when it arrives */
 	int64_t ipc_status;            /* callsync: why there is no result (-ECANCELED...) */
-	struct forward_channel *channel; /* forwarded Linux calls (kernel/forward.h), or NULL */
-	/* While this thread forks (PM_FORK): the child's CLONE_CHILD_SETTID /
-	 * CLONE_CHILD_CLEARTID word, which proc_fork hands to the child. */
-	uptr_t fork_child_tid;
-	bool fork_set_tid, fork_clear_tid;
-	bool only_death_wakes;         /* in PM_FORK/PM_EXEC: signals wait until it returns */
+	bool only_death_wakes;         /* an uninterruptible wait: only the thread's death
+	                                  cuts it short, not personality_interrupts */
 	bool exit_pending;             /* leaves at its next return towards user mode, and
 	                                  blocks no more (exec ends the other threads) */
-	struct sig_thread sig;         /* blocked mask, pending signals, alternate stack */
+	struct posix_thread *px;       /* the personality's state (kernel/personality.h) */
 	void *kstack;                  /* KSTACK_PAGES pages, through the direct map */
 	struct arch_thread arch;
 };
@@ -71,7 +66,7 @@ struct process {
 	struct process *parent;        /* NULL when orphaned */
 	int pgid, sid;                 /* process group and session: inherited from the parent
 	                                  (spawn, fork); a parentless process leads both */
-	struct sig_process sig;        /* dispositions, pending signals, interval timer */
+	struct posix_process *px;      /* the personality's state (kernel/personality.h) */
 	struct list_node children;     /* of struct process, via sibling_link */
 	struct list_node sibling_link;
 	struct list_node table_link;   /* on the process table */
@@ -84,7 +79,6 @@ struct process {
 	bool may_serve;                /* may call registserver */
 	bool posix;                    /* a POSIX process: file calls go to the file manager,
 	                                  fork/execve to the process manager (docs/posix.md) */
-	unsigned umask;                /* file mode creation mask (POSIX processes) */
 	unsigned nproc_limit;          /* RLIMIT_NPROC: fork refuses (-EAGAIN) from this
 	                                  many processes on (at most PROC_MAX) */
 	int server_coreid;             /* -1 when not a server */
@@ -115,8 +109,9 @@ NORETURN void thread_exit(void);
 /* Marks p for death with Linux wait status `status` and wakes its blocked
  * threads so that each leaves at its next return towards user mode. */
 void proc_kill(struct process *p, int status);
-/* Kills the current process for a fault, printing the one-line message. */
-void proc_fault_kill(int signal, const char *cause, uptr_t addr, uptr_t ip);
+/* Kills the current process for a fault with wait status `status`,
+ * printing the one-line message. */
+void proc_fault_kill(int status, const char *cause, uptr_t addr, uptr_t ip);
 /* Called on every return to user mode: a thread of a killed process exits. */
 void proc_check_killed(void);
 struct process *proc_find(int pid);

@@ -8,7 +8,7 @@
 #define KERNEL_TIME_H
 
 #include <kernel/types.h>
-#include <myrmex/time.h>
+#include <myrmex/clock.h>
 
 void time_init(void);
 uint64_t time_monotonic_ns(void);

@@ -17,6 +17,7 @@
 #define KERNEL_FMAP_H
 
 #include <kernel/types.h>
+#include <kernel/personality.h>
 #include <kernel/list.h>
 
 struct fs_map_page;
@@ -60,19 +61,9 @@ long fmap_sys_mmap(uint64_t addr, uint64_t len, unsigned prot, bool shared, bool
 /* Unmaps map pages from `from` on in every region, for good. -ENOENT. */
 int fmap_revoke(uint32_t id, uint64_t from);
 
-/* Region bookkeeping for vm.c. */
-void fmap_region_add(struct fmap *m, struct vma *v);
-void fmap_region_remove(struct vma *v);
-bool fmap_is_shared(const struct fmap *m);
-/* Whether a region of m may get protection prot (MAP_* bits): a shared map
- * made without write access cannot become writable. */
-bool fmap_may_protect(const struct fmap *m, unsigned prot);
-/* A fault on page fpage of m, not present at va, with room pages of the
- * region from va on: asks the pager (for up to FS_PAGEIN_AROUND pages that
- * it has cached), maps the answer. Blocks (waking only for the thread's
- * death). Errors as vm_fault. */
-int fmap_fault(struct vm_space *vm, struct fmap *m, uint64_t fpage, vaddr_t va, unsigned access,
-               uint64_t room);
+/* Region bookkeeping for vm.c and the page-fault path: fmap_region_add,
+ * fmap_region_remove, fmap_is_shared, fmap_may_protect and fmap_fault in
+ * kernel/personality.h. */
 /* Sends the FS_UNMAP notices of the maps whose last region went, in p's
  * name (p must be alive and its address space usable). */
 void fmap_flush(struct process *p);

@@ -19,6 +19,6 @@ void itimer_get(const struct process *p, uint64_t *value_ns, uint64_t *interval_
 /* Disarms p's timer (the process ends). */
 void itimer_cancel(struct process *p);
 /* From the timer tick: sends SIGALRM for every timer that is due. */
-void itimer_tick(uint64_t now_ns);
+void personality_tick(uint64_t now_ns);
 
 #endif

@@ -40,6 +40,6 @@ void proc_fork_process_exit(struct process *pm);
 int proc_exec(struct process *pm, int tid, const struct myrmex_exec *how);
 /* A thread has ended: an exec waiting for the other threads of its target
  * to go looks again. */
-void exec_thread_gone(void);
+void personality_thread_gone(void);
 
 #endif

@@ -8,6 +8,27 @@
 
 #include <kernel/types.h>
 #include <kernel/proc.h>
+#include <posix/signal.h>
+#include <kernel/personality.h>
+
+struct forward_channel;
+
+/* The personality's state in every thread (struct thread.px), allocated by
+ * personality_thread_init (kernel/posix/state.c). */
+struct posix_thread {
+	struct sig_thread sig;           /* blocked mask, pending signals, alternate stack */
+	struct forward_channel *channel; /* forwarded Linux calls (posix/forward.h), or NULL */
+	/* While this thread forks (PM_FORK): the child's CLONE_CHILD_SETTID /
+	 * CLONE_CHILD_CLEARTID word, which proc_fork hands to the child. */
+	uptr_t fork_child_tid;
+	bool fork_set_tid, fork_clear_tid;
+};
+
+/* The personality's state in every process (struct process.px). */
+struct posix_process {
+	struct sig_process sig;          /* dispositions, pending signals, interval timer */
+	unsigned umask;                  /* file mode creation mask */
+};
 
 struct syscall_args;
 

@@ -186,7 +186,7 @@ void signal_fault(int sig, int code, uptr_t si_addr, const char *cause, uptr_t m
 /* A child of parent has ended: SIGCHLD unless ignored. Returns true when
  * the parent keeps no zombies (SIGCHLD ignored, or SA_NOCLDWAIT): the child
  * is then freed at once. */
-bool signal_child_exit(struct process *parent, const struct process *child);
+bool personality_child_exit(struct process *parent, const struct process *child);
 /* The Linux wait status of a death by sig. */
 int signal_kill_status(int sig);
 
@@ -194,7 +194,7 @@ int signal_kill_status(int sig);
 /* Whether a pending signal would interrupt t's wait (unblocked, and handled
  * or fatal; never during a fork or exec, t->only_death_wakes): thread_block
  * returns -EINTR at once then. */
-bool signal_interrupts(const struct thread *t);
+bool personality_interrupts(const struct thread *t);
 /* Whether any signal t does not block is pending (sigsuspend, pause). */
 bool signal_unblocked_pending(const struct thread *t);
 /* For a system call about to return -EINTR: how it may be restarted.
@@ -203,7 +203,7 @@ long signal_eintr(enum sig_restart how);
 /* On every return to user mode (after proc_check_killed): delivers the
  * current thread's deliverable signals, restarts or finishes an interrupted
  * system call. May end the thread (a fatal signal, a bad stack). */
-void signal_return_to_user(void);
+void personality_return_to_user(void);
 /* Changes the current thread's blocked mask (SIGKILL and SIGSTOP stay
  * unblocked); signals it blocks now may go to another thread. */
 void signal_set_blocked(struct thread *t, uint64_t mask);

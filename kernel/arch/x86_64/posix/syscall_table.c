@@ -1,0 +1,162 @@
+/*
+ * The Linux personality's system-call table for x86-64: Linux's x86-64
+ * numbers (<asm/unistd_64.h>) to the handlers of kernel/posix, built with
+ * designated initializers (NULL where a call is not served), and the
+ * personality's own native calls. The core indexes personality_calls itself
+ * (kernel/core/syscall.c); a 32-bit or SH-4 port brings a table of its own
+ * numbers and the same handlers.
+ */
+#include <kernel/personality.h>
+#include <kernel/printk.h>
+#include <kernel/proc.h>
+#include <posix/syscall.h>
+#include <myrmex/omf.h>
+#include <myrmex/proc.h>
+
+const syscall_fn personality_calls[] = {
+	[0] = sys_read,
+	[1] = sys_write,
+	[2] = sys_open,
+	[3] = sys_close,
+	[4] = sys_stat,
+	[5] = sys_fstat,
+	[6] = sys_lstat,
+	[7] = sys_poll,
+	[8] = sys_lseek,
+	[9] = sys_mmap,
+	[10] = sys_mprotect,
+	[11] = sys_munmap,
+	[12] = sys_brk,
+	[13] = sys_rt_sigaction,
+	[14] = sys_rt_sigprocmask,
+	[15] = sys_rt_sigreturn,
+	[16] = sys_ioctl,
+	[17] = sys_pread64,
+	[18] = sys_pwrite64,
+	[19] = sys_readv,
+	[20] = sys_writev,
+	[21] = sys_access,
+	[22] = sys_pipe,
+	[23] = sys_select,
+	[24] = sys_sched_yield,
+	[26] = sys_msync,
+	[28] = sys_madvise,
+	[32] = sys_dup,
+	[33] = sys_dup2,
+	[34] = sys_pause,
+	[35] = sys_nanosleep,
+	[36] = sys_getitimer,
+	[37] = sys_alarm,
+	[38] = sys_setitimer,
+	[39] = sys_getpid,
+	[40] = sys_sendfile,
+	[56] = sys_clone,
+	[57] = sys_fork,
+	[58] = sys_vfork,
+	[59] = sys_execve,
+	[60] = sys_exit,
+	[61] = sys_wait4,
+	[62] = sys_kill,
+	[63] = sys_uname,
+	[72] = sys_fcntl,
+	[74] = sys_fsync,
+	[75] = sys_fsync,
+	[77] = sys_ftruncate,
+	[79] = sys_getcwd,
+	[80] = sys_chdir,
+	[81] = sys_fchdir,
+	[82] = sys_rename,
+	[83] = sys_mkdir,
+	[84] = sys_rmdir,
+	[85] = sys_creat,
+	[87] = sys_unlink,
+	[89] = sys_readlink,
+	[95] = sys_umask,
+	[96] = sys_gettimeofday,
+	[97] = sys_getrlimit,
+	[99] = sys_sysinfo,
+	[102] = sys_getuid,
+	[104] = sys_getuid,
+	[105] = sys_setid,
+	[106] = sys_setid,
+	[107] = sys_getuid,
+	[108] = sys_getuid,
+	[109] = sys_setpgid,
+	[110] = sys_getppid,
+	[111] = sys_getpgrp,
+	[112] = sys_setsid,
+	[113] = sys_setid,
+	[114] = sys_setid,
+	[115] = sys_getgroups,
+	[116] = sys_getgroups,
+	[117] = sys_setid,
+	[118] = sys_getresid,
+	[119] = sys_setid,
+	[120] = sys_getresid,
+	[121] = sys_getpgid,
+	[124] = sys_getsid,
+	[127] = sys_rt_sigpending,
+	[130] = sys_rt_sigsuspend,
+	[131] = sys_sigaltstack,
+	[137] = sys_statfs,
+	[138] = sys_fstatfs,
+	[158] = sys_arch_prctl,
+	[160] = sys_setrlimit,
+	[186] = sys_gettid,
+	[200] = sys_tkill,
+	[201] = sys_time,
+	[202] = sys_futex,
+	[204] = sys_sched_getaffinity,
+	[217] = sys_getdents64,
+	[218] = sys_set_tid_address,
+	[228] = sys_clock_gettime,
+	[229] = sys_clock_getres,
+	[230] = sys_clock_nanosleep,
+	[231] = sys_exit_group,
+	[234] = sys_tgkill,
+	[257] = sys_openat,
+	[258] = sys_mkdirat,
+	[262] = sys_newfstatat,
+	[263] = sys_unlinkat,
+	[264] = sys_renameat,
+	[267] = sys_readlinkat,
+	[269] = sys_faccessat,
+	[270] = sys_pselect6,
+	[271] = sys_ppoll,
+	[273] = sys_set_robust_list,
+	[292] = sys_dup3,
+	[293] = sys_pipe2,
+	[302] = sys_prlimit64,
+	[316] = sys_renameat2,
+	[318] = sys_getrandom,
+	[439] = sys_faccessat2,
+};
+
+const uint64_t personality_call_count = ARRAY_SIZE(personality_calls);
+
+syscall_fn personality_syscall(uint64_t nr)
+{
+	switch (nr) {
+	case MYRMEX_SYS_PROC_FORK:   return sys_proc_fork;
+	case MYRMEX_SYS_PROC_START:  return sys_proc_start;
+	case MYRMEX_SYS_PROC_EXEC:   return sys_proc_exec;
+	case MYRMEX_SYS_READBLOCK:   return sys_readblock;
+	case MYRMEX_SYS_SYNCBLOCK:   return sys_syncblock;
+	case MYRMEX_SYS_FMAP_REVOKE: return sys_fmap_revoke;
+	default:                     return NULL;
+	}
+}
+
+#define LOGGED_MAX 512
+static uint8_t unknown_logged[LOGGED_MAX / 8];
+
+void personality_unknown_syscall(uint64_t nr)
+{
+	if (nr < LOGGED_MAX) {
+		if (unknown_logged[nr / 8] & (1u << (nr % 8)))
+			return;
+		unknown_logged[nr / 8] |= (uint8_t)(1u << (nr % 8));
+	}
+	printk("myrmex: unimplemented system call %ld (%s) by pid %d\n", (long)nr,
+	       linux_syscall_name(nr), current_thread()->proc->pid);
+}

@@ -1,0 +1,129 @@
+/*
+ * The system calls of the Linux personality: the handlers the port's table
+ * (kernel/arch/<arch>/posix/syscall_table.c) maps Linux's numbers to, and the
+ * personality's own native calls (the process manager's, the On-Memory
+ * File's). Each takes the decoded arguments (kernel/syscall.h), checks
+ * everything and returns a value or -errno.
+ */
+#ifndef POSIX_SYSCALL_H
+#define POSIX_SYSCALL_H
+
+#include <kernel/syscall.h>
+
+/* The name of Linux system call nr, "?" when unknown (the port's linux_names.c). */
+const char *linux_syscall_name(uint64_t nr);
+
+long sys_write(const struct syscall_args *a);
+long sys_writev(const struct syscall_args *a);
+long sys_read(const struct syscall_args *a);
+long sys_ioctl(const struct syscall_args *a);
+long sys_uname(const struct syscall_args *a);
+long sys_exit(const struct syscall_args *a);
+long sys_exit_group(const struct syscall_args *a);
+long sys_getpid(const struct syscall_args *a);
+long sys_getppid(const struct syscall_args *a);
+long sys_gettid(const struct syscall_args *a);
+long sys_sched_yield(const struct syscall_args *a);
+long sys_clone(const struct syscall_args *a);
+long sys_wait4(const struct syscall_args *a);
+long sys_kill(const struct syscall_args *a);
+long sys_set_tid_address(const struct syscall_args *a);
+long sys_arch_prctl(const struct syscall_args *a);
+long sys_rt_sigaction(const struct syscall_args *a);
+long sys_rt_sigprocmask(const struct syscall_args *a);
+long sys_clock_gettime(const struct syscall_args *a);
+long sys_nanosleep(const struct syscall_args *a);
+long sys_clock_nanosleep(const struct syscall_args *a);
+long sys_brk(const struct syscall_args *a);
+long sys_mmap(const struct syscall_args *a);
+long sys_munmap(const struct syscall_args *a);
+long sys_mprotect(const struct syscall_args *a);
+long sys_msync(const struct syscall_args *a);
+long sys_readblock(const struct syscall_args *a);
+long sys_syncblock(const struct syscall_args *a);
+long sys_fmap_revoke(const struct syscall_args *a);
+long sys_futex(const struct syscall_args *a);
+long sys_access(const struct syscall_args *a);
+long sys_chdir(const struct syscall_args *a);
+long sys_close(const struct syscall_args *a);
+long sys_creat(const struct syscall_args *a);
+long sys_dup(const struct syscall_args *a);
+long sys_dup2(const struct syscall_args *a);
+long sys_dup3(const struct syscall_args *a);
+long sys_execve(const struct syscall_args *a);
+long sys_faccessat(const struct syscall_args *a);
+long sys_faccessat2(const struct syscall_args *a);
+long sys_fchdir(const struct syscall_args *a);
+long sys_fcntl(const struct syscall_args *a);
+long sys_fork(const struct syscall_args *a);
+long sys_fstat(const struct syscall_args *a);
+long sys_fstatfs(const struct syscall_args *a);
+long sys_fsync(const struct syscall_args *a);
+long sys_ftruncate(const struct syscall_args *a);
+long sys_getcwd(const struct syscall_args *a);
+long sys_getdents64(const struct syscall_args *a);
+long sys_getgroups(const struct syscall_args *a);
+long sys_getrandom(const struct syscall_args *a);
+long sys_getresid(const struct syscall_args *a);
+long sys_getrlimit(const struct syscall_args *a);
+long sys_gettimeofday(const struct syscall_args *a);
+long sys_getuid(const struct syscall_args *a);
+long sys_lseek(const struct syscall_args *a);
+long sys_lstat(const struct syscall_args *a);
+long sys_madvise(const struct syscall_args *a);
+long sys_mkdir(const struct syscall_args *a);
+long sys_mkdirat(const struct syscall_args *a);
+long sys_newfstatat(const struct syscall_args *a);
+long sys_open(const struct syscall_args *a);
+long sys_openat(const struct syscall_args *a);
+long sys_pipe(const struct syscall_args *a);
+long sys_pipe2(const struct syscall_args *a);
+long sys_poll(const struct syscall_args *a);
+long sys_ppoll(const struct syscall_args *a);
+long sys_pread64(const struct syscall_args *a);
+long sys_prlimit64(const struct syscall_args *a);
+long sys_pselect6(const struct syscall_args *a);
+long sys_pwrite64(const struct syscall_args *a);
+long sys_readlink(const struct syscall_args *a);
+long sys_readlinkat(const struct syscall_args *a);
+long sys_readv(const struct syscall_args *a);
+long sys_rename(const struct syscall_args *a);
+long sys_renameat(const struct syscall_args *a);
+long sys_renameat2(const struct syscall_args *a);
+long sys_rmdir(const struct syscall_args *a);
+long sys_sched_getaffinity(const struct syscall_args *a);
+long sys_sendfile(const struct syscall_args *a);
+long sys_clock_getres(const struct syscall_args *a);
+long sys_select(const struct syscall_args *a);
+long sys_set_robust_list(const struct syscall_args *a);
+long sys_setid(const struct syscall_args *a);
+long sys_setrlimit(const struct syscall_args *a);
+long sys_stat(const struct syscall_args *a);
+long sys_statfs(const struct syscall_args *a);
+long sys_sysinfo(const struct syscall_args *a);
+long sys_time(const struct syscall_args *a);
+long sys_umask(const struct syscall_args *a);
+long sys_unlink(const struct syscall_args *a);
+long sys_unlinkat(const struct syscall_args *a);
+long sys_vfork(const struct syscall_args *a);
+long sys_clone_process(const struct syscall_args *a);
+long sys_rt_sigreturn(const struct syscall_args *a);
+long sys_rt_sigpending(const struct syscall_args *a);
+long sys_rt_sigsuspend(const struct syscall_args *a);
+long sys_pause(const struct syscall_args *a);
+long sys_sigaltstack(const struct syscall_args *a);
+long sys_tkill(const struct syscall_args *a);
+long sys_tgkill(const struct syscall_args *a);
+long sys_alarm(const struct syscall_args *a);
+long sys_getitimer(const struct syscall_args *a);
+long sys_setitimer(const struct syscall_args *a);
+long sys_setpgid(const struct syscall_args *a);
+long sys_getpgid(const struct syscall_args *a);
+long sys_getpgrp(const struct syscall_args *a);
+long sys_setsid(const struct syscall_args *a);
+long sys_getsid(const struct syscall_args *a);
+long sys_proc_fork(const struct syscall_args *a);
+long sys_proc_start(const struct syscall_args *a);
+long sys_proc_exec(const struct syscall_args *a);
+
+#endif
