@@ -25,7 +25,7 @@
  */
 #include <kernel/vm.h>
 #include <kernel/errno.h>
-#include <posix/fmap.h>
+#include <kernel/personality.h>
 #include <kernel/kmem.h>
 #include <kernel/panic.h>
 #include <kernel/pmm.h>
