@@ -77,20 +77,12 @@ static void probe_bars(struct myrmex_pci_info *i)
 	arch_pci_write32(i->bus, i->slot, i->function, PCI_COMMAND, command);
 }
 
-/* The guard for a legacy device, by its class; NULL: none known (the device
- * is not listed, since nothing could check its owner's port writes). */
-static const struct device_ops *legacy_ops(const struct myrmex_pci_info *i)
-{
-	if (i->class_code == 0x07 && i->subclass == 0x00 && i->prog_if == 0x02)
-		return &uart16550_ops;
-	return NULL;
-}
-
 static void legacy_init(void)
 {
 	struct myrmex_pci_info info;
-	for (unsigned n = 0; device_count < MYRMEX_MAX_DEVICES && arch_legacy_device(n, &info); n++) {
-		const struct device_ops *ops = legacy_ops(&info);
+	const struct device_ops *ops;
+	for (unsigned n = 0; device_count < MYRMEX_MAX_DEVICES && arch_legacy_device(n, &info, &ops);
+	     n++) {
 		if (!ops || !(info.bar_is_io & 1) || info.bar_size[0] > 0xffff ||
 		    info.bar_base[0] + info.bar_size[0] > 0x10000)
 			continue;

@@ -72,8 +72,8 @@ int ica_map(struct ica *ica, struct process *p)
 {
 	if (hidden_from(ica, p))
 		return 0;
-	int err = arch_as_map_range(&p->vm.as, ica_address(ica), ica->base, ica->npages,
-	                            MAP_R | MAP_W | MAP_U);
+	int err = arch_ica_attach(&p->vm.as, ica_address(ica), ica->base, ica->npages,
+	                          MAP_R | MAP_W | MAP_U);
 	if (err)
 		return err == -EAGAIN ? -ENOMEM : err;
 	STAT_INC(ica_attaches);
@@ -85,7 +85,7 @@ void ica_unmap(struct ica *ica, struct process *p)
 {
 	if (hidden_from(ica, p))
 		return;
-	arch_as_unmap_range(&p->vm.as, ica_address(ica), ica->npages);
+	arch_ica_detach(&p->vm.as, ica_address(ica), ica->npages);
 	STAT_INC(ica_detaches);
 }
 

@@ -254,6 +254,58 @@ int ipc_call(struct thread *t, uptr_t addr, bool sync)
 	return ipc_call_ica(t->proc, t, ctl, sync);
 }
 
+/* Moves a checked call: the frame at off of ctl (idle and me's, or a
+ * request me handles) goes to server with the data ICAs data[0..ndata-1]
+ * (idle and me's), and a sync caller t waits for the result. Nothing here
+ * can fail before t blocks. */
+static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bool idle,
+                       uint32_t off, struct process *server, struct ica **data, uint32_t ndata,
+                       bool sync)
+{
+	struct ipc_call *c = &ctl->call;
+	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
+	/* Only the first stage of a kernel channel's call is the kernel's own: a
+	 * server passing it on speaks for itself. */
+	c->kernel_origin = idle && ctl->kernel_channel;
+	if (idle) {
+		ctl->state = ICA_IN_FLIGHT;
+		ctl->owner = NULL;
+		c->home = sync ? me : NULL;
+		c->handler = NULL;
+		c->nhops = 0;
+		if (!sync)
+			ica_unmap(ctl, me);
+	} else {
+		if (me != c->home)
+			ica_unmap(ctl, me);
+		c->handler = NULL;
+	}
+	carry(ctl, me, data, ndata);
+	c->hops[c->nhops++] = (struct ipc_hop){ me->pid, sync ? t : NULL, off };
+	if (sync)
+		KASSERT(t);
+	c->kind = MYRMEX_DELIVERY_REQUEST;
+	c->frame = off;
+	list_push_back(&server->requests, &c->link);
+	server->request_count++;
+	STAT_INC(ipc_calls);
+	wake_getters(server);
+	if (!sync)
+		return 0;
+
+	t->ipc_waiting = ctl;
+	int r = thread_block(NULL, 0);
+	if (t->ipc_waiting) {
+		/* Killed while waiting: the call goes on without us. */
+		for (unsigned i = 0; i < c->nhops; i++)
+			if (c->hops[i].waiter == t)
+				c->hops[i].waiter = NULL;
+		t->ipc_waiting = NULL;
+		return r < 0 ? r : -EINTR;
+	}
+	return receive_sync(t);
+}
+
 int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool sync)
 {
 	bool idle = ctl->state == ICA_ATTACHED && ctl->owner == me;
@@ -285,49 +337,24 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 	err = check_data(me, ctl, &f, data);
 	if (err)
 		return err;
+	return call_commit(me, t, ctl, idle, off, server, data, f.ndata, sync);
+}
 
-	/* Checked: now move. */
-	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
-	/* Only the first stage of a kernel channel's call is the kernel's own: a
-	 * server passing it on speaks for itself. */
-	c->kernel_origin = idle && ctl->kernel_channel;
-	if (idle) {
-		ctl->state = ICA_IN_FLIGHT;
-		ctl->owner = NULL;
-		c->home = sync ? me : NULL;
-		c->handler = NULL;
-		c->nhops = 0;
-		if (!sync)
-			ica_unmap(ctl, me);
-	} else {
-		if (me != c->home)
-			ica_unmap(ctl, me);
-		c->handler = NULL;
-	}
-	carry(ctl, me, data, f.ndata);
-	c->hops[c->nhops++] = (struct ipc_hop){ me->pid, sync ? t : NULL, off };
-	if (sync)
-		KASSERT(t);
-	c->kind = MYRMEX_DELIVERY_REQUEST;
-	c->frame = off;
-	list_push_back(&server->requests, &c->link);
-	server->request_count++;
-	STAT_INC(ipc_calls);
-	wake_getters(server);
-	if (!sync)
-		return 0;
-
-	t->ipc_waiting = ctl;
-	int r = thread_block(NULL, 0);
-	if (t->ipc_waiting) {
-		/* Killed while waiting: the call goes on without us. */
-		for (unsigned i = 0; i < c->nhops; i++)
-			if (c->hops[i].waiter == t)
-				c->hops[i].waiter = NULL;
-		t->ipc_waiting = NULL;
-		return r < 0 ? r : -EINTR;
-	}
-	return receive_sync(t);
+int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint32_t target,
+                     struct ica *data, bool sync)
+{
+	/* The kernel wrote the only frame itself into a channel ICA that no
+	 * process maps while it is idle: only what may have changed since is
+	 * checked, the server and its queue. */
+	KASSERT(ctl->kernel_channel && ctl->state == ICA_ATTACHED && ctl->owner == me);
+	KASSERT(!data || (data->kernel_channel && data->state == ICA_ATTACHED && data->owner == me));
+	struct process *server = ipc_server(target);
+	if (!server)
+		return -ESRCH;
+	if (server->request_count >= IPC_QUEUE_MAX)
+		return -EAGAIN;
+	return call_commit(me, t, ctl, true, (uint32_t)sizeof(struct myrmex_ctl_header), server,
+	                   &data, data ? 1 : 0, sync);
 }
 
 int ipc_claim(struct thread *t, uptr_t addr)

@@ -17,13 +17,16 @@
 #include <kernel/time.h>
 #include <myrmex/syscall.h>
 
+/* Per-CPU scheduler state, indexed by arch_cpu_id(); only its own CPU
+ * touches an entry, so it needs no lock. */
 struct cpu {
 	struct thread *current;
 	struct thread *dead;        /* exited, to be freed once we are off its stack */
 	bool need_resched;
 };
 
-static struct cpu cpu0;
+static struct cpu cpus[ARCH_MAX_CPUS];
+#define this_cpu (&cpus[arch_cpu_id()])
 static struct thread idle_thread;
 static struct list_node run_queue[MYRMEX_PRIO_MAX + 1];
 static uint32_t run_bitmap;          /* bit p set: run_queue[p] is not empty */
@@ -31,7 +34,7 @@ static struct list_node sleepers;    /* sorted by wake_deadline */
 
 struct thread *current_thread(void)
 {
-	return cpu0.current;
+	return this_cpu->current;
 }
 
 void sched_init(void)
@@ -44,7 +47,7 @@ void sched_init(void)
 	idle_thread.state = THREAD_RUNNING;
 	idle_thread.prio = -1;
 	arch_thread_init_boot(&idle_thread);
-	cpu0.current = &idle_thread;
+	this_cpu->current = &idle_thread;
 }
 
 static void enqueue(struct thread *t)
@@ -65,8 +68,8 @@ void sched_make_runnable(struct thread *t)
 	KASSERT(!list_linked(&t->run_link));
 	t->state = THREAD_RUNNABLE;
 	enqueue(t);
-	if (t->prio > cpu0.current->prio)
-		cpu0.need_resched = true;
+	if (t->prio > this_cpu->current->prio)
+		this_cpu->need_resched = true;
 }
 
 static struct thread *pick_next(void)
@@ -81,9 +84,9 @@ static struct thread *pick_next(void)
 
 void schedule(void)
 {
-	struct thread *prev = cpu0.current;
+	struct thread *prev = this_cpu->current;
 	struct thread *next = pick_next();
-	cpu0.need_resched = false;
+	this_cpu->need_resched = false;
 	if (next == prev) {
 		prev->state = THREAD_RUNNING;
 		return;
@@ -91,23 +94,23 @@ void schedule(void)
 	next->state = THREAD_RUNNING;
 	if (next->slice_left <= 0)
 		next->slice_left = SCHED_SLICE_TICKS;
-	cpu0.current = next;
+	this_cpu->current = next;
 	arch_context_switch(prev, next);
 	sched_finish_switch();
 }
 
 void sched_finish_switch(void)
 {
-	struct thread *dead = cpu0.dead;
+	struct thread *dead = this_cpu->dead;
 	if (dead) {
-		cpu0.dead = NULL;
+		this_cpu->dead = NULL;
 		thread_destroy(dead);
 	}
 }
 
 void sched_yield(void)
 {
-	struct thread *t = cpu0.current;
+	struct thread *t = this_cpu->current;
 	if (t == &idle_thread)
 		return;
 	t->state = THREAD_RUNNABLE;
@@ -117,18 +120,18 @@ void sched_yield(void)
 
 NORETURN void sched_exit_current(void)
 {
-	struct thread *t = cpu0.current;
-	KASSERT(t != &idle_thread && cpu0.dead == NULL);
+	struct thread *t = this_cpu->current;
+	KASSERT(t != &idle_thread && this_cpu->dead == NULL);
 	t->state = THREAD_DEAD;
-	cpu0.dead = t;
+	this_cpu->dead = t;
 	schedule();
 	panic("sched_exit_current: a dead thread ran again");
 }
 
 void sched_return_to_user(void)
 {
-	struct thread *t = cpu0.current;
-	while (cpu0.need_resched) {
+	struct thread *t = this_cpu->current;
+	while (this_cpu->need_resched) {
 		t->state = THREAD_RUNNABLE;
 		enqueue(t);
 		schedule();
@@ -158,11 +161,11 @@ void sched_tick(void)
 			break;
 		thread_wake(t, -ETIMEDOUT);
 	}
-	struct thread *cur = cpu0.current;
+	struct thread *cur = this_cpu->current;
 	if (cur != &idle_thread && --cur->slice_left <= 0) {
 		/* Round robin: only a thread of the same or a higher priority takes over. */
 		if (run_bitmap >> cur->prio)
-			cpu0.need_resched = true;
+			this_cpu->need_resched = true;
 		else
 			cur->slice_left = SCHED_SLICE_TICKS;
 	}
@@ -191,13 +194,13 @@ void sched_set_prio(struct thread *t, int prio)
 		t->prio = prio;
 	}
 	/* A lowered running thread may now have to give way. */
-	if (run_bitmap >> (cpu0.current->prio + 1))
-		cpu0.need_resched = true;
+	if (run_bitmap >> (this_cpu->current->prio + 1))
+		this_cpu->need_resched = true;
 }
 
 int thread_block(struct waitq *q, uint64_t deadline_ns)
 {
-	struct thread *t = cpu0.current;
+	struct thread *t = this_cpu->current;
 	KASSERT(t != &idle_thread);
 	if (t->proc && (t->proc->killed || t->exit_pending || personality_interrupts(t)))
 		return -EINTR;

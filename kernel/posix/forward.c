@@ -136,7 +136,7 @@ long forward_call(struct fwd *f)
 	struct ica *ctl = f->ctl;
 	uint32_t ctl_handle = ctl->handle, data_handle = f->data ? f->data->handle : 0;
 	write_request(ctl, f);
-	long r = ipc_call_ica(p, t, ctl, true);
+	long r = ipc_call_channel(p, t, ctl, f->target, f->data, true);
 
 	/* Whatever happened, believe only handles looked up afresh. */
 	ctl = own(p, ctl_handle);
@@ -182,7 +182,7 @@ long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8],
 	 * access would only fault again), only the thread's death. */
 	bool was = t->only_death_wakes;
 	t->only_death_wakes = true;
-	long r = ipc_call_ica(p, t, ctl, true);
+	long r = ipc_call_channel(p, t, ctl, f.target, f.data, true);
 	t->only_death_wakes = was;
 	ctl = own(p, handle);
 	if (!ctl)
@@ -225,7 +225,7 @@ int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t
 	struct fwd f = { .target = target, .opcode = opcode };
 	f.arg[0] = arg0;
 	write_request(ctl, &f);
-	err = ipc_call_ica(p, NULL, ctl, false);
+	err = ipc_call_channel(p, NULL, ctl, target, NULL, false);
 	if (err)
 		ica_destroy(ctl);
 	return err;

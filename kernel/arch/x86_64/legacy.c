@@ -5,6 +5,7 @@
  * kernel also uses as its console (serial.c).
  */
 #include <kernel/arch.h>
+#include <kernel/device.h>
 #include <kernel/string.h>
 #include <myrmex/device.h>
 #include <arch/x86.h>
@@ -18,10 +19,14 @@
  */
 #define COM1_INPUT 4
 
-bool arch_legacy_device(unsigned i, struct myrmex_pci_info *out)
+/* uart16550.c: the guard of a 16550 UART that the kernel's console shares. */
+extern const struct device_ops uart16550_ops;
+
+bool arch_legacy_device(unsigned i, struct myrmex_pci_info *out, const struct device_ops **guard)
 {
 	if (i != 0)
 		return false;
+	*guard = &uart16550_ops;
 	memset(out, 0, sizeof(*out));
 	out->kind = MYRMEX_DEV_KIND_LEGACY;
 	out->vendor = MYRMEX_DEV_VENDOR_LEGACY;

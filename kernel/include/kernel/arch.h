@@ -4,7 +4,14 @@
  * functions and provides <arch/arch_types.h>, which defines the types named
  * here (struct arch_as, struct arch_thread, struct trapframe) and small inline
  * helpers. The portable kernel never touches page-table bits or registers by
- * name; it reads a trapframe only through the accessors below.
+ * name; it reads a trapframe only through the accessors below. This header is
+ * the only way kernel/core reaches a port; docs/porting.md lists, section by
+ * section, what a new port writes.
+ *
+ * What the port calls in the portable kernel: kmain (once booted), and from
+ * its entry code syscall_dispatch (kernel/syscall.h), sched_tick and
+ * device_interrupt (kernel/device.h) on interrupts, vm_fault (kernel/vm.h) and
+ * personality_user_fault (kernel/personality.h) on user faults, panic.
  */
 #ifndef KERNEL_ARCH_H
 #define KERNEL_ARCH_H
@@ -86,6 +93,34 @@ void arch_as_activate(struct arch_as *as);
 /* Switches to the kernel's own address space (before destroying a user one). */
 void arch_as_activate_kernel(void);
 
+/* ---- ICAs: attach and detach (docs/ipc.md; paper 002) ----
+ * How an ICA appears in an address space is the port's choice. x86-64 maps
+ * it with page-table entries and invalidates them one by one on detach; the
+ * SH-4 port will load it into reserved TLB entries, with no page-table entry
+ * at all. The core calls nothing else to make an ICA visible or invisible.
+ * attach: the npages frames from pa appear at va in as with protection prot,
+ * all or nothing: 0, -ENOMEM, -EAGAIN (the page-table limit), -EEXIST.
+ * detach: they disappear from as, stale translations included. */
+int arch_ica_attach(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot);
+void arch_ica_detach(struct arch_as *as, vaddr_t va, uint64_t npages);
+
+/* ---- CPUs, per-CPU data, inter-processor interrupts ----
+ * <arch/arch_types.h> defines ARCH_MAX_CPUS and, inline (it is on every
+ * path), unsigned arch_cpu_id(void): the calling CPU, 0..ARCH_MAX_CPUS-1.
+ * The portable kernel keeps its per-CPU data in arrays indexed by it
+ * (kernel/sched.c's struct cpu). Today every port brings up one CPU. */
+/* CPUs running (1 until the SMP step). */
+unsigned arch_cpu_count(void);
+/* Interrupts another CPU: it reschedules, or drops stale translations
+ * (after arch_tlb_shootdown's request), or halts. */
+enum arch_ipi { ARCH_IPI_RESCHEDULE, ARCH_IPI_TLB_SHOOTDOWN, ARCH_IPI_HALT };
+void arch_ipi_send(unsigned cpu, enum arch_ipi what);
+/* Makes every CPU that may hold translations of as drop those of
+ * [va, va + npages pages), this one included; returns when all have. The
+ * arch_as_unmap* and arch_as_protect calls already invalidate on this CPU;
+ * this is what a second CPU adds. */
+void arch_tlb_shootdown(struct arch_as *as, vaddr_t va, uint64_t npages);
+
 /* ---- Threads ---- */
 /* Prepares a new thread that will enter user mode at ip with stack sp, with
  * the thread-pointer register set to tls; its kernel stack is [kstack, +size). */
@@ -150,8 +185,11 @@ uint32_t arch_pci_read32(unsigned bus, unsigned slot, unsigned fn, unsigned offs
 void arch_pci_write32(unsigned bus, unsigned slot, unsigned fn, unsigned offset, uint32_t v);
 /* Describes legacy device i of the platform (0, 1, ... until false) the way
  * include/myrmex/device.h lists it: kind MYRMEX_DEV_KIND_LEGACY, ports in
- * BAR 0, irq_line the interrupt input its (edge-triggered) line reaches. */
-bool arch_legacy_device(unsigned i, struct myrmex_pci_info *out);
+ * BAR 0, irq_line the interrupt input its (edge-triggered) line reaches; and
+ * *guard, the kernel's check of its owner's port accesses (kernel/device.h),
+ * or NULL when the port has none (the device is then not listed). */
+struct device_ops;
+bool arch_legacy_device(unsigned i, struct myrmex_pci_info *out, const struct device_ops **guard);
 /* Device registers in the port space (x86 I/O ports); width 1, 2 or 4
  * bytes. The caller has checked port and width. */
 uint32_t arch_port_read(unsigned port, unsigned width);

@@ -40,9 +40,6 @@ struct device {
 	uint32_t bars_mapped;    /* bit i: BAR i is mapped in the owner */
 };
 
-/* uart16550.c: the guard of a 16550 UART that the kernel's console shares. */
-extern const struct device_ops uart16550_ops;
-
 void device_init(void);
 /* Gives device index to p (at spawn): -ENODEV, -EBUSY. */
 int device_grant(unsigned index, struct process *p);

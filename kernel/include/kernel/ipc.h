@@ -24,6 +24,14 @@ int ipc_call(struct thread *t, uptr_t ctl, bool sync);
 /* The same call made by the kernel on behalf of process me with a control
  * ICA of its own: t waits for a sync call (NULL for async). */
 int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool sync);
+/* The kernel's own call over a channel (ica_make_channel): ctl is idle and
+ * me's, with the kernel's one frame, for target, written just after the
+ * header; data (or NULL) is an idle channel ICA of me's that the frame
+ * names. Since no process maps an idle channel ICA, the frame is not read
+ * and checked again: only the server and its queue room are. Errors and
+ * waiting as ipc_call_ica. */
+int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint32_t target,
+                     struct ica *data, bool sync);
 /* Unmaps the control ICA of the request at ctl that t's process handles
  * from its synchronous caller (the home) until the result returns. */
 int ipc_claim(struct thread *t, uptr_t ctl);

@@ -16,6 +16,17 @@
 /* Device interrupt lines: the I/O APIC's inputs. */
 #define ARCH_IRQ_LINES 24
 
+/* CPUs the port brings up (kernel/arch.h): the boot CPU only, for now. */
+#define ARCH_MAX_CPUS 1
+
+/* The calling CPU's index. With one CPU it is a constant, so the core's
+ * per-CPU arrays cost nothing over plain variables; the SMP step reads it
+ * from a per-CPU word. */
+static inline unsigned arch_cpu_id(void)
+{
+	return 0;
+}
+
 /* A user address space: its top-level table and its PCID. */
 struct arch_as {
 	uint64_t pml4;          /* physical address of the PML4 */
