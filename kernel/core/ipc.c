@@ -16,6 +16,7 @@
 #include <kernel/device.h>
 #include <kernel/errno.h>
 #include <kernel/ica.h>
+#include <kernel/klock.h>
 #include <kernel/panic.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
@@ -308,6 +309,7 @@ static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bo
 
 int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool sync)
 {
+	KASSERT(kernel_lock_held() && (!sync || t == current_thread()));
 	bool idle = ctl->state == ICA_ATTACHED && ctl->owner == me;
 	bool forwarding = ctl->state == ICA_IN_FLIGHT && !ctl->carrier && ctl->call.handler == me;
 	if (!idle && !forwarding)
@@ -346,6 +348,7 @@ int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint
 	/* The kernel wrote the only frame itself into a channel ICA that no
 	 * process maps while it is idle: only what may have changed since is
 	 * checked, the server and its queue. */
+	KASSERT(kernel_lock_held() && (!sync || t == current_thread()));
 	KASSERT(ctl->kernel_channel && ctl->state == ICA_ATTACHED && ctl->owner == me);
 	KASSERT(!data || (data->kernel_channel && data->state == ICA_ATTACHED && data->owner == me));
 	struct process *server = ipc_server(target);
@@ -359,6 +362,7 @@ int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint
 
 int ipc_claim(struct thread *t, uptr_t addr)
 {
+	KASSERT(kernel_lock_held() && t == current_thread());
 	struct process *me = t->proc;
 	struct ica *ctl = ica_at(addr);
 	if (!ctl || ctl->state != ICA_IN_FLIGHT || ctl->carrier || ctl->call.handler != me)
@@ -375,6 +379,7 @@ int ipc_claim(struct thread *t, uptr_t addr)
 
 int ipc_return(struct thread *t, uptr_t addr)
 {
+	KASSERT(kernel_lock_held() && t == current_thread());
 	struct process *me = t->proc;
 	struct ica *ctl = ica_at(addr);
 	if (!ctl || ctl->state != ICA_IN_FLIGHT || ctl->carrier || ctl->call.handler != me)
@@ -400,6 +405,7 @@ int ipc_return(struct thread *t, uptr_t addr)
 
 long ipc_get(struct thread *t, struct myrmex_delivery *out)
 {
+	KASSERT(kernel_lock_held() && t == current_thread());
 	struct process *me = t->proc;
 	for (;;) {
 		unsigned interrupts = device_take_interrupts(me);

@@ -6,6 +6,7 @@
 #include <kernel/arch.h>
 #include <kernel/boot.h>
 #include <kernel/device.h>
+#include <kernel/klock.h>
 #include <kernel/panic.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
@@ -54,8 +55,11 @@ static void start_init(void)
 	KASSERT(pid == 1);
 }
 
+struct spinlock kernel_lock = SPINLOCK_INIT("kernel");
+
 void kmain(uint64_t magic, uint64_t info)
 {
+	kernel_lock_take();   /* the boot CPU runs kernel code from here on */
 	arch_console_init();
 	printk("\nMyrmex microkernel (x86-64) booting\n");
 	arch_boot_info(magic, info, &boot_info);

@@ -11,31 +11,19 @@
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
+#include <kernel/klock.h>
 #include <kernel/personality.h>
 #include <kernel/panic.h>
 #include <kernel/stats.h>
 #include <kernel/time.h>
 #include <myrmex/syscall.h>
 
-/* Per-CPU scheduler state, indexed by arch_cpu_id(); only its own CPU
- * touches an entry, so it needs no lock. */
-struct cpu {
-	struct thread *current;
-	struct thread *dead;        /* exited, to be freed once we are off its stack */
-	bool need_resched;
-};
-
-static struct cpu cpus[ARCH_MAX_CPUS];
-#define this_cpu (&cpus[arch_cpu_id()])
+struct cpu sched_cpus[ARCH_MAX_CPUS];
+#define this_cpu (&sched_cpus[arch_cpu_id()])
 static struct thread idle_thread;
 static struct list_node run_queue[MYRMEX_PRIO_MAX + 1];
 static uint32_t run_bitmap;          /* bit p set: run_queue[p] is not empty */
 static struct list_node sleepers;    /* sorted by wake_deadline */
-
-struct thread *current_thread(void)
-{
-	return this_cpu->current;
-}
 
 void sched_init(void)
 {
@@ -84,6 +72,7 @@ static struct thread *pick_next(void)
 
 void schedule(void)
 {
+	KASSERT(kernel_lock_held());   /* handed to the next thread across the switch */
 	struct thread *prev = this_cpu->current;
 	struct thread *next = pick_next();
 	this_cpu->need_resched = false;
@@ -177,11 +166,21 @@ NORETURN void sched_idle_loop(void)
 		if (run_bitmap) {
 			schedule();
 		} else {
+			/* The interrupt that ends the halt takes the lock itself. */
 			uint64_t halted = arch_read_tsc();
+			kernel_lock_give();
 			arch_wait_for_interrupt();
+			kernel_lock_take();
 			STAT_ADD(idle_tsc, arch_read_tsc() - halted);
 		}
 	}
+}
+
+void sched_thread_start(void)
+{
+	sched_finish_switch();
+	sched_return_to_user();   /* as every return to user mode: a killed thread ends here */
+	kernel_lock_give();       /* taken by the thread that switched to this one */
 }
 
 void sched_set_prio(struct thread *t, int prio)
@@ -201,7 +200,7 @@ void sched_set_prio(struct thread *t, int prio)
 int thread_block(struct waitq *q, uint64_t deadline_ns)
 {
 	struct thread *t = this_cpu->current;
-	KASSERT(t != &idle_thread);
+	KASSERT(kernel_lock_held() && t != &idle_thread && t->state == THREAD_RUNNING);
 	if (t->proc && (t->proc->killed || t->exit_pending || personality_interrupts(t)))
 		return -EINTR;
 	t->state = THREAD_BLOCKED;
@@ -218,6 +217,7 @@ int thread_block(struct waitq *q, uint64_t deadline_ns)
 
 void thread_wake(struct thread *t, int result)
 {
+	KASSERT(kernel_lock_held());
 	if (t->state != THREAD_BLOCKED)
 		return;
 	/* A fork or exec in progress is not interrupted by a signal that will

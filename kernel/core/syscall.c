@@ -8,6 +8,7 @@
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
 #include <kernel/errno.h>
+#include <kernel/klock.h>
 #include <kernel/personality.h>
 #include <kernel/sched.h>
 #include <kernel/stats.h>
@@ -57,6 +58,7 @@ static syscall_fn lookup(uint64_t nr)
 
 void syscall_dispatch(struct trapframe *tf)
 {
+	kernel_lock_take();
 	STAT_INC(syscalls);
 	uint64_t nr = arch_tf_syscall_nr(tf);
 	syscall_fn fn = lookup(nr);
@@ -72,4 +74,5 @@ void syscall_dispatch(struct trapframe *tf)
 	}
 	arch_tf_set_return(tf, (uint64_t)result);
 	sched_return_to_user();
+	kernel_lock_give();
 }

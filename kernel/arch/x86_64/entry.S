@@ -167,6 +167,5 @@ x86_switch_stacks:
 /* The first code a new thread runs: %rsp points at its trapframe. */
 	.globl thread_first_run
 thread_first_run:
-	call sched_finish_switch
-	call sched_return_to_user   /* as every return to user mode: a killed thread ends here */
+	call sched_thread_start
 	jmp trap_return

@@ -8,6 +8,7 @@
 #include <kernel/arch.h>
 #include <kernel/device.h>
 #include <kernel/errno.h>
+#include <kernel/klock.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
@@ -95,6 +96,10 @@ static void exception(struct trapframe *tf)
 
 void trap_dispatch(struct trapframe *tf)
 {
+	/* Held already only in a fault of a user copy inside a system call. */
+	bool entered = !kernel_lock_held();
+	if (entered)
+		kernel_lock_take();
 	if (tf->vector == 14) {
 		page_fault(tf);
 	} else if (tf->vector < 32) {
@@ -118,6 +123,8 @@ void trap_dispatch(struct trapframe *tf)
 	}
 	if (arch_tf_from_user(tf))
 		sched_return_to_user();
+	if (entered)
+		kernel_lock_give();
 }
 
 /* ---- Trapframe accessors (the contract's registers by role) ---- */

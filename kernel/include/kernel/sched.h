@@ -9,6 +9,7 @@
 
 #include <kernel/types.h>
 #include <kernel/list.h>
+#include <arch/arch_types.h>
 
 struct thread;
 
@@ -21,8 +22,20 @@ struct waitq {
 
 static inline void waitq_init(struct waitq *q) { list_init(&q->waiters); }
 
+/* Per-CPU scheduler state, indexed by arch_cpu_id(). Only its own CPU
+ * touches an entry, so it needs no lock. */
+struct cpu {
+	struct thread *current;
+	struct thread *dead;        /* exited, to be freed once we are off its stack */
+	bool need_resched;
+};
+extern struct cpu sched_cpus[ARCH_MAX_CPUS];
+
 /* The thread running on this CPU. */
-struct thread *current_thread(void);
+static inline struct thread *current_thread(void)
+{
+	return sched_cpus[arch_cpu_id()].current;
+}
 
 void sched_init(void);
 /* Makes a thread runnable (it must not be on any queue). */
@@ -56,5 +69,9 @@ void thread_wake(struct thread *t, int result);
 void sched_return_to_user(void);
 /* Runs once on the new thread after every switch (frees exited threads). */
 void sched_finish_switch(void);
+/* The first kernel code of a new thread, from the port's start-up stub:
+ * finishes the switch, passes the way back to user mode, and gives back the
+ * kernel lock its creator's CPU held (kernel/klock.h). */
+void sched_thread_start(void);
 
 #endif
