@@ -54,7 +54,14 @@ static bool frame_offset_ok(const struct ica *ctl, uint64_t off)
 	       off + sizeof(struct myrmex_frame) <= size;
 }
 
-/* Copies the top frame after checking the header and the frame's links. */
+/* Copies the part of the frame at off that the kernel acts on: everything
+ * but arg[], which is the servers' business. */
+static void read_frame_head(const struct ica *ctl, uint32_t off, struct myrmex_frame *f)
+{
+	memcpy(f, ica_kernel_ptr(ctl, off), offsetof(struct myrmex_frame, arg));
+}
+
+/* Copies the top frame's head after checking the header and the frame's links. */
 static int read_top_frame(const struct ica *ctl, uint32_t *offset, struct myrmex_frame *f,
                           uint32_t *flags)
 {
@@ -62,7 +69,7 @@ static int read_top_frame(const struct ica *ctl, uint32_t *offset, struct myrmex
 	memcpy(&h, ica_kernel_ptr(ctl, 0), sizeof(h));
 	if (h.magic != MYRMEX_CTL_MAGIC || !frame_offset_ok(ctl, h.currentp))
 		return -EINVAL;
-	memcpy(f, ica_kernel_ptr(ctl, h.currentp), sizeof(*f));
+	read_frame_head(ctl, h.currentp, f);
 	if (f->prev != 0 && (f->prev >= h.currentp || !frame_offset_ok(ctl, f->prev)))
 		return -EINVAL;
 	if (f->ndata > MYRMEX_FRAME_DATA)
@@ -200,19 +207,19 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 	} else {
 		c->handler = me;
 	}
-	if (out) {
-		memset(out, 0, sizeof(*out));
-		out->control = ica_address(ctl);
-		out->handle = ctl->handle;
-		out->kind = c->kind;
-		out->requester = requester;
-		out->frame = c->frame;
-		out->opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, c->frame))->opcode;
-		out->status = c->kind == MYRMEX_DELIVERY_RESULT ? c->status : 0;
-		out->ndata = c->ncarried;
-		out->origin = c->kind == MYRMEX_DELIVERY_REQUEST && c->kernel_origin
-		              ? MYRMEX_ORIGIN_KERNEL : 0;
-	}
+	if (out)
+		*out = (struct myrmex_delivery){
+			.control = ica_address(ctl),
+			.handle = ctl->handle,
+			.kind = c->kind,
+			.requester = requester,
+			.frame = c->frame,
+			.opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, c->frame))->opcode,
+			.status = c->kind == MYRMEX_DELIVERY_RESULT ? c->status : 0,
+			.ndata = c->ncarried,
+			.origin = c->kind == MYRMEX_DELIVERY_REQUEST && c->kernel_origin
+			          ? MYRMEX_ORIGIN_KERNEL : 0,
+		};
 	for (unsigned i = 0; i < c->ncarried; i++) {
 		struct ica *d = c->carried[i];
 		d->carrier = NULL;
@@ -309,7 +316,7 @@ static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bo
 
 int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool sync)
 {
-	KASSERT(kernel_lock_held() && (!sync || t == current_thread()));
+	KASSERT(kernel_lock_held());
 	bool idle = ctl->state == ICA_ATTACHED && ctl->owner == me;
 	bool forwarding = ctl->state == ICA_IN_FLIGHT && !ctl->carrier && ctl->call.handler == me;
 	if (!idle && !forwarding)
@@ -387,7 +394,7 @@ int ipc_return(struct thread *t, uptr_t addr)
 	struct ipc_call *c = &ctl->call;
 	uint32_t off = c->hops[c->nhops - 1].frame;
 	struct myrmex_frame f;
-	memcpy(&f, ica_kernel_ptr(ctl, off), sizeof(f));
+	read_frame_head(ctl, off, &f);
 	uint32_t flags = ((struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->flags;
 	if (f.ndata > MYRMEX_FRAME_DATA)
 		return -EINVAL;

@@ -125,7 +125,8 @@ void sched_return_to_user(void)
 		enqueue(t);
 		schedule();
 	}
-	proc_check_killed();
+	if (t->proc && (t->proc->killed || t->exit_pending))
+		thread_exit();
 	personality_return_to_user();
 }
 
@@ -200,7 +201,7 @@ void sched_set_prio(struct thread *t, int prio)
 int thread_block(struct waitq *q, uint64_t deadline_ns)
 {
 	struct thread *t = this_cpu->current;
-	KASSERT(kernel_lock_held() && t != &idle_thread && t->state == THREAD_RUNNING);
+	KASSERT(kernel_lock_held() && t != &idle_thread);
 	if (t->proc && (t->proc->killed || t->exit_pending || personality_interrupts(t)))
 		return -EINTR;
 	t->state = THREAD_BLOCKED;

@@ -1,6 +1,6 @@
 /*
- * System-call dispatch (see kernel/syscall.h): the personality's table for
- * its own numbers, then the microkernel's native table, both built with
+ * System-call dispatch (see kernel/syscall.h): the microkernel's native
+ * table, then the personality's table for its own numbers, both built with
  * designated initializers and bounds- and NULL-checked, then the
  * personality's own native calls. An unknown number returns -ENOSYS; the
  * personality logs it.
@@ -46,13 +46,11 @@ static const syscall_fn native_calls[] = {
 
 static syscall_fn lookup(uint64_t nr)
 {
+	uint64_t native = nr - MYRMEX_SYS_BASE;   /* wraps for the personality's numbers */
+	if (native < ARRAY_SIZE(native_calls) && native_calls[native])
+		return native_calls[native];
 	if (nr < personality_call_count)
 		return personality_calls[nr];
-	if (nr >= MYRMEX_SYS_BASE && nr - MYRMEX_SYS_BASE < ARRAY_SIZE(native_calls)) {
-		syscall_fn fn = native_calls[nr - MYRMEX_SYS_BASE];
-		if (fn)
-			return fn;
-	}
 	return personality_syscall(nr);
 }
 

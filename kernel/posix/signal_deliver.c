@@ -120,6 +120,12 @@ void personality_return_to_user(void)
 	struct process *p = t->proc;
 	if (!p)
 		return;
+	/* The common case, on every system call: nothing to deliver, restart
+	 * or restore. */
+	struct sig_thread *st = &t->px->sig;
+	if (!st->restart && !st->restore_mask &&
+	    !((st->pending.set | p->px->sig.pending.set) & ~st->blocked))
+		return;
 	enum sig_restart restart = (enum sig_restart)t->px->sig.restart;
 	t->px->sig.restart = SIG_RESTART_NONE;
 	struct sig_info info;

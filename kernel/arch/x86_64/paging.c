@@ -400,3 +400,14 @@ void arch_as_activate_kernel(void)
 	x86_cpu0.active_as = NULL;
 	STAT_INC(address_space_switches);
 }
+
+/* ICA attach and detach (kernel/arch.h): on x86-64 an ICA is mapped with
+ * ordinary page-table entries, walked once per page table, and detaching
+ * invalidates exactly its pages (or flushes the PCID when that is cheaper).
+ * So the contract's two operations are the range calls above under other
+ * names: aliases rather than wrappers, since they sit on every IPC. The SH-4
+ * port will load ICAs into reserved TLB entries instead (paper 002). */
+int arch_ica_attach(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot)
+	__attribute__((alias("arch_as_map_range")));
+void arch_ica_detach(struct arch_as *as, vaddr_t va, uint64_t npages)
+	__attribute__((alias("arch_as_unmap_range")));
