@@ -142,7 +142,7 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 }
 
 /* Frees an ICA's pages. A page that a file mapping still maps (the file
- * manager's cache, kernel/fmap.h) carries more than one reference: the ICA
+ * manager's cache, posix/fmap.h) carries more than one reference: the ICA
  * lets go of its own, and the last mapping frees the page. */
 static void free_frames(struct ica *ica)
 {

@@ -14,7 +14,7 @@
  * writable again). So: in a writable region, a present read-only page is a
  * copy-on-write page, and nothing else is.
  *
- * File mappings (kernel/fmap.h) map frames of the file manager's cache,
+ * File mappings (posix/fmap.h) map frames of the file manager's cache,
  * each holding a reference for the mapping. In a shared file mapping a page
  * is mapped with the region's protection although the frame is shared (the
  * cache itself is what the mapping writes); a private file mapping follows

@@ -1,5 +1,5 @@
 /*
- * ELF64 executable validation and decoding (see kernel/elf.h). Every offset
+ * ELF64 executable validation and decoding (see posix/elf.h). Every offset
  * and size is checked against the image before it is used, and all sums are
  * checked for overflow: the image is untrusted input. The image is read
  * through its view, so that it may lie in several pieces.

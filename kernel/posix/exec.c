@@ -1,10 +1,10 @@
 /*
- * proc_exec (see kernel/pm.h): the process manager replaces the image of a
+ * proc_exec (see posix/pm.h): the process manager replaces the image of a
  * process with a static ELF executable that it holds in ICAs.
  *
  * First everything that can be refused is checked, with the target
  * untouched: the ICA handles and sizes, the argument strings, the whole ELF
- * file; and the initial stack is built (kernel/loader.h). Then the point of
+ * file; and the initial stack is built (posix/loader.h). Then the point of
  * no return: the target's other threads end, and the process manager waits
  * until they are gone (each may be anywhere in the kernel, about to copy to
  * or from user memory, which must not be the new image's). Having waited,

@@ -1,5 +1,5 @@
 /*
- * File map objects (see kernel/fmap.h): their regions, the page-fault path
+ * File map objects (see posix/fmap.h): their regions, the page-fault path
  * to the pager, the FS_UNMAP notices, revocation, and turning the file
  * manager's page records into frames.
  *
@@ -119,7 +119,7 @@ int fmap_install(struct vm_space *vm, vaddr_t va, struct fmap *m, uint64_t fpage
                  const struct fs_map_page *records, uint64_t n, unsigned access)
 {
 	paddr_t batch[64];
-	struct process *pager = ipc_server(MYRMEX_COREID_FS);
+	struct process *pager = posix_server(SERVICE_FILES);
 	while (n > 0) {
 		uint64_t k = n < 64 ? n : 64;
 		for (uint64_t i = 0; i < k; i++) {
@@ -191,7 +191,7 @@ void fmap_flush(struct process *p)
 {
 	while (!list_empty(&dead_maps)) {
 		struct fmap *m = container_of(dead_maps.next, struct fmap, link);
-		int err = forward_notify(p, MYRMEX_COREID_FS, FS_UNMAP, m->id);
+		int err = forward_notify(p, SERVICE_FILES, FS_UNMAP, m->id);
 		if (err == -EAGAIN || err == -ENOMEM)
 			return;   /* the next flush tries again */
 		fmap_free(m);

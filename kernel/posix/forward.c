@@ -1,6 +1,6 @@
 /*
  * Forwarding Linux system calls to servers through the thread's kernel
- * channel (see kernel/forward.h and docs/posix.md).
+ * channel (see posix/forward.h and docs/posix.md).
  *
  * The channel's ICAs live in the process's ICA window like any other, so
  * the process (or a server it called) can scribble on them; nothing here
@@ -18,8 +18,6 @@
 #include <kernel/proc.h>
 #include <posix/signal.h>
 #include <kernel/string.h>
-#include <myrmex/console.h>
-#include <myrmex/fs.h>
 
 static struct kmem_cache channel_cache =
 	KMEM_CACHE_INIT(channel_cache, "channel", struct forward_channel);
@@ -57,7 +55,8 @@ static struct forward_channel *channel_of(struct thread *t)
 	return t->px->channel;
 }
 
-int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data_bytes)
+int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
+                  uint32_t data_bytes)
 {
 	struct thread *t = current_thread();
 	struct process *p = t->proc;
@@ -72,7 +71,8 @@ int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data
 	memset(f, 0, sizeof(*f));
 	f->t = t;
 	f->ctl = own(p, ch->ctl);
-	f->target = target;
+	f->service = service;
+	f->target = posix_route(service)->coreid;
 	f->opcode = opcode;
 	if (data_bytes == 0)
 		return 0;
@@ -109,7 +109,7 @@ static void write_request(struct ica *ctl, const struct fwd *f)
 	}
 }
 
-static void cancel_orphan(struct process *p, uint32_t ctl_handle);
+static void cancel_orphan(struct process *p, enum posix_service service, uint32_t ctl_handle);
 
 /* Reads the result out of control ICA ctl after a call: the server's
  * status, with the result frame's arguments in res. */
@@ -149,8 +149,8 @@ long forward_call(struct fwd *f)
 		if (ch->large == data_handle)
 			ch->large = 0;
 	}
-	if (r == -EINTR && !ctl && f->target == MYRMEX_COREID_FS) {
-		cancel_orphan(p, ctl_handle);
+	if (r == -EINTR && !ctl && posix_route(f->service)->cancel_at) {
+		cancel_orphan(p, f->service, ctl_handle);
 		return signal_eintr(SIG_RESTART_SA);   /* SA_RESTART: the call runs again */
 	}
 	if (r < 0)
@@ -174,7 +174,8 @@ long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8],
 		return err;
 	struct ica *ctl = own(p, ch->pager);
 	uint32_t handle = ctl->handle, data_handle = data ? ch->pager_data : 0;
-	struct fwd f = { .t = t, .target = MYRMEX_COREID_FS, .opcode = opcode };
+	struct fwd f = { .t = t, .service = SERVICE_FILES,
+	                 .target = posix_route(SERVICE_FILES)->coreid, .opcode = opcode };
 	f.data = data ? own(p, data_handle) : NULL;
 	memcpy(f.arg, arg, sizeof(f.arg));
 	write_request(ctl, &f);
@@ -213,8 +214,9 @@ void forward_thread_exit(struct thread *t)
 	t->px->channel = NULL;
 }
 
-int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t arg0)
+int forward_notify(struct process *p, enum posix_service service, uint32_t opcode, uint64_t arg0)
 {
+	uint32_t target = posix_route(service)->coreid;
 	if (!ipc_server(target))
 		return -ESRCH;
 	struct ica *ctl;
@@ -222,7 +224,7 @@ int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t
 	if (err)
 		return err;
 	ica_make_channel(ctl);
-	struct fwd f = { .target = target, .opcode = opcode };
+	struct fwd f = { .service = service, .target = target, .opcode = opcode };
 	f.arg[0] = arg0;
 	write_request(ctl, &f);
 	err = ipc_call_channel(p, NULL, ctl, target, NULL, false);
@@ -233,17 +235,27 @@ int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t
 
 void forward_process_exit(struct process *p)
 {
-	if (p->posix && ipc_server(MYRMEX_COREID_FS) &&
-	    forward_notify(p, MYRMEX_COREID_FS, FS_EXIT, (uint64_t)p->pid) < 0)
-		printk("myrmex: pid %d ended without telling the file manager\n", p->pid);
+	if (!p->posix)
+		return;
+	for (int s = 0; s < SERVICE_COUNT; s++) {
+		const struct posix_route *r = posix_route((enum posix_service)s);
+		if (r->exit_op && ipc_server(r->coreid) &&
+		    forward_notify(p, (enum posix_service)s, r->exit_op, (uint64_t)p->pid) < 0)
+			printk("myrmex: pid %d ended without telling the server of coreid %u\n",
+			       p->pid, r->coreid);
+	}
 }
 
 /* A signal took the thread out of a file call that goes on without it: a
  * pipe read or write parked at the file manager, or a console read passed
  * on to the console server, is cancelled there, so that the data it would
  * take goes to the next call instead of to nobody. */
-static void cancel_orphan(struct process *p, uint32_t ctl_handle)
+static void cancel_orphan(struct process *p, enum posix_service service, uint32_t ctl_handle)
 {
-	forward_notify(p, MYRMEX_COREID_FS, FS_CANCEL, ctl_handle);
-	forward_notify(p, MYRMEX_COREID_CONSOLE, CONSOLE_CANCEL, ctl_handle);
+	uint32_t at = posix_route(service)->cancel_at;
+	for (int s = 0; s < SERVICE_COUNT; s++) {
+		const struct posix_route *r = posix_route((enum posix_service)s);
+		if ((at & (1u << s)) && r->cancel_op)
+			forward_notify(p, (enum posix_service)s, r->cancel_op, ctl_handle);
+	}
 }

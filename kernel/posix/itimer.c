@@ -1,5 +1,5 @@
 /*
- * Interval timers (see kernel/itimer.h). The armed processes sit in a small
+ * Interval timers (see posix/itimer.h). The armed processes sit in a small
  * array (at most one entry per process); the tick scans it only once the
  * earliest deadline has come.
  *

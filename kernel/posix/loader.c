@@ -1,7 +1,7 @@
 /*
  * Loads a static ELF64 program into an address space and lays out its
  * initial stack as Linux does, so that unmodified musl start-up code runs
- * (see kernel/loader.h). The file is read through its elf_image view: one
+ * (see posix/loader.h). The file is read through its elf_image view: one
  * buffer for a boot module, a list of ICAs for exec.
  */
 #include <posix/loader.h>

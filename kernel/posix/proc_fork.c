@@ -1,6 +1,6 @@
 /*
  * proc_fork and proc_start, the process manager's calls that make a process
- * (see kernel/pm.h). The child is a copy-on-write copy (vm_space_clone) of
+ * (see posix/pm.h). The child is a copy-on-write copy (vm_space_clone) of
  * the forking thread's process with one thread, a copy of the forking one,
  * which waits in state THREAD_UNSTARTED, on no run queue, until the process
  * manager has copied the descriptor table and starts it, or discards it.
@@ -14,6 +14,7 @@
 #include <kernel/errno.h>
 #include <kernel/ica.h>
 #include <kernel/ipc.h>
+#include <posix/route.h>
 #include <kernel/panic.h>
 #include <kernel/proc.h>
 #include <posix/signal.h>
@@ -140,7 +141,7 @@ int proc_start(int pid, bool discard_it)
 
 void proc_fork_process_exit(struct process *pm)
 {
-	if (ipc_server(MYRMEX_COREID_PM) != pm)
+	if (posix_server(SERVICE_PROCESSES) != pm)
 		return;
 	struct process *p = proc_next(NULL);
 	while (p) {

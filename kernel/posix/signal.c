@@ -1,5 +1,5 @@
 /*
- * Signals, the portable part (see kernel/signal.h): default actions,
+ * Signals, the portable part (see posix/signal.h): default actions,
  * sending to a process or to one thread, faults, SIGCHLD, and the signal
  * state across fork, clone and execve. Delivery on the way back to user
  * mode is in signal_deliver.c; the frame is the architecture's.

@@ -1,5 +1,5 @@
 /*
- * Signal delivery on the way back to user mode (see kernel/signal.h):
+ * Signal delivery on the way back to user mode (see posix/signal.h):
  * picks the signals the current thread may take, runs their default action
  * or has the architecture build a handler frame, and finishes a system call
  * that a signal interrupted (-EINTR, or run again). Also the alternate

@@ -2,7 +2,7 @@
  * The kernel console of native (non-POSIX) programs and servers:
  * descriptors 1 and 2 write to it; there is no input (read: -EBADF). POSIX
  * processes reach the console server through the file manager instead
- * (kernel/core/sys_file.c). uname lives here too.
+ * (kernel/posix/sys_file.c). uname lives here too.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>

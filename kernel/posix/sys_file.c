@@ -33,7 +33,7 @@
 long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t res[8])
 {
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, opcode, 0);
+	int err = forward_begin(&f, SERVICE_FILES, opcode, 0);
 	if (err)
 		return err;
 	f.arg[0] = a0;
@@ -57,7 +57,7 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 	do {
 		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
 		struct fwd f;
-		int err = forward_begin(&f, MYRMEX_COREID_FS, offset < 0 ? FS_READ : FS_PREAD,
+		int err = forward_begin(&f, SERVICE_FILES, offset < 0 ? FS_READ : FS_PREAD,
 		                        chunk ? chunk : 1);
 		if (err)
 			return done ? (long)done : err;
@@ -95,7 +95,7 @@ static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 	do {
 		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
 		struct fwd f;
-		int err = forward_begin(&f, MYRMEX_COREID_FS, offset < 0 ? FS_WRITE : FS_PWRITE,
+		int err = forward_begin(&f, SERVICE_FILES, offset < 0 ? FS_WRITE : FS_PWRITE,
 		                        chunk ? chunk : 1);
 		if (err)
 			return done ? (long)done : err;
@@ -162,7 +162,7 @@ long sys_sendfile(const struct syscall_args *a)
 	while (done < count) {
 		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
 		struct fwd f;
-		int err = forward_begin(&f, MYRMEX_COREID_FS, offp ? FS_PREAD : FS_READ, chunk);
+		int err = forward_begin(&f, SERVICE_FILES, offp ? FS_PREAD : FS_READ, chunk);
 		if (err)
 			return done ? (long)done : err;
 		f.arg[0] = in_fd;
@@ -178,7 +178,7 @@ long sys_sendfile(const struct syscall_args *a)
 		}
 		bool more = (uint64_t)r == chunk && f.res[7] == FS_KIND_REGULAR;
 		/* The same size asked for, so the same data ICA, bytes in place. */
-		err = forward_begin(&f, MYRMEX_COREID_FS, FS_WRITE, chunk);
+		err = forward_begin(&f, SERVICE_FILES, FS_WRITE, chunk);
 		if (err)
 			return done ? (long)done : err;
 		f.arg[0] = out_fd;
@@ -243,7 +243,7 @@ static long fetch_struct(uint32_t opcode, uint64_t a0, uint64_t a1, uptr_t out, 
 	if (!user_range_ok(out, size))
 		return -EFAULT;
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, opcode, size);
+	int err = forward_begin(&f, SERVICE_FILES, opcode, size);
 	if (err)
 		return err;
 	f.arg[0] = a0;
@@ -269,7 +269,7 @@ long sys_getdents64(const struct syscall_args *a)
 		return -EFAULT;
 	uint32_t room = (uint32_t)MIN(count, FORWARD_LARGE_BYTES);
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_READDIR, room ? room : 1);
+	int err = forward_begin(&f, SERVICE_FILES, FS_READDIR, room ? room : 1);
 	if (err)
 		return err;
 	f.arg[0] = fd;

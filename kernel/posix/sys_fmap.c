@@ -37,7 +37,7 @@ struct map_request {
 static long map_file(const struct map_request *rq)
 {
 	struct process *p = current_thread()->proc;
-	if (!ipc_server(MYRMEX_COREID_FS))
+	if (!posix_server(SERVICE_FILES))
 		return -EBADF;   /* no file manager: no descriptor is open */
 	bool omf = rq->fs_flags & FS_MAP_OMF;
 	struct fmap *m = fmap_create(rq->fs_flags & FS_MAP_SHARED, omf);
@@ -46,7 +46,7 @@ static long map_file(const struct map_request *rq)
 	uint64_t want = (rq->fs_flags & FS_MAP_POPULATE)
 	                ? (rq->npages < POPULATE_MAX ? rq->npages : POPULATE_MAX) : 0;
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_MAP,
+	int err = forward_begin(&f, SERVICE_FILES, FS_MAP,
 	                        (uint32_t)(want * sizeof(struct fs_map_page)));
 	if (err) {
 		fmap_discard(m);
@@ -134,7 +134,7 @@ long sys_readblock(const struct syscall_args *a)
 static long sync_map(struct fmap *m, uint64_t page, uint64_t count, uint64_t new_size)
 {
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_SYNCMAP, 0);
+	int err = forward_begin(&f, SERVICE_FILES, FS_SYNCMAP, 0);
 	if (err)
 		return err;
 	f.arg[0] = m->id;
@@ -199,7 +199,7 @@ long sys_msync(const struct syscall_args *a)
 
 long sys_fmap_revoke(const struct syscall_args *a)
 {
-	if (ipc_server(MYRMEX_COREID_FS) != current_thread()->proc)
+	if (posix_server(SERVICE_FILES) != current_thread()->proc)
 		return -EPERM;
 	if (a->arg[0] > UINT32_MAX)
 		return -ENOENT;

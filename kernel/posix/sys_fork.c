@@ -44,7 +44,7 @@ static long do_fork(uptr_t child_sp, uint64_t flags, uptr_t parent_tid, uptr_t c
 		return -EFAULT;
 	struct thread *t = current_thread();
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_PM, PM_FORK, 0);
+	int err = forward_begin(&f, SERVICE_PROCESSES, PM_FORK, 0);
 	if (err)
 		return err;
 	f.arg[0] = (uint64_t)t->tid;
@@ -107,7 +107,7 @@ long sys_execve(const struct syscall_args *a)
 	if (!posix_process())
 		return -ENOSYS;
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_PM, PM_EXEC, FORWARD_LARGE_BYTES);
+	int err = forward_begin(&f, SERVICE_PROCESSES, PM_EXEC, FORWARD_LARGE_BYTES);
 	if (err)
 		return err;
 	char *data = forward_data(&f);

@@ -79,7 +79,7 @@ long sys_ioctl(const struct syscall_args *a)
 	if (s && s->out && !user_range_ok(arg, s->out))
 		return -EFAULT;
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_IOCTL, size);
+	int err = forward_begin(&f, SERVICE_FILES, FS_IOCTL, size);
 	if (err)
 		return err;
 	if (s && s->in && copy_from_user(forward_data(&f), arg, s->in) < 0)

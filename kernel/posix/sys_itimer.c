@@ -1,6 +1,6 @@
 /*
  * alarm, setitimer and getitimer: the real-time interval timer only
- * (ITIMER_REAL, kernel/itimer.h); ITIMER_VIRTUAL and ITIMER_PROF give
+ * (ITIMER_REAL, posix/itimer.h); ITIMER_VIRTUAL and ITIMER_PROF give
  * -EINVAL (the kernel does not account CPU time per process).
  */
 #include <posix/syscall.h>

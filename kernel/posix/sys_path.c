@@ -44,7 +44,7 @@ static long copy_path(char *dst, uptr_t path, uint64_t room)
 static int path_begin(struct path_call *c, uint32_t opcode, uptr_t path, uptr_t second,
                       int64_t dirfd)
 {
-	int err = forward_begin(&c->f, MYRMEX_COREID_FS, opcode,
+	int err = forward_begin(&c->f, SERVICE_FILES, opcode,
 	                        second ? FORWARD_LARGE_BYTES : FORWARD_SMALL_BYTES);
 	if (err)
 		return err;
@@ -283,7 +283,7 @@ long sys_getcwd(const struct syscall_args *a)
 	if (!user_range_ok(buf, size))
 		return -EFAULT;
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_GETCWD, FORWARD_SMALL_BYTES);
+	int err = forward_begin(&f, SERVICE_FILES, FS_GETCWD, FORWARD_SMALL_BYTES);
 	if (err)
 		return err;
 	f.arg[0] = MIN(size, FORWARD_SMALL_BYTES);
@@ -316,7 +316,7 @@ static long statfs_out(uptr_t out)
 	if (!user_range_ok(out, sizeof(struct statfs64)))
 		return -EFAULT;
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_STATFS, sizeof(struct myrmex_statfs));
+	int err = forward_begin(&f, SERVICE_FILES, FS_STATFS, sizeof(struct myrmex_statfs));
 	if (err)
 		return err;
 	long r = forward_call(&f);

@@ -1,12 +1,13 @@
 /*
  * The process manager's system calls (include/myrmex/proc.h): proc_fork,
- * proc_start and proc_exec. Only the process registered as
- * MYRMEX_COREID_PM may make them; the work is in kernel/core/proc_fork.c
- * and exec.c (kernel/pm.h).
+ * proc_start and proc_exec. Only the process registered as the process
+ * manager (posix_server(SERVICE_PROCESSES)) may make them; the work is in
+ * kernel/posix/proc_fork.c and exec.c (posix/pm.h).
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/ipc.h>
+#include <posix/route.h>
 #include <posix/pm.h>
 #include <kernel/proc.h>
 #include <kernel/usercopy.h>
@@ -16,7 +17,7 @@
 static struct process *caller_pm(void)
 {
 	struct process *me = current_thread()->proc;
-	return ipc_server(MYRMEX_COREID_PM) == me ? me : NULL;
+	return posix_server(SERVICE_PROCESSES) == me ? me : NULL;
 }
 
 /* A pid or tid argument: positive and an int, else 0 (names nothing). */

@@ -40,7 +40,7 @@ static long poll_once(struct pollfd64 *recs, uint32_t n)
 {
 	uint32_t bytes = n * (uint32_t)sizeof(*recs);
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_FS, FS_POLL, bytes);
+	int err = forward_begin(&f, SERVICE_FILES, FS_POLL, bytes);
 	if (err)
 		return err;
 	memcpy(forward_data(&f), recs, bytes);

@@ -98,7 +98,7 @@ long sys_clone(const struct syscall_args *a)
 	uint64_t flags = a->arg[0];
 	uptr_t stack = a->arg[1], parent_tid = a->arg[2], child_tid = a->arg[3], tls = a->arg[4];
 	if (!(flags & (CLONE_THREAD | CLONE_SIGHAND)))
-		return sys_clone_process(a);   /* a fork: kernel/core/sys_fork.c */
+		return sys_clone_process(a);   /* a fork: kernel/posix/sys_fork.c */
 	if ((flags & CLONE_THREAD_NEEDS) != CLONE_THREAD_NEEDS)
 		return -EINVAL;
 	if (flags & ~(uint64_t)CLONE_THREAD_MAY)

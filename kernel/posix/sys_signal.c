@@ -1,5 +1,5 @@
 /*
- * Signal system calls (kernel/signal.h): rt_sigaction, rt_sigprocmask,
+ * Signal system calls (posix/signal.h): rt_sigaction, rt_sigprocmask,
  * rt_sigreturn, rt_sigpending, rt_sigsuspend, pause, sigaltstack, kill,
  * tkill and tgkill. Each checks all its arguments, and writes the old
  * value it reports, before it changes anything.

@@ -2,7 +2,7 @@
  * The Linux time calls: clock_gettime, clock_getres, gettimeofday, time,
  * nanosleep and clock_nanosleep; futex wait/wake with timeouts; and the
  * native clock_info. A POSIX process's clock readings and sleeps go to the
- * time server when one runs (kernel/timesrv.h: one IPC each); the kernel
+ * time server when one runs (posix/timesrv.h: one IPC each); the kernel
  * answers them itself, from its TSC clock (kernel/time.h) and the
  * scheduler's timed sleeps, for native processes, before the time server
  * has started and after it has gone. Both read the same clock. Arguments

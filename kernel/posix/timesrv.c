@@ -1,6 +1,6 @@
 /*
  * Requests to the time server on behalf of the calling thread (see
- * kernel/timesrv.h): one synchronous call each through the thread's kernel
+ * posix/timesrv.h): one synchronous call each through the thread's kernel
  * channel, no data ICA, the answer in the result frame's arg[].
  */
 #include <posix/timesrv.h>
@@ -15,13 +15,13 @@
 
 bool timesrv_serves(void)
 {
-	return current_thread()->proc->posix && ipc_server(MYRMEX_COREID_TIME);
+	return current_thread()->proc->posix && posix_server(SERVICE_TIME);
 }
 
 int timesrv_read(uint32_t opcode, uint32_t clock, uint64_t *ns)
 {
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_TIME, opcode, 0);
+	int err = forward_begin(&f, SERVICE_TIME, opcode, 0);
 	if (err)
 		return err;
 	f.arg[0] = clock;
@@ -38,7 +38,7 @@ int timesrv_read(uint32_t opcode, uint32_t clock, uint64_t *ns)
 long timesrv_sleep(uint32_t clock, uint32_t flags, uint64_t ns)
 {
 	struct fwd f;
-	int err = forward_begin(&f, MYRMEX_COREID_TIME, TIME_SLEEP, 0);
+	int err = forward_begin(&f, SERVICE_TIME, TIME_SLEEP, 0);
 	if (err)
 		return err;
 	/* The control ICA this call goes out with: a signal leaves it with the
@@ -51,7 +51,7 @@ long timesrv_sleep(uint32_t clock, uint32_t flags, uint64_t ns)
 	long r = forward_call(&f);
 	if (r == -EINTR) {
 		struct process *p = current_thread()->proc;
-		forward_notify(p, MYRMEX_COREID_TIME, TIME_CANCEL, handle);
+		forward_notify(p, SERVICE_TIME, TIME_CANCEL, handle);
 	}
 	return r;
 }

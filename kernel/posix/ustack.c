@@ -1,5 +1,5 @@
 /*
- * Builds the initial user stack image (see kernel/ustack.h). The image is
+ * Builds the initial user stack image (see posix/ustack.h). The image is
  * assembled downwards from the end of buf, mirroring the user stack: strings
  * and random bytes first (highest), then, 16-byte aligned, the vectors.
  */

@@ -1,7 +1,7 @@
 /*
  * The early console on COM1 (115200 8N1, polled) and machine power-off
  * through QEMU's isa-debug-exit device at port 0xf4. The console server may
- * own COM1 too (legacy.c, kernel/core/uart16550.c): the kernel's output
+ * own COM1 too (legacy.c, kernel/arch/x86_64/uart16550.c): the kernel's output
  * only needs the framing set here and the transmitter, which the server's
  * guard leaves alone.
  */

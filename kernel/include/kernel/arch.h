@@ -147,7 +147,7 @@ void arch_context_switch(struct thread *prev, struct thread *next);
 int arch_thread_set_tls(struct thread *t, uptr_t tls);
 uptr_t arch_thread_get_tls(const struct thread *t);
 
-/* ---- Signal frames (struct sig_frame, sig_restored: kernel/signal.h) ---- */
+/* ---- Signal frames (struct sig_frame, sig_restored: posix/signal.h) ---- */
 struct sig_frame;
 struct sig_restored;
 /* Builds Linux's signal frame for the current thread t on its user stack (or

@@ -63,7 +63,7 @@ struct ica {
 	struct process *owner;      /* ATTACHED or PARKED */
 	struct process *charged;    /* the allocator, until it dies */
 	struct ica *carrier;        /* a data ICA in flight: its control ICA */
-	/* Part of a thread's kernel channel (kernel/forward.h): the kernel makes
+	/* Part of a thread's kernel channel (posix/forward.h): the kernel makes
 	 * calls with it on the thread's behalf; the user may not free, park,
 	 * attach or send it, and such a control ICA can carry only channel data
 	 * ICAs. */
@@ -76,7 +76,7 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out);
 /* Frees an ICA, unmapping it from wherever it is mapped, and what it carries. */
 void ica_destroy(struct ica *ica);
 /* Makes a fresh ICA part of a kernel channel: from now on it is never
- * mapped in the process it was allocated for (see kernel/forward.h). */
+ * mapped in the process it was allocated for (see posix/forward.h). */
 void ica_make_channel(struct ica *ica);
 /* Maps / unmaps an ICA in p's address space (map: 0 or -ENOMEM/-EAGAIN). */
 int ica_map(struct ica *ica, struct process *p);

@@ -21,7 +21,7 @@
 #define KSTACK_PAGES         4      /* kernel stack per thread */
 
 /* THREAD_UNSTARTED: the thread of a child made by proc_fork, on no queue
- * until proc_start (kernel/pm.h); nothing wakes it. */
+ * until proc_start (posix/pm.h); nothing wakes it. */
 enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD,
                     THREAD_UNSTARTED };
 
@@ -75,7 +75,7 @@ struct process {
 	struct waitq child_exit;       /* the parent's threads wait here in wait4 */
 	struct vm_space vm;
 	/* The communication mechanism (kernel/ipc.h, kernel/ica.h). */
-	bool fork_pending;             /* made by proc_fork, not yet started (kernel/pm.h) */
+	bool fork_pending;             /* made by proc_fork, not yet started (posix/pm.h) */
 	bool may_serve;                /* may call registserver */
 	bool posix;                    /* a POSIX process: file calls go to the file manager,
 	                                  fork/execve to the process manager (docs/posix.md) */
@@ -126,7 +126,7 @@ int proc_wait(int pid, bool nohang, int *status);
 unsigned proc_count(void);
 unsigned thread_count(void);
 
-/* ---- Building blocks of proc_fork (kernel/core/proc_fork.c) ---- */
+/* ---- Building blocks of proc_fork (kernel/posix/proc_fork.c) ---- */
 /* A zeroed process with its lists and wait queues ready and server_coreid
  * -1, counted by proc_count but in no list yet; NULL without memory. */
 struct process *process_alloc(void);

@@ -47,7 +47,7 @@ struct vma {
 	struct list_node link;   /* on vm_space.regions, sorted by start */
 	vaddr_t start, end;      /* [start, end), page aligned */
 	unsigned prot;           /* MAP_R | MAP_W | MAP_X (MAP_U implied) */
-	/* A file mapping (kernel/fmap.h) maps the file manager's cache pages,
+	/* A file mapping (posix/fmap.h) maps the file manager's cache pages,
 	 * fetched at faults (or all at once) from the pager; NULL: anonymous. */
 	struct fmap *fmap;
 	uint64_t fpage;              /* the map's page at start */

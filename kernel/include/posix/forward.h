@@ -16,6 +16,7 @@
 #define KERNEL_FORWARD_H
 
 #include <kernel/types.h>
+#include <posix/route.h>
 
 struct ica;
 struct thread;
@@ -37,17 +38,19 @@ struct forward_channel {
 struct fwd {
 	struct thread *t;
 	struct ica *ctl;       /* the channel's control ICA, found by forward_begin */
-	uint32_t target, opcode;
+	enum posix_service service;
+	uint32_t target, opcode;   /* target: the service's coreid (posix/route.h) */
 	uint64_t arg[8];
 	uint64_t res[8];       /* the result frame's arg[] */
 	struct ica *data;      /* the data ICA of this call, or NULL */
 	uint32_t data_size;    /* its size in bytes */
 };
 
-/* Gets the current thread's channel ready for a call to target carrying up
- * to data_bytes. 0, or -ENOMEM/-EAGAIN (no ICA could be made), -E2BIG
- * (data_bytes over FORWARD_LARGE_BYTES). */
-int forward_begin(struct fwd *f, uint32_t target, uint32_t opcode, uint32_t data_bytes);
+/* Gets the current thread's channel ready for a call to the server of
+ * service carrying up to data_bytes. 0, or -ENOMEM/-EAGAIN (no ICA could be
+ * made), -E2BIG (data_bytes over FORWARD_LARGE_BYTES). */
+int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
+                  uint32_t data_bytes);
 /* The kernel address of the data ICA's first byte (forward_begin with data). */
 void *forward_data(struct fwd *f);
 /* Makes the call: the server's status (>= 0 or -errno), or -errno of the
@@ -55,7 +58,7 @@ void *forward_data(struct fwd *f);
  * channel is then replaced). Afterwards forward_data is valid only if
  * f->data is still non-NULL (the server gave the data ICA back). */
 long forward_call(struct fwd *f);
-/* The page-fault path's call to the file manager (kernel/fmap.h), over the
+/* The page-fault path's call to the file manager (posix/fmap.h), over the
  * channel's pager control ICA and, when data is given, its one-page pager
  * data ICA (*data then receives the kernel address of its contents after
  * the call, or NULL when the server did not give it back), woken only by
@@ -65,12 +68,13 @@ long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8],
 /* An asynchronous request from the kernel in p's name, whose result nobody
  * takes (the mechanism frees it): 0 or -errno (-ESRCH no server, -EAGAIN
  * p's ICA limit or the server's queue). p must be alive. */
-int forward_notify(struct process *p, uint32_t target, uint32_t opcode, uint64_t arg0);
+int forward_notify(struct process *p, enum posix_service service, uint32_t opcode, uint64_t arg0);
 /* Frees a thread's channel (thread exit); ICAs in flight are left to the
  * mechanism, which frees an orphan's result. */
 void forward_thread_exit(struct thread *t);
-/* Tells the file manager that POSIX process p ends (FS_EXIT, asynchronous,
- * nobody waits for the result). */
+/* Tells the servers whose route has an exit notice (the file manager's
+ * FS_EXIT) that POSIX process p ends: asynchronous, nobody waits for the
+ * result. */
 void forward_process_exit(struct process *p);
 
 #endif

@@ -2,7 +2,7 @@
  * The kernel calls of the process manager (include/myrmex/proc.h,
  * docs/posix.md): fork the process of a thread copy-on-write, start or
  * discard the child, replace a process's image. pm is the calling process;
- * the system-call handlers (kernel/core/sys_pm.c) have checked that it is
+ * the system-call handlers (kernel/posix/sys_pm.c) have checked that it is
  * the one registered as MYRMEX_COREID_PM. A forged tid gains nothing: the
  * thread must be waiting in a call that pm is handling now.
  */
@@ -34,7 +34,7 @@ int proc_start(int pid, bool discard);
 void proc_fork_process_exit(struct process *pm);
 
 /* Replaces the image of tid's process with the executable how describes
- * (a kernel copy of the caller's struct): see kernel/core/exec.c. 0, or
+ * (a kernel copy of the caller's struct): see kernel/posix/exec.c. 0, or
  * -ESRCH, -EINVAL, -ENOEXEC, -E2BIG, -ENOMEM before the point of no return;
  * after it any failure kills the process (SIGKILL) and is returned. */
 int proc_exec(struct process *pm, int tid, const struct myrmex_exec *how);

@@ -1,6 +1,6 @@
 /*
  * Helpers shared by the system calls of the POSIX personality
- * (kernel/core/sys_file.c, sys_path.c, sys_poll.c, sys_ioctl.c, sys_fork.c;
+ * (kernel/posix/sys_file.c, sys_path.c, sys_poll.c, sys_ioctl.c, sys_fork.c;
  * docs/posix.md), and the kernel console that native processes keep.
  */
 #ifndef KERNEL_POSIX_H
@@ -45,7 +45,7 @@ long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint6
 /* SIGPIPE for the calling thread (a write found no reader). */
 void posix_raise_sigpipe(void);
 
-/* The kernel console of native processes (kernel/core/sys_console.c):
+/* The kernel console of native processes (kernel/posix/sys_console.c):
  * descriptors 1 and 2 write to it, nothing reads from it. */
 long kconsole_read(const struct syscall_args *a);
 long kconsole_write(const struct syscall_args *a);

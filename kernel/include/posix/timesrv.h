@@ -1,7 +1,7 @@
 /*
  * The kernel's side of the time server (servers/time/timed, protocol
  * include/myrmex/time.h): the Linux time calls of a POSIX process become
- * one request each over the thread's kernel channel (kernel/forward.h).
+ * one request each over the thread's kernel channel (posix/forward.h).
  * Every failure of the mechanism (no server, a server that died, no ICA
  * for the channel) is reported as an error, and the caller (sys_time.c)
  * then answers from the kernel's own clock: the same clock, so nothing a

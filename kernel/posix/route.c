@@ -1,0 +1,37 @@
+/*
+ * The routing table of the Linux personality (see posix/route.h): the only
+ * file of kernel/posix that names server coreids and the cancel and exit
+ * notices; the system calls name a service.
+ */
+#include <posix/route.h>
+#include <kernel/ipc.h>
+#include <myrmex/console.h>
+#include <myrmex/fs.h>
+#include <myrmex/proc.h>
+#include <myrmex/time.h>
+
+#define BIT(s) (1u << (s))
+
+static const struct posix_route routes[SERVICE_COUNT] = {
+	[SERVICE_FILES] = {
+		.coreid = MYRMEX_COREID_FS,
+		.cancel_op = FS_CANCEL,
+		.cancel_at = BIT(SERVICE_FILES) | BIT(SERVICE_CONSOLE),
+		.exit_op = FS_EXIT,
+	},
+	[SERVICE_PROCESSES] = { .coreid = MYRMEX_COREID_PM },
+	/* A sleep is cancelled by the time calls themselves (posix/timesrv.c),
+	 * which know its handle and the time left. */
+	[SERVICE_TIME] = { .coreid = MYRMEX_COREID_TIME },
+	[SERVICE_CONSOLE] = { .coreid = MYRMEX_COREID_CONSOLE, .cancel_op = CONSOLE_CANCEL },
+};
+
+const struct posix_route *posix_route(enum posix_service s)
+{
+	return &routes[s];
+}
+
+struct process *posix_server(enum posix_service s)
+{
+	return ipc_server(routes[s].coreid);
+}
