@@ -129,11 +129,51 @@ struct myrmex_clock_info {
 };
 _Static_assert(sizeof(struct myrmex_clock_info) == 32, "clock info layout");
 
+/* (t * mult) >> 32 of the full 128-bit product, truncated to 64 bits, in
+ * 64-bit arithmetic (no __int128: 32-bit targets include this header).
+ * With t = th:tl and m = mh:ml in 32-bit halves, the product is
+ * th*mh << 64 + (th*ml + tl*mh) << 32 + tl*ml, so its bits 32..95 are
+ * th*mh << 32 + th*ml + tl*mh + (tl*ml >> 32), modulo 2^64. */
+static inline uint64_t myrmex_mul_shift32(uint64_t t, uint64_t m)
+{
+	uint64_t tl = (uint32_t)t, th = t >> 32, ml = (uint32_t)m, mh = m >> 32;
+	return ((th * mh) << 32) + th * ml + tl * mh + ((tl * ml) >> 32);
+}
+
 /* CLOCK_MONOTONIC in nanoseconds at TSC value tsc: the one formula of the
  * kernel and the time server. */
 static inline uint64_t myrmex_clock_monotonic(const struct myrmex_clock_info *c, uint64_t tsc)
 {
-	return (uint64_t)(((unsigned __int128)(tsc - c->tsc_boot) * c->mult) >> 32);
+	return myrmex_mul_shift32(tsc - c->tsc_boot, c->mult);
 }
+
+/* ---- Typed requests and results: views of the frame's uint64_t arg[8],
+ * one uint64_t field per argument word (the positional layout above), so
+ * that they hold on 32-bit targets too. ---- */
+
+struct time_get_args {       /* TIME_GET, TIME_GETRES */
+	uint64_t clock;
+};
+struct time_get_result {     /* TIME_GET, TIME_GETRES */
+	uint64_t sec;
+	uint64_t nsec;
+};
+struct time_sleep_args {     /* TIME_SLEEP */
+	uint64_t clock;
+	uint64_t flags;          /* 0 or TIME_ABSTIME */
+	uint64_t sec;            /* >= 0 as a signed number */
+	uint64_t nsec;
+};
+struct time_cancel_args {    /* TIME_CANCEL */
+	uint64_t handle;         /* the sleep's control ICA */
+};
+struct time_stats_result {   /* TIME_STATS: v[TIME_STAT_*] */
+	uint64_t v[6];
+};
+_Static_assert(sizeof(struct time_get_args) <= 64, "time_get_args fits arg[]");
+_Static_assert(sizeof(struct time_get_result) <= 64, "time_get_result fits arg[]");
+_Static_assert(sizeof(struct time_sleep_args) <= 64, "time_sleep_args fits arg[]");
+_Static_assert(sizeof(struct time_cancel_args) <= 64, "time_cancel_args fits arg[]");
+_Static_assert(sizeof(struct time_stats_result) <= 64, "time_stats_result fits arg[]");
 
 #endif
