@@ -51,7 +51,12 @@ void *server_data(struct server_request *rq, unsigned i, uint64_t *size)
 	if (i >= rq->d.ndata || i >= MYRMEX_FRAME_DATA)
 		return NULL;
 	if (!(rq->mapped & (1u << i))) {
-		myrmex_ica_attach(rq->d.data[i]);   /* in case it came parked */
+		long r = myrmex_ica_attach(rq->d.data[i]);   /* in case it came parked */
+		if (r < 0 && r != -EINVAL) {
+			if (size)
+				*size = 0;
+			return NULL;   /* parked, and no room to map it now */
+		}
 		rq->mapped |= (uint8_t)(1u << i);
 	}
 	if (size)

@@ -111,10 +111,11 @@ uint64_t *server_out_words(struct server_request *rq, unsigned n);
 long server_reply_later(const char *name, struct server_request *rq, int64_t status);
 
 /* The request's data ICA i mapped here: its address, *size its bytes;
- * NULL when the request has none. A data ICA comes parked when the kernel
- * could not map it at get(), and the delivery does not say which: the
- * first use per request attaches it (an attached one is refused, -EINVAL,
- * and stays as it is). */
+ * NULL when the request has none, or when it came parked and cannot be
+ * mapped now (*size 0). A data ICA comes parked when the kernel could not
+ * map it at get(), and the delivery does not say which: the first use per
+ * request attaches it (an attached one is refused, -EINVAL, and stays as
+ * it is). */
 void *server_data(struct server_request *rq, unsigned i, uint64_t *size);
 
 /* Claims rq's control ICA from its synchronous caller (myrmex_claim) the
