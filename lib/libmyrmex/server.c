@@ -59,9 +59,15 @@ void *server_data(struct server_request *rq, unsigned i, uint64_t *size)
 		}
 		rq->mapped |= (uint8_t)(1u << i);
 	}
+	uint8_t *p = myrmex_ica_addr(rq->d.data[i]);
+	uint64_t bytes = (uint64_t)rq->d.data_pages[i] * 4096;
+	if (i == 0) {
+		rq->data = p;
+		rq->data_size = bytes;
+	}
 	if (size)
-		*size = (uint64_t)rq->d.data_pages[i] * 4096;
-	return myrmex_ica_addr(rq->d.data[i]);
+		*size = bytes;
+	return p;
 }
 
 long server_claim(struct server_request *rq)
@@ -133,6 +139,8 @@ void server_run(const struct server *s)
 		rq.out_mask = 0;
 		rq.claimed = false;
 		rq.mapped = 0;
+		rq.data = NULL;
+		rq.data_size = 0;
 		int64_t status = dispatch(s, &rq);
 		if (s->handled)
 			s->handled(&rq, status);

@@ -52,6 +52,8 @@ struct server_request {
 	uint8_t out_mask;             /* ... when bit i is set */
 	bool claimed;                 /* server_claim done */
 	uint8_t mapped;               /* bit i: data ICA i mapped by server_data */
+	uint8_t *data;                /* data ICA 0 once server_data mapped it, else NULL */
+	uint64_t data_size;           /* its bytes (0 while data is NULL) */
 };
 
 /* The arguments as the protocol's structure for this opcode, and the
@@ -110,7 +112,8 @@ uint64_t *server_out_words(struct server_request *rq, unsigned n);
  * freed, see myrmex_reply). name is the server's, for the log. */
 long server_reply_later(const char *name, struct server_request *rq, int64_t status);
 
-/* The request's data ICA i mapped here: its address, *size its bytes;
+/* The request's data ICA i mapped here: its address, *size its bytes (for
+ * i = 0 also kept in rq->data and rq->data_size);
  * NULL when the request has none, or when it came parked and cannot be
  * mapped now (*size 0). A data ICA comes parked when the kernel could not
  * map it at get(), and the delivery does not say which: the first use per
