@@ -35,7 +35,7 @@ static void count_copies(uint64_t off, uint64_t bytes)
 
 int64_t do_close(struct server_request *rq)
 {
-	return files_close(rq->d.requester, rq->in[0]);
+	return files_close(rq->d.requester, SERVER_IN(rq, struct fs_fd_args)->fd);
 }
 
 /* The disk blocks of count file blocks from fb: one inode read and one
@@ -114,12 +114,13 @@ failed:
 static struct open_file *data_call(struct server_request *rq, bool write, uint64_t *off,
                                    int64_t *status)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	const struct fs_io_args *a = SERVER_IN(rq, struct fs_io_args);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f) {
 		*status = -EBADF;
 		return NULL;
 	}
-	server_out(rq, 7, ofd_kind(f));
+	server_out(rq, FS_RESULT_KIND, ofd_kind(f));
 	bool positioned = rq->d.opcode == (write ? FS_PWRITE : FS_PREAD);
 	*status = 0;
 	if (!(write ? ofd_can_write(f) : ofd_can_read(f)))
@@ -130,11 +131,11 @@ static struct open_file *data_call(struct server_request *rq, bool write, uint64
 		*status = -ESTALE;
 	else if (positioned && (f->kind == FM_PIPE || f->kind == FM_CONSOLE))
 		*status = -ESPIPE;
-	else if (!rq->data || rq->in[1] > rq->data_size)
+	else if (!rq->data || a->length > rq->data_size)
 		*status = -EINVAL;
 	if (*status < 0)
 		return NULL;
-	*off = positioned ? rq->in[2] : f->offset;
+	*off = positioned ? a->offset : f->offset;
 	if (f->kind == FM_FILE && (int64_t)*off < 0) {
 		*status = -EINVAL;
 		return NULL;
@@ -145,7 +146,7 @@ static struct open_file *data_call(struct server_request *rq, bool write, uint64
 int64_t do_read(struct server_request *rq)
 {
 	int64_t status;
-	uint64_t off, len = rq->in[1];
+	uint64_t off, len = SERVER_IN(rq, struct fs_io_args)->length;
 	struct open_file *f = data_call(rq, false, &off, &status);
 	if (!f)
 		return status;
@@ -179,7 +180,7 @@ int64_t do_read(struct server_request *rq)
 int64_t do_write(struct server_request *rq)
 {
 	int64_t status;
-	uint64_t off, len = rq->in[1];
+	uint64_t off, len = SERVER_IN(rq, struct fs_io_args)->length;
 	struct open_file *f = data_call(rq, true, &off, &status);
 	if (!f)
 		return status;
@@ -212,15 +213,15 @@ int64_t do_write(struct server_request *rq)
 
 int64_t do_lseek(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	struct open_file *f = files_get(rq->d.requester, SERVER_IN(rq, struct fs_lseek_args)->fd);
 	if (!f)
 		return -EBADF;
 	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE)
 		return -ESPIPE;
 	if (f->kind == FM_NULL)
 		return 0;   /* as Linux: /dev/null stays at 0 */
-	int64_t offset = (int64_t)rq->in[1], base;
-	switch (rq->in[2]) {
+	int64_t offset = SERVER_IN(rq, struct fs_lseek_args)->offset, base;
+	switch (SERVER_IN(rq, struct fs_lseek_args)->whence) {
 	case SEEK_SET:
 		base = 0;
 		break;
@@ -308,27 +309,29 @@ int64_t stat_description(struct server_request *rq, const struct open_file *f)
 
 int64_t do_fstat(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	struct open_file *f = files_get(rq->d.requester, SERVER_IN(rq, struct fs_fd_args)->fd);
 	return f ? stat_description(rq, f) : -EBADF;
 }
 
 int64_t do_ftruncate(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	const struct fs_ftruncate_args *a = SERVER_IN(rq, struct fs_ftruncate_args);
+	uint64_t size = a->size;
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
 	if (f->kind != FM_FILE || !ofd_can_write(f))
 		return -EINVAL;   /* as Linux: not a regular file open for writing */
 	if (f->ino == 0)
 		return -ESTALE;
-	if ((int64_t)rq->in[1] < 0)
+	if ((int64_t)size < 0)
 		return -EINVAL;
 	/* Shrinking frees blocks: the maps let go of them first. */
 	struct ext2_stat st;
 	int rc = ext2_stat(fm_fs_for(rq), f->ino, &st);
-	if (rc == 0 && rq->in[1] < st.size)
-		rc = fmap_truncate(f->ino, rq->in[1]);
+	if (rc == 0 && size < st.size)
+		rc = fmap_truncate(f->ino, size);
 	if (rc == 0)
-		rc = ext2_truncate(fm_fs_for(rq), f->ino, rq->in[1]);
+		rc = ext2_truncate(fm_fs_for(rq), f->ino, size);
 	return fm_result(rc, "ftruncate");
 }

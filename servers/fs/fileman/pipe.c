@@ -119,7 +119,7 @@ static struct parked *park(struct server_request *rq, struct open_file *f, bool 
 		k->write = write;
 		k->rq = *rq;
 		k->f = f;
-		k->len = rq->in[1];
+		k->len = SERVER_IN(rq, struct fs_io_args)->length;
 		k->done = done;
 		k->next = NULL;
 		ofd_ref(f);
@@ -239,7 +239,7 @@ void pipe_close_end(struct pipe *p, bool write)
 int64_t pipe_read(struct server_request *rq, struct open_file *f)
 {
 	struct pipe *p = f->pipe;
-	uint64_t len = rq->in[1];
+	uint64_t len = SERVER_IN(rq, struct fs_io_args)->length;
 	if (len == 0)
 		return 0;
 	if (p->count > 0) {
@@ -257,7 +257,7 @@ int64_t pipe_read(struct server_request *rq, struct open_file *f)
 int64_t pipe_write(struct server_request *rq, struct open_file *f)
 {
 	struct pipe *p = f->pipe;
-	uint64_t len = rq->in[1];
+	uint64_t len = SERVER_IN(rq, struct fs_io_args)->length;
 	if (p->readers == 0)
 		return -EPIPE;
 	if (len == 0)
