@@ -73,7 +73,7 @@ LIBMYRMEX_SRC := $(wildcard lib/libmyrmex/*.c) $(wildcard lib/libmyrmex/*.S)
 LIBMYRMEX_OBJ := $(patsubst %,$(BUILD)/%.o,$(LIBMYRMEX_SRC))
 LIBMYRMEX   := $(BUILD)/lib/libmyrmex.a
 
-$(BUILD)/lib/libmyrmex/%.c.o: lib/libmyrmex/%.c lib/libmyrmex/myrmex.h include/myrmex/syscall.h
+$(BUILD)/lib/libmyrmex/%.c.o: lib/libmyrmex/%.c $(wildcard lib/libmyrmex/*.h) $(wildcard include/myrmex/*.h)
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -c $< -o $@
 

@@ -29,7 +29,7 @@ _Static_assert(sizeof(struct myrmex_clock_info) == 32, "clock info layout");
  * a = ah:al and b = bh:bl the product is ah*bh<<64 + (ah*bl + al*bh)<<32 +
  * al*bl, so after the shift it is ah*bh<<32 + ah*bl + al*bh + (al*bl >> 32);
  * every bit a 64-bit sum loses lies above bit 63 of the result. */
-static inline uint64_t myrmex_mul_shr32(uint64_t a, uint64_t b)
+static inline uint64_t myrmex_mul_shift32(uint64_t a, uint64_t b)
 {
 	uint64_t ah = a >> 32, al = a & 0xffffffffu, bh = b >> 32, bl = b & 0xffffffffu;
 	return ((ah * bh) << 32) + ah * bl + al * bh + ((al * bl) >> 32);
@@ -38,7 +38,7 @@ static inline uint64_t myrmex_mul_shr32(uint64_t a, uint64_t b)
 /* CLOCK_MONOTONIC in nanoseconds at TSC value tsc. */
 static inline uint64_t myrmex_clock_monotonic(const struct myrmex_clock_info *c, uint64_t tsc)
 {
-	return myrmex_mul_shr32(tsc - c->tsc_boot, c->mult);
+	return myrmex_mul_shift32(tsc - c->tsc_boot, c->mult);
 }
 
 #endif

@@ -152,6 +152,24 @@
 #define CONSOLE_TCIOFF    2u
 #define CONSOLE_TCION     3u
 
+/* Typed views of the frame's uint64_t arg[8]: one uint64_t field per
+ * argument word, as above, so that they hold on 32-bit targets too. */
+struct console_io_args {       /* CONSOLE_WRITE, CONSOLE_READ */
+	uint64_t fd;               /* ignored (the file manager's descriptor) */
+	uint64_t length;           /* bytes to write, most bytes to read */
+};
+struct console_ioctl_args {    /* CONSOLE_IOCTL */
+	uint64_t fd;               /* ignored */
+	uint64_t request;          /* CONSOLE_TC*, CONSOLE_TIOC*, CONSOLE_FIONREAD */
+	uint64_t value;            /* the integer argument */
+};
+struct console_cancel_args {   /* CONSOLE_CANCEL */
+	uint64_t handle;           /* the waiting read's control ICA */
+};
+_Static_assert(sizeof(struct console_io_args) <= 64, "console_io_args fits arg[]");
+_Static_assert(sizeof(struct console_ioctl_args) <= 64, "console_ioctl_args fits arg[]");
+_Static_assert(sizeof(struct console_cancel_args) <= 64, "console_cancel_args fits arg[]");
+
 /* Linux's kernel struct termios on x86-64 (not libc's, which is longer). */
 #define CONSOLE_NCCS 19u
 struct console_termios {

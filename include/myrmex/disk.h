@@ -46,4 +46,20 @@
 #define DISK_INFO_READONLY 1u   /* writes fail with -EROFS */
 #define DISK_INFO_FLUSH    2u   /* the device has a write cache that DISK_FLUSH empties */
 
+/* Typed views of the frame's uint64_t arg[8]: one uint64_t field per
+ * argument word, as above, so that they hold on 32-bit targets too. */
+struct disk_transfer_args {   /* DISK_READ, DISK_WRITE */
+	uint64_t sector;          /* the first sector */
+	uint64_t count;           /* sectors, >= 1 */
+	uint64_t offset;          /* bytes into the data ICA, a multiple of 512 */
+};
+struct disk_info_result {     /* DISK_INFO */
+	uint64_t sectors;         /* capacity */
+	uint64_t sector_size;     /* DISK_SECTOR_SIZE */
+	uint64_t block_size;      /* the device's preferred block size in bytes */
+	uint64_t flags;           /* DISK_INFO_* */
+};
+_Static_assert(sizeof(struct disk_transfer_args) <= 64, "disk_transfer_args fits arg[]");
+_Static_assert(sizeof(struct disk_info_result) <= 64, "disk_info_result fits arg[]");
+
 #endif

@@ -350,6 +350,38 @@
 #define FS_UNMAP       38u
 #define FS_SYNCMAP     39u
 
+/* Typed views of the frame's uint64_t arg[8] for the descriptor calls:
+ * one uint64_t field per argument word, as described above, so that they
+ * hold on 32-bit targets too. */
+struct fs_fd_args {          /* FS_CLOSE, FS_FSTAT */
+	uint64_t fd;
+};
+struct fs_io_args {          /* FS_READ, FS_WRITE, FS_PREAD, FS_PWRITE */
+	uint64_t fd;
+	uint64_t length;         /* at most the data ICA's size */
+	uint64_t offset;         /* FS_PREAD, FS_PWRITE */
+};
+struct fs_lseek_args {       /* FS_LSEEK */
+	uint64_t fd;
+	int64_t offset;
+	uint64_t whence;         /* SEEK_SET, SEEK_CUR, SEEK_END */
+};
+struct fs_ftruncate_args {   /* FS_FTRUNCATE */
+	uint64_t fd;
+	uint64_t size;
+};
+struct fs_ioctl_args {       /* FS_IOCTL */
+	uint64_t fd;
+	uint64_t request;
+	uint64_t value;          /* the integer argument */
+};
+#define FS_RESULT_KIND 7u    /* the result word of FS_READ/FS_WRITE (and P forms): FS_KIND_* */
+_Static_assert(sizeof(struct fs_fd_args) <= 64, "fs_fd_args fits arg[]");
+_Static_assert(sizeof(struct fs_io_args) <= 64, "fs_io_args fits arg[]");
+_Static_assert(sizeof(struct fs_lseek_args) <= 64, "fs_lseek_args fits arg[]");
+_Static_assert(sizeof(struct fs_ftruncate_args) <= 64, "fs_ftruncate_args fits arg[]");
+_Static_assert(sizeof(struct fs_ioctl_args) <= 64, "fs_ioctl_args fits arg[]");
+
 /* FS_MAP flags and records. */
 #define FS_MAP_SHARED     1u   /* MAP_SHARED (else MAP_PRIVATE: the kernel copies on write) */
 #define FS_MAP_WRITE      2u   /* shared and writable: the map writes the cache */

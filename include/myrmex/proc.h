@@ -26,6 +26,21 @@
 #define PM_FORK 1u
 #define PM_EXEC 2u
 
+/* Typed views of the frame's uint64_t arg[8]: one uint64_t field per
+ * argument word, as above, so that they hold on 32-bit targets too. */
+struct pm_fork_args {     /* PM_FORK */
+	uint64_t tid;         /* the calling thread */
+	uint64_t sp;          /* the child's stack pointer, 0: the caller's */
+};
+struct pm_exec_args {     /* PM_EXEC */
+	uint64_t tid;
+	uint64_t argc;
+	uint64_t envc;
+	uint64_t used;        /* bytes of the data ICA used */
+};
+_Static_assert(sizeof(struct pm_fork_args) <= 64, "pm_fork_args fits arg[]");
+_Static_assert(sizeof(struct pm_exec_args) <= 64, "pm_exec_args fits arg[]");
+
 /* spawn's flag MYRMEX_SPAWN_POSIX and the call server_pid: include/myrmex/ica.h. */
 
 /*

@@ -117,4 +117,33 @@ static inline int time_clock_sleeps(uint64_t clock)
 
 /* clock_info and the one clock formula: include/myrmex/clock.h. */
 
+/* ---- Typed requests and results: views of the frame's uint64_t arg[8],
+ * one uint64_t field per argument word (the positional layout above), so
+ * that they hold on 32-bit targets too. ---- */
+
+struct time_get_args {       /* TIME_GET, TIME_GETRES */
+	uint64_t clock;
+};
+struct time_get_result {     /* TIME_GET, TIME_GETRES */
+	uint64_t sec;
+	uint64_t nsec;
+};
+struct time_sleep_args {     /* TIME_SLEEP */
+	uint64_t clock;
+	uint64_t flags;          /* 0 or TIME_ABSTIME */
+	uint64_t sec;            /* >= 0 as a signed number */
+	uint64_t nsec;
+};
+struct time_cancel_args {    /* TIME_CANCEL */
+	uint64_t handle;         /* the sleep's control ICA */
+};
+struct time_stats_result {   /* TIME_STATS: v[TIME_STAT_*] */
+	uint64_t v[6];
+};
+_Static_assert(sizeof(struct time_get_args) <= 64, "time_get_args fits arg[]");
+_Static_assert(sizeof(struct time_get_result) <= 64, "time_get_result fits arg[]");
+_Static_assert(sizeof(struct time_sleep_args) <= 64, "time_sleep_args fits arg[]");
+_Static_assert(sizeof(struct time_cancel_args) <= 64, "time_cancel_args fits arg[]");
+_Static_assert(sizeof(struct time_stats_result) <= 64, "time_stats_result fits arg[]");
+
 #endif

@@ -9,12 +9,12 @@
  *
  * Without an argument it takes the device dev_info lists as COM1. It turns
  * the UART's receive interrupt on, registers MYRMEX_COREID_CONSOLE and then
- * serves the console protocol (include/myrmex/console.h) forever: requests
- * and interrupts both arrive through get(). The kernel keeps writing its
- * own messages to the same UART. Exits with 1 when the device cannot be
+ * serves the console protocol (include/myrmex/console.h) forever with the
+ * server library: requests and interrupts both arrive through get(). The
+ * kernel keeps writing its own messages to the same UART. Exits with 1 when the device cannot be
  * used.
  */
-#include "server.h"
+#include "uart.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -23,8 +23,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <myrmex/console.h>
-
-#define GET_RETRY_NS (1000ull * 1000)
 
 void console_log(const char *fmt, ...)
 {
@@ -41,24 +39,6 @@ static int find_device(int argc, char **argv, struct myrmex_pci_info *info)
 	static const uint16_t ids[] = { MYRMEX_DEV_LEGACY_COM1 };
 	int index = myrmex_dev_pick(argc > 1 ? argv[1] : NULL, MYRMEX_DEV_VENDOR_LEGACY, ids, 1, info);
 	return index >= 0 && info->kind == MYRMEX_DEV_KIND_LEGACY ? index : -1;
-}
-
-/* One request: its frame found where the delivery says, its arguments
- * copied once, the handler run, and the reply sent unless the handler
- * parked the request. */
-static void serve(const struct myrmex_delivery *d)
-{
-	struct request rq;
-	memset(&rq, 0, sizeof rq);
-	rq.d = *d;
-	rq.frame = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
-	const volatile struct myrmex_frame *f = rq.frame;
-	rq.length = f->arg[1];
-	rq.value = f->arg[2];
-	console_handler handler = table_lookup(d->opcode);
-	int64_t status = handler ? handler(&rq) : -ENOSYS;
-	if (status != CONSOLE_LATER)
-		console_reply(&rq, status);
 }
 
 int main(int argc, char **argv)
@@ -83,19 +63,5 @@ int main(int argc, char **argv)
 	console_log("COM1 (device %d, ports %#llx, irq %u): console on coreid %u", index,
 	            (unsigned long long)info.bar_base[0], info.irq_line, MYRMEX_COREID_CONSOLE);
 
-	for (;;) {
-		struct myrmex_delivery d;
-		r = myrmex_get(NULL, &d);
-		if (r < 0) {
-			/* e.g. -ENOMEM: the control ICA could not be mapped yet. */
-			console_log("get: %ld", r);
-			myrmex_sleep_ns(GET_RETRY_NS);
-			continue;
-		}
-		if (d.kind == MYRMEX_DELIVERY_INTERRUPT)
-			console_interrupt();
-		else if (d.kind == MYRMEX_DELIVERY_REQUEST)
-			serve(&d);
-		/* Results cannot come: the server calls no one. */
-	}
+	server_run(&console_server);
 }

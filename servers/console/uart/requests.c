@@ -1,6 +1,6 @@
 /*
  * Reads and writes of the console protocol (include/myrmex/console.h), the
- * reads waiting for input, the input path and the one place that replies.
+ * reads waiting for input and the input path.
  *
  * A request is checked against the delivery (the kernel's word on the data
  * ICA and its size) before its data is touched. A read that the input does
@@ -9,7 +9,7 @@
  * waiting read first, when a line completes (canonical) or at the end of
  * each burst of bytes the UART held (raw).
  */
-#include "server.h"
+#include "uart.h"
 
 #include <errno.h>
 
@@ -17,61 +17,60 @@
 
 struct line_disc console_line;
 
-static struct request readers[CONSOLE_MAX_READERS];   /* FIFO, oldest at readers_first */
+/* A read waiting for input: its request, kept until the reply. */
+struct reader {
+	struct server_request rq;
+	unsigned length;    /* most bytes to take, at most LINE_READY_MAX */
+	char *data;         /* the data ICA, mapped */
+};
+
+static struct reader readers[CONSOLE_MAX_READERS];   /* FIFO, oldest at readers_first */
 static unsigned readers_first, readers_count;
-
-/* ---------------------------------------------------------- replies */
-
-void console_reply(struct request *rq, int64_t status)
-{
-	myrmex_reply("uart", &rq->d, status);
-}
 
 /* ---------------------------------------------------------- checks */
 
-/* The data ICA holds rq->length bytes and is mapped here: 0 (rq->data set)
- * or -errno. It may have come parked (the kernel could not map it at get):
- * attach maps a parked ICA and refuses (-EINVAL) one already attached. */
-int64_t request_map_data(struct request *rq)
+/* The data ICA holds length bytes and is mapped here (the library attaches
+ * one that came parked). */
+char *request_data(struct server_request *rq, uint64_t length, int64_t *err)
 {
-	if (rq->d.ndata < 1)
-		return -EINVAL;
-	if (rq->length > (uint64_t)rq->d.data_pages[0] * PAGE_SIZE)
-		return -EINVAL;
-	long r = myrmex_ica_attach(rq->d.data[0]);
-	if (r < 0 && r != -EINVAL)
-		return r == -EAGAIN ? -ENOMEM : r;
-	rq->data = myrmex_ica_addr(rq->d.data[0]);
-	return 0;
+	uint64_t size;
+	char *data = server_data(rq, 0, &size);
+	if (!data || length > size) {
+		*err = rq->d.ndata >= 1 && !data ? -ENOMEM : -EINVAL;
+		return NULL;
+	}
+	return data;
 }
 
 /* ---------------------------------------------------------- handlers */
 
-int64_t do_write(struct request *rq)
+int64_t do_write(struct server_request *rq)
 {
-	int64_t err = request_map_data(rq);
-	if (err)
+	uint64_t length = SERVER_IN(rq, struct console_io_args)->length;
+	int64_t err;
+	char *data = request_data(rq, length, &err);
+	if (!data)
 		return err;
-	line_write(&console_line, rq->data, rq->length);
-	return (int64_t)rq->length;
+	line_write(&console_line, data, length);
+	return (int64_t)length;
 }
 
 /* The oldest waiting read leaves the FIFO with status. */
 static void reader_answer(int64_t status)
 {
-	struct request *rq = &readers[readers_first];
+	struct reader *r = &readers[readers_first];
 	readers_first = (readers_first + 1) % CONSOLE_MAX_READERS;
 	readers_count--;
-	console_reply(rq, status);
+	server_reply_later(console_server.name, &r->rq, status);
 }
 
 void readers_serve(void)
 {
 	while (readers_count > 0) {
-		struct request *rq = &readers[readers_first];
-		if (!line_can_read(&console_line, (unsigned)rq->length))
+		struct reader *r = &readers[readers_first];
+		if (!line_can_read(&console_line, r->length))
 			return;
-		reader_answer(line_read(&console_line, rq->data, (unsigned)rq->length));
+		reader_answer(line_read(&console_line, r->data, r->length));
 	}
 }
 
@@ -83,39 +82,44 @@ void readers_interrupt(void)
 
 /* CONSOLE_CANCEL: the waiting read whose control ICA is arg[0] leaves the
  * FIFO (the others keep their order) and is answered -EINTR. */
-int64_t do_cancel(struct request *rq)
+int64_t do_cancel(struct server_request *rq)
 {
-	uint64_t handle = rq->frame->arg[0];
+	uint64_t handle = SERVER_IN(rq, struct console_cancel_args)->handle;
 	for (unsigned i = 0; i < readers_count; i++) {
-		struct request *r = &readers[(readers_first + i) % CONSOLE_MAX_READERS];
-		if (r->d.handle != handle)
+		struct reader *r = &readers[(readers_first + i) % CONSOLE_MAX_READERS];
+		if (r->rq.d.handle != handle)
 			continue;
-		struct request gone = *r;
+		struct reader gone = *r;
 		for (unsigned j = i; j + 1 < readers_count; j++)
 			readers[(readers_first + j) % CONSOLE_MAX_READERS] =
 				readers[(readers_first + j + 1) % CONSOLE_MAX_READERS];
 		readers_count--;
-		console_reply(&gone, -EINTR);
+		server_reply_later(console_server.name, &gone.rq, -EINTR);
 		return 0;
 	}
 	return -ESRCH;
 }
 
-int64_t do_read(struct request *rq)
+int64_t do_read(struct server_request *rq)
 {
-	int64_t err = request_map_data(rq);
-	if (err)
+	uint64_t length = SERVER_IN(rq, struct console_io_args)->length;
+	int64_t err;
+	char *data = request_data(rq, length, &err);
+	if (!data)
 		return err;
-	if (rq->length == 0)
+	if (length == 0)
 		return 0;
-	if (rq->length > LINE_READY_MAX)
-		rq->length = LINE_READY_MAX;   /* never more input; keeps the count an unsigned */
+	if (length > LINE_READY_MAX)
+		length = LINE_READY_MAX;   /* never more input; keeps the count an unsigned */
 	if (readers_count == CONSOLE_MAX_READERS)
 		return -EAGAIN;
-	readers[(readers_first + readers_count) % CONSOLE_MAX_READERS] = *rq;
+	struct reader *r = &readers[(readers_first + readers_count) % CONSOLE_MAX_READERS];
+	r->rq = *rq;
+	r->length = (unsigned)length;
+	r->data = data;
 	readers_count++;
 	readers_serve();   /* input may be waiting already */
-	return CONSOLE_LATER;
+	return SERVER_LATER;
 }
 
 /* ---------------------------------------------------------- input */
@@ -144,8 +148,9 @@ void console_input_init(void)
 	uart_receive(take_byte);   /* what was typed before the receive interrupt was on */
 }
 
-void console_interrupt(void)
+void console_interrupt(uint32_t lines)
 {
+	(void)lines;   /* one line: the receive interrupt */
 	/* The line is edge-triggered: acknowledge first, then empty the UART,
 	 * so that a byte arriving after the last LSR read raises a new edge
 	 * on an unmasked line instead of being lost. */

@@ -9,7 +9,7 @@
  * changes. An input structure is copied out of the data ICA once: the
  * caller's other threads may write the ICA meanwhile.
  */
-#include "server.h"
+#include "uart.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -49,38 +49,45 @@ void tty_signal(enum line_event event)
 
 /* ---------------------------------------------------------- requests */
 
-static int64_t termios_get(struct request *rq)
+/* One ioctl: the structure in the data ICA (mapped, when it moves one) and
+ * the integer argument. */
+struct tty_call {
+	char *data;
+	uint64_t value;
+};
+
+static int64_t termios_get(const struct tty_call *c)
 {
-	memcpy(rq->data, &console_line.tio, sizeof(console_line.tio));
+	memcpy(c->data, &console_line.tio, sizeof(console_line.tio));
 	return 0;
 }
 
-static int64_t termios_set(struct request *rq)
+static int64_t termios_set(const struct tty_call *c)
 {
 	struct console_termios t;
-	memcpy(&t, rq->data, sizeof(t));
+	memcpy(&t, c->data, sizeof(t));
 	t.c_line = 0;   /* N_TTY, the one line discipline */
 	line_set_termios(&console_line, &t);
 	readers_serve();   /* e.g. raw now, or VMIN 0: waiting reads may be answered */
 	return 0;
 }
 
-static int64_t termios_set_flush(struct request *rq)
+static int64_t termios_set_flush(const struct tty_call *c)
 {
 	line_flush(&console_line);
-	return termios_set(rq);
+	return termios_set(c);
 }
 
-static int64_t winsize_get(struct request *rq)
+static int64_t winsize_get(const struct tty_call *c)
 {
-	memcpy(rq->data, &winsize, sizeof(winsize));
+	memcpy(c->data, &winsize, sizeof(winsize));
 	return 0;
 }
 
-static int64_t winsize_set(struct request *rq)
+static int64_t winsize_set(const struct tty_call *c)
 {
 	struct console_winsize w;
-	memcpy(&w, rq->data, sizeof(w));
+	memcpy(&w, c->data, sizeof(w));
 	bool changed = memcmp(&w, &winsize, sizeof(w)) != 0;
 	winsize = w;
 	if (changed)
@@ -88,18 +95,18 @@ static int64_t winsize_set(struct request *rq)
 	return 0;
 }
 
-static int64_t pgrp_get(struct request *rq)
+static int64_t pgrp_get(const struct tty_call *c)
 {
-	memcpy(rq->data, &foreground, sizeof(foreground));
+	memcpy(c->data, &foreground, sizeof(foreground));
 	return 0;
 }
 
 /* A group that the kernel says is empty is refused; a kernel that cannot
  * tell (no process groups yet) is taken at its word of nothing. */
-static int64_t pgrp_set(struct request *rq)
+static int64_t pgrp_set(const struct tty_call *c)
 {
 	int32_t group;
-	memcpy(&group, rq->data, sizeof(group));
+	memcpy(&group, c->data, sizeof(group));
 	if (group < 0)
 		return -EINVAL;
 	if (group == 0 || (group > 1 && kill_group(group, 0) == -ESRCH))
@@ -108,37 +115,37 @@ static int64_t pgrp_set(struct request *rq)
 	return 0;
 }
 
-static int64_t unread_get(struct request *rq)
+static int64_t unread_get(const struct tty_call *c)
 {
 	int32_t n = (int32_t)line_unread(&console_line);
-	memcpy(rq->data, &n, sizeof(n));
+	memcpy(c->data, &n, sizeof(n));
 	return 0;
 }
 
-static int64_t flush(struct request *rq)
+static int64_t flush(const struct tty_call *c)
 {
-	if (rq->value != CONSOLE_TCIFLUSH && rq->value != CONSOLE_TCOFLUSH &&
-	    rq->value != CONSOLE_TCIOFLUSH)
+	if (c->value != CONSOLE_TCIFLUSH && c->value != CONSOLE_TCOFLUSH &&
+	    c->value != CONSOLE_TCIOFLUSH)
 		return -EINVAL;
-	if (rq->value != CONSOLE_TCOFLUSH)   /* output is never pending */
+	if (c->value != CONSOLE_TCOFLUSH)   /* output is never pending */
 		line_flush(&console_line);
 	return 0;
 }
 
-static int64_t flow(struct request *rq)
+static int64_t flow(const struct tty_call *c)
 {
-	return rq->value <= CONSOLE_TCION ? 0 : -EINVAL;   /* accepted; output never stops */
+	return c->value <= CONSOLE_TCION ? 0 : -EINVAL;   /* accepted; output never stops */
 }
 
-static int64_t accepted(struct request *rq)
+static int64_t accepted(const struct tty_call *c)
 {
-	(void)rq;
+	(void)c;
 	return 0;
 }
 
 static const struct {
 	uint32_t request;
-	int64_t (*run)(struct request *rq);
+	int64_t (*run)(const struct tty_call *c);
 } ioctls[] = {
 	{ CONSOLE_TCGETS, termios_get },
 	{ CONSOLE_TCSETS, termios_set },
@@ -155,27 +162,30 @@ static const struct {
 	{ CONSOLE_TIOCNOTTY, accepted },
 };
 
-int64_t do_ioctl(struct request *rq)
+int64_t do_ioctl(struct server_request *rq)
 {
-	uint64_t request = rq->length;
+	const struct console_ioctl_args *a = SERVER_IN(rq, struct console_ioctl_args);
+	uint64_t request = a->request;
 	uint32_t in, out;
 	if (console_ioctl_size(request, &in, &out) < 0)
 		return -ENOTTY;
 	for (unsigned i = 0; i < sizeof(ioctls) / sizeof(ioctls[0]); i++) {
 		if (ioctls[i].request != request)
 			continue;
-		rq->length = in > out ? in : out;
-		if (rq->length > 0) {
-			int64_t err = request_map_data(rq);
-			if (err)
+		struct tty_call c = { NULL, a->value };
+		uint64_t length = in > out ? in : out;
+		if (length > 0) {
+			int64_t err;
+			c.data = request_data(rq, length, &err);
+			if (!c.data)
 				return err;
 		}
-		return ioctls[i].run(rq);
+		return ioctls[i].run(&c);
 	}
 	return -ENOTTY;
 }
 
-int64_t do_poll(struct request *rq)
+int64_t do_poll(struct server_request *rq)
 {
 	(void)rq;
 	return (line_poll_in(&console_line) ? CONSOLE_POLLIN : 0) | CONSOLE_POLLOUT;

@@ -11,7 +11,7 @@
  * FIFO because the kernel may put one byte in it between two of our calls
  * (it too waits for THRE, and writes one byte at a time).
  */
-#include "server.h"
+#include "uart.h"
 
 #define UART_RBR 0   /* read */
 #define UART_THR 0   /* write */

@@ -56,8 +56,8 @@ static volatile struct blk_req_header *headers;   /* [vq.size] */
 static volatile uint8_t *statuses;                /* [vq.size] */
 static uint64_t headers_phys, statuses_phys;
 
-static struct request inflight[VQ_SIZE_MAX];      /* at a head descriptor in use */
-static struct request pending[PENDING_MAX];       /* FIFO, oldest at pending_first */
+static struct blk_request inflight[VQ_SIZE_MAX];      /* at a head descriptor in use */
+static struct blk_request pending[PENDING_MAX];       /* FIFO, oldest at pending_first */
 static unsigned pending_first, pending_count;
 static unsigned bad_used;                         /* used entries naming no request */
 
@@ -145,17 +145,10 @@ void blk_describe(char *buf, unsigned long size)
 	         can_flush ? ", write cache" : "");
 }
 
-/* ---------------------------------------------------------- replies */
-
-void blk_reply(struct request *rq, long status)
-{
-	myrmex_reply("virtio_blk", &rq->d, status);
-}
-
 /* ---------------------------------------------------------- submission */
 
 /* Gives rq to the device: 0, or -EAGAIN when the queue has no room now. */
-static int submit(struct request *rq)
+static int submit(const struct blk_request *rq)
 {
 	int transfer = rq->type != VIRTIO_BLK_T_FLUSH;
 	unsigned n = transfer ? 3 : 2;
@@ -164,7 +157,7 @@ static int submit(struct request *rq)
 		return head;
 	headers[head].type = rq->type;
 	headers[head].reserved = 0;
-	headers[head].sector = transfer ? rq->arg[0] : 0;
+	headers[head].sector = transfer ? rq->sector : 0;
 	statuses[head] = STATUS_UNWRITTEN;
 	struct vq_buf bufs[3];
 	unsigned i = 0;
@@ -180,15 +173,15 @@ static int submit(struct request *rq)
 
 /* Submits rq, or parks it behind earlier waiting requests (so that requests
  * reach the device in the order they came). */
-static long start(struct request *rq)
+static int64_t start(const struct blk_request *rq)
 {
 	if (pending_count == 0 && submit(rq) == 0)
-		return BLK_LATER;
+		return SERVER_LATER;
 	if (pending_count == PENDING_MAX)
 		return -EAGAIN;
 	pending[(pending_first + pending_count) % PENDING_MAX] = *rq;
 	pending_count++;
-	return BLK_LATER;
+	return SERVER_LATER;
 }
 
 static void submit_pending(void)
@@ -201,12 +194,13 @@ static void submit_pending(void)
 
 /* ---------------------------------------------------------- handlers */
 
-/* Checks a read or write and fills rq's type, bytes and data_phys. The
- * transfer starts arg[2] bytes into the data ICA (sector-aligned) and must
- * end inside it. */
-static long check_transfer(struct request *rq, uint32_t type)
+/* Checks a read or write and fills *br (type, sector, bytes, data_phys).
+ * The transfer starts offset bytes into the data ICA (sector-aligned) and
+ * must end inside it. */
+static int64_t check_transfer(struct server_request *rq, uint32_t type, struct blk_request *br)
 {
-	uint64_t sector = rq->arg[0], count = rq->arg[1], offset = rq->arg[2];
+	const struct disk_transfer_args *a = SERVER_IN(rq, struct disk_transfer_args);
+	uint64_t sector = a->sector, count = a->count, offset = a->offset;
 	if (count == 0 || sector >= capacity || count > capacity - sector)
 		return -EINVAL;
 	uint64_t ica_sectors = rq->d.ndata ? (uint64_t)rq->d.data_pages[0] * (PAGE_SIZE / DISK_SECTOR_SIZE) : 0;
@@ -218,55 +212,60 @@ static long check_transfer(struct request *rq, uint32_t type)
 	long phys = myrmex_ica_phys(rq->d.data[0]);
 	if (phys < 0)
 		return -EINVAL;
-	rq->type = type;
-	rq->bytes = (uint32_t)(count * DISK_SECTOR_SIZE);   /* at most 64 pages */
-	rq->data_phys = (uint64_t)phys + offset;   /* ICAs are physically contiguous */
+	br->rq = *rq;
+	br->type = type;
+	br->sector = sector;
+	br->bytes = (uint32_t)(count * DISK_SECTOR_SIZE);   /* at most 64 pages */
+	br->data_phys = (uint64_t)phys + offset;   /* ICAs are physically contiguous */
 	return 0;
 }
 
-long do_read(struct request *rq)
+int64_t do_read(struct server_request *rq)
 {
-	long err = check_transfer(rq, VIRTIO_BLK_T_IN);
-	return err ? err : start(rq);
+	struct blk_request br;
+	int64_t err = check_transfer(rq, VIRTIO_BLK_T_IN, &br);
+	return err ? err : start(&br);
 }
 
-long do_write(struct request *rq)
+int64_t do_write(struct server_request *rq)
 {
-	long err = check_transfer(rq, VIRTIO_BLK_T_OUT);
-	return err ? err : start(rq);
+	struct blk_request br;
+	int64_t err = check_transfer(rq, VIRTIO_BLK_T_OUT, &br);
+	return err ? err : start(&br);
 }
 
-long do_info(struct request *rq)
+int64_t do_info(struct server_request *rq)
 {
-	struct myrmex_frame *f = rq->frame;
-	f->arg[0] = capacity;
-	f->arg[1] = DISK_SECTOR_SIZE;
-	f->arg[2] = block_size;
-	f->arg[3] = (read_only ? DISK_INFO_READONLY : 0) | (can_flush ? DISK_INFO_FLUSH : 0);
+	struct disk_info_result *res = SERVER_OUT(rq, struct disk_info_result);
+	res->sectors = capacity;
+	res->sector_size = DISK_SECTOR_SIZE;
+	res->block_size = block_size;
+	res->flags = (read_only ? DISK_INFO_READONLY : 0) | (can_flush ? DISK_INFO_FLUSH : 0);
 	return 0;
 }
 
-long do_flush(struct request *rq)
+int64_t do_flush(struct server_request *rq)
 {
 	if (!can_flush)
 		return 0;   /* no write cache: every completed write is stable */
-	rq->type = VIRTIO_BLK_T_FLUSH;
-	return start(rq);
+	struct blk_request br = { .rq = *rq, .type = VIRTIO_BLK_T_FLUSH };
+	return start(&br);
 }
 
 /* ---------------------------------------------------------- completion */
 
 static void complete(int head)
 {
-	struct request *rq = &inflight[head];
+	struct blk_request *br = &inflight[head];
 	uint8_t status = statuses[head];
-	long result = status != VIRTIO_BLK_S_OK ? -EIO
-	            : rq->type == VIRTIO_BLK_T_FLUSH ? 0 : (long)rq->bytes;
-	blk_reply(rq, result);
+	int64_t result = status != VIRTIO_BLK_S_OK ? -EIO
+	               : br->type == VIRTIO_BLK_T_FLUSH ? 0 : (int64_t)br->bytes;
+	server_reply_later(blk_server.name, &br->rq, result);
 }
 
-void blk_interrupt(void)
+void blk_interrupt(uint32_t lines)
 {
+	(void)lines;   /* the device has one line */
 	/* Reading the ISR first deasserts the line; a completion after this
 	 * read raises it again, and the kernel delivers that after the ack. */
 	uint8_t isr = vp_isr(&vp);

@@ -8,8 +8,8 @@
  *
  * Without an argument it takes the first virtio-blk device dev_info lists.
  * It brings the device up, registers MYRMEX_COREID_DISK, and then serves
- * the disk protocol (include/myrmex/disk.h) forever: requests and interrupts
- * both arrive through get(). Exits with 1 when the device cannot be used.
+ * the disk protocol (include/myrmex/disk.h) forever with the server
+ * library: requests and interrupts both arrive through get(). Exits with 1 when the device cannot be used.
  */
 #include "driver.h"
 #include "virtio_pci.h"
@@ -24,7 +24,6 @@
 
 #define VIRTIO_BLK_MODERN       0x1042
 #define VIRTIO_BLK_TRANSITIONAL 0x1001
-#define GET_RETRY_NS (1000ull * 1000)
 
 void drv_log(const char *fmt, ...)
 {
@@ -40,24 +39,6 @@ static int find_device(int argc, char **argv, struct myrmex_pci_info *info)
 {
 	static const uint16_t ids[] = { VIRTIO_BLK_MODERN, VIRTIO_BLK_TRANSITIONAL };
 	return myrmex_dev_pick(argc > 1 ? argv[1] : NULL, VIRTIO_PCI_VENDOR, ids, 2, info);
-}
-
-/* One request: arguments copied once, the handler run, and the reply sent
- * unless the handler parked the request. */
-static void serve(const struct myrmex_delivery *d)
-{
-	struct request rq;
-	memset(&rq, 0, sizeof rq);
-	rq.d = *d;
-	rq.frame = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
-	const volatile struct myrmex_frame *f = rq.frame;
-	rq.arg[0] = f->arg[0];
-	rq.arg[1] = f->arg[1];
-	rq.arg[2] = f->arg[2];
-	blk_handler handler = table_lookup(d->opcode);
-	long status = handler ? handler(&rq) : -ENOSYS;
-	if (status != BLK_LATER)
-		blk_reply(&rq, status);
 }
 
 int main(int argc, char **argv)
@@ -79,19 +60,5 @@ int main(int argc, char **argv)
 	blk_describe(about, sizeof about);
 	drv_log("device %d: %s", index, about);
 
-	for (;;) {
-		struct myrmex_delivery d;
-		r = myrmex_get(NULL, &d);
-		if (r < 0) {
-			/* e.g. -ENOMEM: the control ICA could not be mapped yet. */
-			drv_log("get: %ld", r);
-			myrmex_sleep_ns(GET_RETRY_NS);
-			continue;
-		}
-		if (d.kind == MYRMEX_DELIVERY_INTERRUPT)
-			blk_interrupt();
-		else if (d.kind == MYRMEX_DELIVERY_REQUEST)
-			serve(&d);
-		/* Results cannot come: the driver calls no one. */
-	}
+	server_run(&blk_server);
 }

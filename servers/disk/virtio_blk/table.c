@@ -1,21 +1,22 @@
 /*
- * Opcode -> handler for the disk protocol (include/myrmex/disk.h). An
- * opcode without an entry gets -ENOSYS from the caller of table_lookup.
+ * The virtio-blk driver as the server library sees it: the disk protocol's
+ * opcodes (include/myrmex/disk.h) and their handlers, and the completion
+ * interrupt (blk.c). An opcode without an entry gets -ENOSYS.
  */
 #include "driver.h"
 
 #include <myrmex/disk.h>
 
-static const blk_handler handlers[] = {
-	[DISK_READ] = do_read,
-	[DISK_WRITE] = do_write,
-	[DISK_INFO] = do_info,
-	[DISK_FLUSH] = do_flush,
+static const struct server_op ops[] = {
+	[DISK_READ] = { do_read, 0 },
+	[DISK_WRITE] = { do_write, 0 },
+	[DISK_INFO] = { do_info, 0 },
+	[DISK_FLUSH] = { do_flush, 0 },
 };
 
-blk_handler table_lookup(uint32_t opcode)
-{
-	if (opcode >= sizeof handlers / sizeof handlers[0])
-		return 0;
-	return handlers[opcode];
-}
+const struct server blk_server = {
+	.name = "virtio_blk",
+	.ops = ops,
+	.nops = SERVER_NOPS(ops),
+	.interrupt = blk_interrupt,
+};

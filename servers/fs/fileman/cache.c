@@ -146,7 +146,7 @@ static uint64_t to_write(const struct chunk *c)
 }
 
 /* Writes the dirty blocks of c, a run per request. */
-static int chunk_write_back(struct chunk *c)
+static int chunk_write_back(struct server_request *rq, struct chunk *c)
 {
 	uint64_t todo = to_write(c);
 	unsigned i = 0;
@@ -159,7 +159,7 @@ static int chunk_write_back(struct chunk *c)
 		while (i + n < CHUNK_BLOCKS && (todo & bit(i + n)))
 			n++;
 		bool lost = false;
-		int rc = diskio_transfer(true, c->key * CHUNK_BLOCKS + i, n, c->handle,
+		int rc = diskio_transfer(rq, true, c->key * CHUNK_BLOCKS + i, n, c->handle,
 		                         (uint64_t)i * FM_BLOCK, &lost);
 		if (lost)
 			chunk_lost(c);
@@ -196,7 +196,7 @@ static struct chunk *lru_victim(void)
 }
 
 /* A chunk for key: found, new, or the least recently used one reused. */
-static struct chunk *chunk_for(uint64_t key, int *err)
+static struct chunk *chunk_for(struct server_request *rq, uint64_t key, int *err)
 {
 	struct chunk *c = chunk_find(key);
 	if (c) {
@@ -212,7 +212,7 @@ static struct chunk *chunk_for(uint64_t key, int *err)
 			*err = -ENOMEM;   /* every chunk is pinned */
 			return NULL;
 		}
-		int rc = chunk_write_back(c);
+		int rc = chunk_write_back(rq, c);
 		if (rc < 0) {
 			*err = rc;
 			return NULL;
@@ -240,9 +240,9 @@ static struct chunk *chunk_for(uint64_t key, int *err)
 
 /* Block b cached and valid (read as cache_get says): its chunk, or NULL
  * with *err set. */
-static struct chunk *block_in(uint64_t b, unsigned ahead, int *err)
+static struct chunk *block_in(struct server_request *rq, uint64_t b, unsigned ahead, int *err)
 {
-	struct chunk *c = chunk_for(b / CHUNK_BLOCKS, err);
+	struct chunk *c = chunk_for(rq, b / CHUNK_BLOCKS, err);
 	if (!c)
 		return NULL;
 	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
@@ -256,7 +256,7 @@ static struct chunk *block_in(uint64_t b, unsigned ahead, int *err)
 	while (n < ahead && i + n < CHUNK_BLOCKS && !(c->valid & bit(i + n)) && b + n < disk_blocks)
 		n++;
 	bool lost = false;
-	int rc = diskio_transfer(false, b, n, c->handle, (uint64_t)i * FM_BLOCK, &lost);
+	int rc = diskio_transfer(rq, false, b, n, c->handle, (uint64_t)i * FM_BLOCK, &lost);
 	if (lost)
 		chunk_lost(c);
 	if (rc < 0) {
@@ -267,15 +267,15 @@ static struct chunk *block_in(uint64_t b, unsigned ahead, int *err)
 	return c;
 }
 
-uint8_t *cache_get(uint64_t b, unsigned ahead, int *err)
+uint8_t *cache_get(struct server_request *rq, uint64_t b, unsigned ahead, int *err)
 {
-	struct chunk *c = block_in(b, ahead, err);
+	struct chunk *c = block_in(rq, b, ahead, err);
 	return c ? chunk_base(c) + (b % CHUNK_BLOCKS) * FM_BLOCK : NULL;
 }
 
-uint8_t *cache_get_overwrite(uint64_t b, int *err)
+uint8_t *cache_get_overwrite(struct server_request *rq, uint64_t b, int *err)
 {
-	struct chunk *c = chunk_for(b / CHUNK_BLOCKS, err);
+	struct chunk *c = chunk_for(rq, b / CHUNK_BLOCKS, err);
 	if (!c)
 		return NULL;
 	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
@@ -290,22 +290,22 @@ void cache_mark_dirty(uint64_t b)
 		c->dirty |= bit((unsigned)(b % CHUNK_BLOCKS));
 }
 
-int cache_sync(bool flush_device)
+int cache_sync(struct server_request *rq, bool flush_device)
 {
 	int first_error = 0;
 	for (unsigned i = 0; i < chunk_count; i++) {
-		int rc = to_write(&chunks[i]) ? chunk_write_back(&chunks[i]) : 0;
+		int rc = to_write(&chunks[i]) ? chunk_write_back(rq, &chunks[i]) : 0;
 		if (rc < 0 && !first_error)
 			first_error = rc;
 	}
 	if (!first_error && flush_device)
-		first_error = diskio_flush();
+		first_error = diskio_flush(rq);
 	return first_error;
 }
 
-int cache_drop(void)
+int cache_drop(struct server_request *rq)
 {
-	int rc = cache_sync(false);
+	int rc = cache_sync(rq, false);
 	if (rc < 0)
 		return rc;
 	for (unsigned i = 0; i < chunk_count; i++) {
@@ -324,13 +324,14 @@ int cache_drop(void)
 
 /* ---- pinning, for file mappings (fmap.c) ---- */
 
-int cache_pin(uint64_t b, unsigned ahead, bool writable, uint32_t *handle, uint32_t *page)
+int cache_pin(struct server_request *rq, uint64_t b, unsigned ahead, bool writable,
+              uint32_t *handle, uint32_t *page)
 {
 	struct chunk *c = chunk_find(b / CHUNK_BLOCKS);
 	if ((!c || c->pin_total == 0) && pinned_chunks >= pin_chunk_limit)
 		return -ENOMEM;   /* one more pinned chunk would squeeze normal I/O */
 	int err = 0;
-	c = block_in(b, ahead, &err);
+	c = block_in(rq, b, ahead, &err);
 	if (!c)
 		return err;
 	unsigned i = (unsigned)(b % CHUNK_BLOCKS);
@@ -389,7 +390,7 @@ void cache_sync_mark(uint64_t b)
 	}
 }
 
-int cache_sync_marked(void)
+int cache_sync_marked(struct server_request *rq)
 {
 	int first_error = 0;
 	for (unsigned i = 0; i < chunk_count; i++) {
@@ -397,7 +398,7 @@ int cache_sync_marked(void)
 		if (!c->sync_marked)
 			continue;
 		c->sync_marked = false;
-		int rc = chunk_write_back(c);
+		int rc = chunk_write_back(rq, c);
 		if (rc < 0 && !first_error)
 			first_error = rc;
 	}
@@ -423,11 +424,11 @@ uint64_t cache_cached_blocks(void)
 
 /* ---- the block device of the ext2 library ---- */
 
+/* ctx: the request the ext2 call is made for (fm_fs_for), or NULL. */
 static int dev_read(void *ctx, uint64_t b, void *buf)
 {
-	(void)ctx;
 	int err = 0;
-	const uint8_t *p = cache_get(b, 1, &err);
+	const uint8_t *p = cache_get(ctx, b, 1, &err);
 	if (!p)
 		return err;
 	memcpy(buf, p, FM_BLOCK);
@@ -436,9 +437,8 @@ static int dev_read(void *ctx, uint64_t b, void *buf)
 
 static int dev_write(void *ctx, uint64_t b, const void *buf)
 {
-	(void)ctx;
 	int err = 0;
-	uint8_t *p = cache_get_overwrite(b, &err);
+	uint8_t *p = cache_get_overwrite(ctx, b, &err);
 	if (!p)
 		return err;
 	if (p != buf)
@@ -449,9 +449,8 @@ static int dev_write(void *ctx, uint64_t b, const void *buf)
 
 static const void *dev_peek(void *ctx, uint64_t b)
 {
-	(void)ctx;
 	int err = 0;
-	return cache_get(b, 1, &err);
+	return cache_get(ctx, b, 1, &err);
 }
 
 static uint32_t dev_now(void *ctx)

@@ -18,28 +18,30 @@
 
 static struct myrmex_ctl_header *poll_ctl;   /* ours, for CONSOLE_POLL */
 
-static int64_t forward(struct request *rq, uint32_t opcode, uint64_t a1, uint64_t a2)
+static int64_t forward(struct server_request *rq, uint32_t opcode, uint64_t a1, uint64_t a2)
 {
-	request_out(rq, 7, FS_KIND_CONSOLE);
-	int64_t r = request_pass_on(rq, MYRMEX_COREID_CONSOLE, opcode, rq->arg[0], a1, a2);
+	server_out(rq, FS_RESULT_KIND, FS_KIND_CONSOLE);
+	int64_t r = request_pass_on(rq, MYRMEX_COREID_CONSOLE, opcode, rq->in[0], a1, a2);
 	return r == -ESRCH ? -ENXIO : r;   /* -ENXIO: no console server runs */
 }
 
-int64_t console_forward(struct request *rq, const struct open_file *f, bool write)
+int64_t console_forward(struct server_request *rq, const struct open_file *f, bool write)
 {
-	if (!rq->data || rq->arg[1] > rq->data_size)
+	uint64_t length = SERVER_IN(rq, struct fs_io_args)->length;
+	if (!rq->data || length > rq->data_size)
 		return -EINVAL;
-	if (!write && (f->flags & O_NONBLOCK) && rq->arg[1] > 0) {
+	if (!write && (f->flags & O_NONBLOCK) && length > 0) {
 		int ready = console_poll();
 		if (ready >= 0 && !(ready & POLLIN))
 			return -EAGAIN;
 	}
-	return forward(rq, write ? CONSOLE_WRITE : CONSOLE_READ, rq->arg[1], 0);
+	return forward(rq, write ? CONSOLE_WRITE : CONSOLE_READ, length, 0);
 }
 
-int64_t console_ioctl(struct request *rq)
+int64_t console_ioctl(struct server_request *rq)
 {
-	return forward(rq, CONSOLE_IOCTL, rq->arg[1], rq->arg[2]);
+	const struct fs_ioctl_args *a = SERVER_IN(rq, struct fs_ioctl_args);
+	return forward(rq, CONSOLE_IOCTL, a->request, a->value);
 }
 
 int console_poll(void)

@@ -1,11 +1,14 @@
 /*
  * fileman: the file manager server. What its files share.
  *
- *   main.c      start-up (the disk, the mount), the get() loop
- *   request.c   one request: arguments copied once, the opcode table, the
- *               one reply site, passing a call on to another server
+ *   main.c      start-up (the disk, the mount), then the server library's
+ *               loop (lib/libmyrmex/server.h)
+ *   table.c     opcode -> handler, and the library's callbacks
+ *   request.c   what handlers ask of a request (paths, the caller, passing
+ *               it on to another server), the checks before and the work
+ *               after each handler
  *   diskio.c    calls to the disk driver, pushed onto the control ICA of the
- *               request being served (multi-stage calls) or onto our own
+ *               request they are made for (multi-stage calls) or onto our own
  *   cache.c     the block cache: 4 KiB blocks in 64-block chunk ICAs that the
  *               driver fills by DMA, write-back, LRU eviction, read-ahead,
  *               blocks pinned for file mappings
@@ -42,56 +45,58 @@
 #include <stdint.h>
 #include <myrmex.h>
 #include <myrmex/fs.h>
+#include <server.h>
 
 #include "../ext2/ext2.h"
 
 #define FM_BLOCK 4096u
-#define FM_LATER INT64_MIN    /* a handler's status: passed on, the reply comes from elsewhere */
 
-/* ---- request.c ---- */
+/* ---- request.c, table.c ---- */
 
-/* The request being served. The delivery is the kernel's trusted account;
- * the arguments are copied from the caller's frame once, on arrival,
- * because the caller's other threads may still write its control ICA. A
- * parked request (a pipe read or write waiting) is this structure kept
- * until its reply. */
-struct request {
-	struct myrmex_delivery d;
-	struct myrmex_ctl_header *ctl;
-	struct myrmex_frame *frame;   /* the caller's frame, in ctl */
-	uint64_t arg[8];
-	uint32_t origin;              /* the delivery's origin (the kernel's word) */
-	int pid;                      /* the requester (from the delivery) */
-	uint8_t *data;                /* the data ICA, NULL when none came */
-	uint64_t data_size;           /* its size in bytes */
-	uint64_t out[8];              /* results for the frame's arg[] ... */
-	uint8_t out_mask;             /* ... bit i: out[i] is written to arg[i] */
-};
+/* A request is the server library's (lib/libmyrmex/server.h): the
+ * delivery, the arguments copied from the caller's frame once (rq->in),
+ * the results (server_out), the data ICA (rq->data, mapped before the
+ * handler runs). A parked request (a pipe read or write waiting) is a copy
+ * kept until server_reply_later. Handlers return a status or SERVER_LATER. */
+#define FM_NAME "fileman"
 
-/* Serves one request delivery: runs its handler and replies. */
-void request_serve(const struct myrmex_delivery *d);
+/* table.c: the file manager for server_run. */
+extern const struct server fm_server;
 
-/* Writes status, the results chosen by out_mask and the data ICA (back to
- * its owner) into the caller's frame and returns it with ret(). */
-void request_reply(struct request *rq, int64_t status);
+/* request.c: the library's callbacks. The check before each handler (the
+ * file system mounted unless the operation needs no disk; the data ICA
+ * mapped), the work after it, and a result that reaches get(). */
+#define FM_NO_DISK SERVER_OP_USER   /* served even when nothing is mounted */
+int64_t request_check(struct server_request *rq, const struct server_op *op);
+void request_handled(struct server_request *rq, int64_t status);
+void request_result(const struct myrmex_delivery *d);
 
-/* Sets result arg[i] = v. */
-void request_out(struct request *rq, unsigned i, uint64_t v);
+/* The request's control ICA. */
+static inline struct myrmex_ctl_header *request_ctl(const struct server_request *rq)
+{
+	return (struct myrmex_ctl_header *)(uintptr_t)rq->d.control;
+}
+
+/* The mounted file system, with its block device's disk calls going onto
+ * rq's control ICA (rq NULL: onto the file manager's own). Every ext2 call
+ * made for a request goes through it, so the request travels with the
+ * call down to diskio.c. */
+struct ext2_fs *fm_fs_for(struct server_request *rq);
 
 /* Passes the request on to server target as the next stage of the caller's
  * own call (a frame with opcode, a0..a2, the result arg[7] already chosen
  * with request_out, and the caller's data ICAs), with direct return: the
  * result goes from there straight to the caller. The control ICA is claimed
  * first, so that the caller's other threads cannot rewrite our frame.
- * Returns FM_LATER, or -errno when nothing was sent (the request is still
- * ours). */
-int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
+ * Returns SERVER_LATER, or -errno when nothing was sent (the request is
+ * still ours). */
+int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
                         uint64_t a1, uint64_t a2);
 
 /* The path in the request's data ICA, checked: NUL-terminated within
  * FS_PATH_MAX bytes and the ICA, not empty. Returns it or NULL with *err
  * set. */
-const char *request_path(struct request *rq, int *err);
+const char *request_path(struct server_request *rq, int *err);
 
 /* Where the request's relative path starts: the process's current
  * directory or, with FS_AT_DIRFD in arg[4], the directory open as
@@ -100,34 +105,30 @@ const char *request_path(struct request *rq, int *err);
  * the current directory's text when that is the start (for the special
  * names), else NULL. 0 or -errno (-EBADF, -ENOTDIR, -EINVAL for unknown
  * FS_AT_* bits). */
-int request_base(struct request *rq, const char *path, uint32_t *dir, const char **cwd);
+int request_base(struct server_request *rq, const char *path, uint32_t *dir, const char **cwd);
 /* request_path and request_base together: the path, or NULL with *err set. */
-const char *request_path_at(struct request *rq, uint32_t *dir, const char **cwd, int *err);
+const char *request_path_at(struct server_request *rq, uint32_t *dir, const char **cwd, int *err);
 
 /* v is AT_FDCWD (-100) as a 32-bit or sign-extended 64-bit number. */
 bool request_at_fdcwd(uint64_t v);
 
 /* The requester is the process manager (the server of MYRMEX_COREID_PM). */
-bool request_from_pm(const struct request *rq);
+bool request_from_pm(const struct server_request *rq);
 
-/* The kernel itself made the call (the delivery's origin says
- * MYRMEX_ORIGIN_KERNEL): a page fault, mmap, readblock, an unmap notice. */
-bool request_from_kernel(const struct request *rq);
+/* ---- diskio.c ----
+ * Every disk call names the request it is made for (rq), whose control ICA
+ * carries it as the next stage; rq NULL: the file manager's own control
+ * ICA (mount, and work outside a request). */
 
-/* ---- diskio.c ---- */
-
-/* Where disk calls go: onto the control ICA of the request being served
- * (NULL: onto the file manager's own). */
-void diskio_use(struct myrmex_ctl_header *ctl);
 /* Sets up our own control ICA and waits until a driver answers DISK_INFO;
  * the capacity in 512-byte sectors, or -errno. */
 int64_t diskio_start(unsigned timeout_ms, uint32_t *info_flags);
 /* DISK_READ / DISK_WRITE of count 4 KiB blocks at block `block` into or out
  * of ICA `ica` at byte offset `offset`. 0 or -errno; *lost is set when the
  * ICA did not come back (the driver died holding it). */
-int diskio_transfer(bool write, uint64_t block, uint32_t count, uint32_t ica, uint64_t offset,
-                    bool *lost);
-int diskio_flush(void);
+int diskio_transfer(struct server_request *rq, bool write, uint64_t block, uint32_t count,
+                    uint32_t ica, uint64_t offset, bool *lost);
+int diskio_flush(struct server_request *rq);
 
 /* ---- cache.c ---- */
 
@@ -147,17 +148,19 @@ uint64_t cache_cached_blocks(void);
  * cached (read-ahead: up to `ahead` blocks from b in the same chunk, which
  * stops at the first block already cached). NULL with *err on failure. The
  * pointer is valid until the next cache call. */
-uint8_t *cache_get(uint64_t b, unsigned ahead, int *err);
+uint8_t *cache_get(struct server_request *rq, uint64_t b, unsigned ahead, int *err);
 /* A block about to be overwritten whole: cached without reading it. */
-uint8_t *cache_get_overwrite(uint64_t b, int *err);
+uint8_t *cache_get_overwrite(struct server_request *rq, uint64_t b, int *err);
 void cache_mark_dirty(uint64_t b);
 /* Writes every dirty block (all = every chunk; else only what eviction
  * needs) and, with flush_device, asks the disk to flush its cache. */
-int cache_sync(bool flush_device);
+int cache_sync(struct server_request *rq, bool flush_device);
 /* cache_sync, then forgets every block. */
-int cache_drop(void);
-/* The block device the ext2 library runs on (nblocks filled at mount). */
+int cache_drop(struct server_request *rq);
+/* The block device the ext2 library runs on (nblocks filled at mount); its
+ * ctx is the request the disk calls are made for (fm_fs_for). */
 extern const struct ext2_blockdev cache_blockdev;
+/* (Every cache call that may reach the disk takes the request, as above.) */
 
 /* Pinning, for file mappings. cache_pin caches block b (reading it as
  * cache_get does, with read-ahead) and pins it: until the matching
@@ -167,7 +170,8 @@ extern const struct ext2_blockdev cache_blockdev;
  * cache may spare (a quarter of it, at least two chunks, stays unpinned),
  * or the cache's errors. cache_unpin of a writable hold marks the block
  * dirty. */
-int cache_pin(uint64_t b, unsigned ahead, bool writable, uint32_t *handle, uint32_t *page);
+int cache_pin(struct server_request *rq, uint64_t b, unsigned ahead, bool writable,
+              uint32_t *handle, uint32_t *page);
 void cache_unpin(uint64_t b, bool writable);
 /* Whether some map holds block b. */
 bool cache_pinned(uint64_t b);
@@ -176,7 +180,7 @@ uint32_t cache_handle_of(uint64_t b);
 /* Marks cached block b dirty and its chunk for cache_sync_marked, which
  * writes back the marked chunks (all their dirty blocks). */
 void cache_sync_mark(uint64_t b);
-int cache_sync_marked(void);
+int cache_sync_marked(struct server_request *rq);
 /* Blocks pinned now, and chunks holding them. */
 void cache_pin_counts(uint64_t *blocks, uint64_t *chunks);
 /* Counts chunks lost (the driver died holding their ICA) while they held
@@ -265,9 +269,9 @@ void pipe_close_end(struct pipe *p, bool write);
 /* Frees a pipe that never got an end (a failed FS_PIPE). */
 void pipe_unused(struct pipe *p);
 /* FS_READ / FS_WRITE on a pipe end f (length and data ICA checked): a
- * status, or FM_LATER when the request is parked. */
-int64_t pipe_read(struct request *rq, struct open_file *f);
-int64_t pipe_write(struct request *rq, struct open_file *f);
+ * status, or SERVER_LATER when the request is parked. */
+int64_t pipe_read(struct server_request *rq, struct open_file *f);
+int64_t pipe_write(struct server_request *rq, struct open_file *f);
 /* POLL* readiness of an end. */
 unsigned pipe_poll(const struct pipe *p, bool write);
 /* Bytes waiting to be read; a number naming the pipe (st_ino). */
@@ -287,61 +291,59 @@ void pipe_cancel(int pid, uint32_t handle);
  * directory, -ENOENT) to *ino. A symbolic link as the last component is
  * followed with follow (always when a '/' comes after it); elsewhere
  * always. -ENOENT, -ENOTDIR, -ENAMETOOLONG, -ELOOP, -EUCLEAN. */
-int path_lookup(uint32_t base, const char *path, bool follow, uint32_t *ino);
+int path_lookup(struct server_request *rq, uint32_t base, const char *path, bool follow, uint32_t *ino);
 /* All but the last component of path to *dir, the last name in name (""
  * for the root itself; "." and ".." as written), *trailing: a '/' came
  * after it. The last component is not followed. */
-int path_parent(uint32_t base, const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
+int path_parent(struct server_request *rq, uint32_t base, const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
                 bool *trailing);
 /* The absolute path of directory ino into buf (size bytes, NUL included):
  * its length, or -ENOENT (not reachable from the root), -ENAMETOOLONG. */
-int path_of_dir(uint32_t ino, char *buf, size_t size);
+int path_of_dir(struct server_request *rq, uint32_t ino, char *buf, size_t size);
 /* The special file path names (FM_CONSOLE, FM_NULL) or FM_FREE; rdev gets
  * its Linux device number. cwd is the text of the directory a relative
  * path starts from (NULL: relative paths name no special file). */
 enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev);
 
-/* ---- handlers (ops_*.c, console.c): a status, or FM_LATER ---- */
+/* ---- handlers (ops_*.c, fmap.c): a status, or SERVER_LATER ---- */
 
-typedef int64_t (*fm_handler)(struct request *rq);
-
-int64_t op_open(struct request *rq);
-int64_t op_open_as(struct request *rq);
-int64_t op_stat(struct request *rq);
-int64_t op_access(struct request *rq);
-int64_t op_readlink(struct request *rq);
-int64_t op_close(struct request *rq);
-int64_t op_read(struct request *rq);
-int64_t op_write(struct request *rq);
-int64_t op_lseek(struct request *rq);
-int64_t op_fstat(struct request *rq);
-int64_t op_ftruncate(struct request *rq);
-int64_t op_dup(struct request *rq);
-int64_t op_dup2(struct request *rq);
-int64_t op_fcntl(struct request *rq);
-int64_t op_pipe(struct request *rq);
-int64_t op_ioctl(struct request *rq);
-int64_t op_poll(struct request *rq);
-int64_t op_fork(struct request *rq);
-int64_t op_exec(struct request *rq);
-int64_t op_exit(struct request *rq);
-int64_t op_chdir(struct request *rq);
-int64_t op_getcwd(struct request *rq);
-int64_t op_cancel(struct request *rq);
-int64_t op_readdir(struct request *rq);
-int64_t op_mkdir(struct request *rq);
-int64_t op_rmdir(struct request *rq);
-int64_t op_unlink(struct request *rq);
-int64_t op_rename(struct request *rq);
-int64_t op_sync(struct request *rq);
-int64_t op_statfs(struct request *rq);
-int64_t op_stats(struct request *rq);
-int64_t op_drop_cache(struct request *rq);
-int64_t op_shutdown(struct request *rq);
-int64_t op_map(struct request *rq);
-int64_t op_pagein(struct request *rq);
-int64_t op_unmap(struct request *rq);
-int64_t op_syncmap(struct request *rq);
+int64_t do_open(struct server_request *rq);
+int64_t do_open_as(struct server_request *rq);
+int64_t do_stat(struct server_request *rq);
+int64_t do_access(struct server_request *rq);
+int64_t do_readlink(struct server_request *rq);
+int64_t do_close(struct server_request *rq);
+int64_t do_read(struct server_request *rq);
+int64_t do_write(struct server_request *rq);
+int64_t do_lseek(struct server_request *rq);
+int64_t do_fstat(struct server_request *rq);
+int64_t do_ftruncate(struct server_request *rq);
+int64_t do_dup(struct server_request *rq);
+int64_t do_dup2(struct server_request *rq);
+int64_t do_fcntl(struct server_request *rq);
+int64_t do_pipe(struct server_request *rq);
+int64_t do_ioctl(struct server_request *rq);
+int64_t do_poll(struct server_request *rq);
+int64_t do_fork(struct server_request *rq);
+int64_t do_exec(struct server_request *rq);
+int64_t do_exit(struct server_request *rq);
+int64_t do_chdir(struct server_request *rq);
+int64_t do_getcwd(struct server_request *rq);
+int64_t do_cancel(struct server_request *rq);
+int64_t do_readdir(struct server_request *rq);
+int64_t do_mkdir(struct server_request *rq);
+int64_t do_rmdir(struct server_request *rq);
+int64_t do_unlink(struct server_request *rq);
+int64_t do_rename(struct server_request *rq);
+int64_t do_sync(struct server_request *rq);
+int64_t do_statfs(struct server_request *rq);
+int64_t do_stats(struct server_request *rq);
+int64_t do_drop_cache(struct server_request *rq);
+int64_t do_shutdown(struct server_request *rq);
+int64_t do_map(struct server_request *rq);
+int64_t do_pagein(struct server_request *rq);
+int64_t do_unmap(struct server_request *rq);
+int64_t do_syncmap(struct server_request *rq);
 
 /* ---- fmap.c: what the rest of the file manager tells the file mappings ---- */
 
@@ -357,23 +359,23 @@ int fmap_inode_gone(uint32_t ino);
 void fmap_after_request(void);
 /* FS_SHUTDOWN: every map is revoked and let go (the blocks past the end
  * that readblock allocated are freed), before the last write-back. */
-void fmap_shutdown(void);
+void fmap_shutdown(struct server_request *rq);
 /* FS_STATS with FS_STATS_MAPS: the FS_MSTAT_* counters. */
 void fmap_stats(uint64_t out[8]);
 
 /* ops_file.c: a Linux struct stat into the request's data ICA, of inode
  * ino or of a special object (mode, device number, inode number). 0 or
  * -errno. */
-int64_t stat_inode(struct request *rq, uint32_t ino);
-int64_t stat_special(struct request *rq, uint32_t mode, uint64_t rdev, uint64_t ino);
+int64_t stat_inode(struct server_request *rq, uint32_t ino);
+int64_t stat_special(struct server_request *rq, uint32_t mode, uint64_t rdev, uint64_t ino);
 /* fstat of description f (every kind). */
-int64_t stat_description(struct request *rq, const struct open_file *f);
+int64_t stat_description(struct server_request *rq, const struct open_file *f);
 
 /* console.c: a read or write on the console description f passed on to
- * the console server; FM_LATER when passed on, else -errno. */
-int64_t console_forward(struct request *rq, const struct open_file *f, bool write);
+ * the console server; SERVER_LATER when passed on, else -errno. */
+int64_t console_forward(struct server_request *rq, const struct open_file *f, bool write);
 /* An ioctl passed on as CONSOLE_IOCTL. */
-int64_t console_ioctl(struct request *rq);
+int64_t console_ioctl(struct server_request *rq);
 /* The console's readiness (POLLIN | POLLOUT, as the console server says),
  * or -errno. */
 int console_poll(void);

@@ -232,10 +232,10 @@ static uint64_t pages_of(uint64_t size)
 }
 
 /* The size of file ino in *size: 0 or -errno. */
-static int file_size(uint32_t ino, uint64_t *size)
+static int file_size(struct server_request *rq, uint32_t ino, uint64_t *size)
 {
 	struct ext2_stat st;
-	int rc = ext2_stat(&fm_fs, ino, &st);
+	int rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	if (rc < 0)
 		return (int)fm_result(rc, "map");
 	*size = st.size;
@@ -260,10 +260,10 @@ static int zero_page(uint32_t *handle)
  * tail when a file shrinks or grows over it), but mke2fs or another system
  * may have left anything there; nothing maps b yet, and the disk's copy of
  * those bytes means nothing, so the cache's is cleared without a write. */
-static void zero_after_end(uint64_t b, uint64_t size)
+static void zero_after_end(struct server_request *rq, uint64_t b, uint64_t size)
 {
 	int err = 0;
-	uint8_t *p = cache_get(b, 1, &err);   /* pinned: a hit */
+	uint8_t *p = cache_get(rq, b, 1, &err);   /* pinned: a hit */
 	if (p)
 		memset(p + size % FM_BLOCK, 0, FM_BLOCK - size % FM_BLOCK);
 }
@@ -286,13 +286,13 @@ static uint64_t held_past(uint32_t ino, const struct fmap *but, uint64_t end_pag
 
 /* The map goes: its pages are let go, the blocks past the end of the file
  * that no other map holds are freed, the slot is free. */
-static void map_release(struct fmap *m)
+static void map_release(struct server_request *rq, struct fmap *m)
 {
 	map_drop_from(m, 0);
 	uint64_t size = 0;
 	if (m->past_end && m->ino && fm_fs_state == 0 && !fm_fs.read_only &&
-	    file_size(m->ino, &size) == 0) {
-		int rc = ext2_trim(&fm_fs, m->ino, held_past(m->ino, m, pages_of(size)));
+	    file_size(rq, m->ino, &size) == 0) {
+		int rc = ext2_trim(fm_fs_for(rq), m->ino, held_past(m->ino, m, pages_of(size)));
 		if (rc < 0)
 			fm_log("map %u: freeing blocks past the end of inode %u: error %d", m->id,
 			       m->ino, -rc);
@@ -308,7 +308,7 @@ static void map_release(struct fmap *m)
  * when the caller has looked it up (map_blocks; 0 a hole), else
  * BLOCK_UNKNOWN. Already held: the same place again.
  */
-static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
+static int page_in(struct server_request *rq, struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
                    uint32_t block, uint32_t *handle, uint32_t *index)
 {
 	if (page >= m->count)
@@ -330,14 +330,14 @@ static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
 	uint64_t disk = block;
 	int rc = 0;
 	if (block == BLOCK_UNKNOWN)
-		rc = ext2_file_block(&fm_fs, m->ino, fpage, false, &disk);
+		rc = ext2_file_block(fm_fs_for(rq), m->ino, fpage, false, &disk);
 	if (ahead == 0 && (rc < 0 || disk == 0 || !cache_handle_of(disk)))
 		return -EAGAIN;   /* fault-around: no disk read, no allocation */
 	if (rc == 0 && past_end)
 		m->past_end = true;   /* freed at the map's end, even if the pin fails */
 	if (rc == 0 && disk == 0) {
 		/* A hole, or past the end: a zero-filled block (see the top). */
-		rc = ext2_file_block(&fm_fs, m->ino, fpage, true, &disk);
+		rc = ext2_file_block(fm_fs_for(rq), m->ino, fpage, true, &disk);
 		if (rc == 0)
 			m->meta_dirty = true;
 		else if ((rc == -EROFS || rc == -ENOSPC) && !m->writable)
@@ -352,12 +352,12 @@ static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
 		rc = zero_page(handle);
 		*index = 0;
 	} else {
-		rc = cache_pin(disk, ahead, m->writable, handle, index);
+		rc = cache_pin(rq, disk, ahead, m->writable, handle, index);
 	}
 	if (rc < 0)
 		return (int)fm_result(rc, "page-in");
 	if (first_hold && fpage + 1 == pages_of(size) && size % FM_BLOCK)
-		zero_after_end(disk, size);
+		zero_after_end(rq, disk, size);
 	pin_add(m, page, (uint32_t)disk, *handle, *index);
 	return 0;
 }
@@ -365,23 +365,23 @@ static int page_in(struct fmap *m, uint32_t page, uint64_t size, unsigned ahead,
 /* The disk blocks of map pages page .. page + n - 1 (n <= LOOKUP_RUN) into
  * blocks[] (0: a hole or past the end), one walk of the block map for the
  * run rather than one per page. */
-static int map_blocks(const struct fmap *m, uint32_t page, uint32_t n, uint32_t *blocks)
+static int map_blocks(struct server_request *rq, const struct fmap *m, uint32_t page, uint32_t n, uint32_t *blocks)
 {
-	int rc = ext2_file_blocks(&fm_fs, m->ino, m->first + page, n, blocks);
+	int rc = ext2_file_blocks(fm_fs_for(rq), m->ino, m->first + page, n, blocks);
 	return rc < 0 ? (int)fm_result(rc, "page-in") : 0;
 }
 
 /* FS_MAP_POPULATE: map pages 0 .. n - 1 of the new map m held, their
  * records in out[]. 0, or the first page's error (the caller lets go). */
-static int populate(struct fmap *m, uint64_t size, uint32_t n, struct fs_map_page *out)
+static int populate(struct server_request *rq, struct fmap *m, uint64_t size, uint32_t n, struct fs_map_page *out)
 {
 	uint32_t blocks[LOOKUP_RUN];
 	for (uint32_t p = 0; p < n; p += LOOKUP_RUN) {
 		uint32_t run = n - p < LOOKUP_RUN ? n - p : LOOKUP_RUN;
-		int rc = map_blocks(m, p, run, blocks);
+		int rc = map_blocks(rq, m, p, run, blocks);
 		for (uint32_t j = 0; rc == 0 && j < run; j++) {
 			uint32_t left = n - p - j;
-			rc = page_in(m, p + j, size, left < 64 ? left : 64, blocks[j],
+			rc = page_in(rq, m, p + j, size, left < 64 ? left : 64, blocks[j],
 			             &out[p + j].handle, &out[p + j].page);
 		}
 		if (rc < 0)
@@ -393,14 +393,14 @@ static int populate(struct fmap *m, uint64_t size, uint32_t n, struct fs_map_pag
 /* Fault-around: records for the want pages after `page` (held already,
  * or their blocks in the cache), into out[], up to the first that is not.
  * Returns how many. */
-static uint32_t page_in_around(struct fmap *m, uint32_t page, uint64_t size, uint32_t want,
+static uint32_t page_in_around(struct server_request *rq, struct fmap *m, uint32_t page, uint64_t size, uint32_t want,
                                struct fs_map_page *out)
 {
 	uint32_t blocks[FS_PAGEIN_AROUND];
-	if (want == 0 || map_blocks(m, page + 1, want, blocks) < 0)
+	if (want == 0 || map_blocks(rq, m, page + 1, want, blocks) < 0)
 		return 0;
 	uint32_t n = 0;
-	while (n < want && page_in(m, page + 1 + n, size, 0, blocks[n], &out[n].handle,
+	while (n < want && page_in(rq, m, page + 1 + n, size, 0, blocks[n], &out[n].handle,
 	                           &out[n].page) == 0)
 		n++;
 	return n;
@@ -410,12 +410,10 @@ static uint32_t page_in_around(struct fmap *m, uint32_t page, uint64_t size, uin
 
 /* FS_MAP: arg[0] fd, arg[1] first file page, arg[2] pages, arg[3] flags,
  * arg[4] map id. */
-int64_t op_map(struct request *rq)
+int64_t do_map(struct server_request *rq)
 {
-	if (!request_from_kernel(rq))
-		return -EPERM;
 	fmap_init();
-	uint64_t first = rq->arg[1], count = rq->arg[2], flags = rq->arg[3], id = rq->arg[4];
+	uint64_t first = rq->in[1], count = rq->in[2], flags = rq->in[3], id = rq->in[4];
 	bool omf = flags & FS_MAP_OMF;
 	if (id == 0 || id > UINT32_MAX || count == 0 || count > FS_MAP_MAX_PAGES ||
 	    (flags & ~(uint64_t)MAP_FLAGS) ||
@@ -424,7 +422,7 @@ int64_t op_map(struct request *rq)
 		return -EINVAL;
 	if (map_find(id))
 		return -EEXIST;
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
 	if (!f)
 		return -EBADF;
 	if (f->kind != FM_FILE)
@@ -446,7 +444,7 @@ int64_t op_map(struct request *rq)
 	if ((flags & FS_MAP_POPULATE) && !rq->data)
 		return -EINVAL;
 	uint64_t size = 0;
-	int rc = file_size(f->ino, &size);
+	int rc = file_size(rq, f->ino, &size);
 	if (rc < 0)
 		return rc;
 	if (omf && !writable && first + count > pages_of(size))
@@ -462,7 +460,7 @@ int64_t op_map(struct request *rq)
 	m->revoked_from = (uint32_t)count;
 	m->flags = (uint32_t)flags;
 	m->writable = writable;
-	m->pid = rq->pid;
+	m->pid = rq->d.requester;
 	uint64_t records = 0;
 	if (flags & FS_MAP_POPULATE) {
 		uint64_t n = count;
@@ -472,62 +470,60 @@ int64_t op_map(struct request *rq)
 			n = count;
 		if (n > rq->data_size / sizeof(struct fs_map_page))
 			n = rq->data_size / sizeof(struct fs_map_page);
-		rc = populate(m, size, (uint32_t)n, (struct fs_map_page *)rq->data);
+		rc = populate(rq, m, size, (uint32_t)n, (struct fs_map_page *)rq->data);
 		if (rc < 0) {
-			map_release(m);   /* nothing stays held */
+			map_release(rq, m);   /* nothing stays held */
 			return rc;
 		}
 		records = n;
 	}
 	calls_map++;
-	request_out(rq, 0, writable);
-	request_out(rq, 1, size);
-	request_out(rq, 2, records);
+	server_out(rq, 0, writable);
+	server_out(rq, 1, size);
+	server_out(rq, 2, records);
 	return 0;
 }
 
-/* The map arg[0] names, for a call only the kernel may make: 0, or -EPERM
- * (not the kernel's call), -ENOENT (no such map). */
-static int64_t kernel_map(struct request *rq, struct fmap **out)
+/* The map arg[0] names, for a call only the kernel may make (the table's
+ * SERVER_KERNEL_ONLY): 0, or -ENOENT (no such map). */
+static int64_t kernel_map(struct server_request *rq, struct fmap **out)
 {
-	if (!request_from_kernel(rq))
-		return -EPERM;
 	fmap_init();
-	*out = map_find(rq->arg[0]);
+	*out = map_find(rq->in[0]);
 	return *out ? 0 : -ENOENT;
 }
 
 /* FS_PAGEIN: arg[0] map id, arg[1] map page, arg[2] 1 for a write fault,
  * arg[3] pages wanted with fault-around (with a data ICA for the records;
  * 0 or 1, or no data ICA: the one page, status 0). */
-int64_t op_pagein(struct request *rq)
+int64_t do_pagein(struct server_request *rq)
 {
 	struct fmap *m;
 	int64_t found = kernel_map(rq, &m);
 	if (found < 0)
 		return found;
-	if (rq->arg[1] >= m->count || rq->arg[2] > 1)
+	if (rq->in[1] >= m->count || rq->in[2] > 1)
 		return -EINVAL;
-	if (rq->arg[2] == 1 && !m->writable)
+	if (rq->in[2] == 1 && !m->writable)
 		return -EACCES;
-	uint32_t page = (uint32_t)rq->arg[1];
+	uint32_t page = (uint32_t)rq->in[1];
 	if (page >= m->revoked_from || m->ino == 0)
 		return -ENXIO;
 	uint64_t size = 0;
-	int rc = file_size(m->ino, &size);
+	int rc = file_size(rq, m->ino, &size);
 	if (rc < 0)
 		return rc;
 	/* Read ahead what a sequential toucher of the map will ask next. */
 	uint64_t left = m->count - page;
 	uint32_t handle, index;
-	rc = page_in(m, page, size, left < 64 ? (unsigned)left : 64, BLOCK_UNKNOWN, &handle,
+	rc = page_in(rq, m, page, size, left < 64 ? (unsigned)left : 64, BLOCK_UNKNOWN, &handle,
 	             &index);
 	if (rc < 0)
 		return rc;
 	calls_pagein++;
-	request_out(rq, 0, handle);
-	request_out(rq, 1, index);
-	uint64_t want = rq->arg[3] < FS_PAGEIN_AROUND ? rq->arg[3] : FS_PAGEIN_AROUND;
+	server_out(rq, 0, handle);
+	server_out(rq, 1, index);
+	uint64_t want = rq->in[3] < FS_PAGEIN_AROUND ? rq->in[3] : FS_PAGEIN_AROUND;
 	if (rq->data_size / sizeof(struct fs_map_page) < want)
 		want = rq->data_size / sizeof(struct fs_map_page);
 	if (!rq->data || want <= 1)
@@ -544,29 +540,29 @@ int64_t op_pagein(struct request *rq)
 		want = 1;   /* an OMF page past the end: that one only */
 	else if (want > limit - page)
 		want = limit - page;
-	return 1 + page_in_around(m, page, size, (uint32_t)want - 1, out + 1);
+	return 1 + page_in_around(rq, m, page, size, (uint32_t)want - 1, out + 1);
 }
 
 /* FS_UNMAP: arg[0] map id. Sent asynchronously: the status goes to nobody. */
-int64_t op_unmap(struct request *rq)
+int64_t do_unmap(struct server_request *rq)
 {
 	struct fmap *m;
 	int64_t found = kernel_map(rq, &m);
 	if (found < 0)
 		return found;
-	map_release(m);
+	map_release(rq, m);
 	return 0;
 }
 
 /* FS_SYNCMAP: arg[0] map id, arg[1] first map page, arg[2] pages, arg[3] the
  * new size or 0. */
-int64_t op_syncmap(struct request *rq)
+int64_t do_syncmap(struct server_request *rq)
 {
 	struct fmap *m;
 	int64_t found = kernel_map(rq, &m);
 	if (found < 0)
 		return found;
-	uint64_t from = rq->arg[1], count = rq->arg[2], new_size = rq->arg[3];
+	uint64_t from = rq->in[1], count = rq->in[2], new_size = rq->in[3];
 	if (from > m->count || count > m->count - from)
 		return -EINVAL;
 	if (new_size) {
@@ -586,23 +582,23 @@ int64_t op_syncmap(struct request *rq)
 	int rc = 0;
 	if (new_size) {
 		uint64_t size = 0;
-		rc = file_size(m->ino, &size);
+		rc = file_size(rq, m->ino, &size);
 		if (rc == 0 && new_size > size) {
-			rc = (int)fm_result(ext2_extend(&fm_fs, m->ino, new_size), "syncblock");
+			rc = (int)fm_result(ext2_extend(fm_fs_for(rq), m->ino, new_size), "syncblock");
 			m->meta_dirty = true;   /* the inode changed */
 		}
 	}
 	/* Blocks allocated (bitmaps, indirect blocks) or a new size: the
 	 * metadata goes to the disk too, with everything else dirty. */
 	if (rc == 0 && m->meta_dirty) {
-		rc = cache_sync(false);
+		rc = cache_sync(rq, false);
 		if (rc == 0)
 			m->meta_dirty = false;
 	} else if (rc == 0) {
-		rc = cache_sync_marked();
+		rc = cache_sync_marked(rq);
 	}
 	if (rc == 0)
-		rc = diskio_flush();
+		rc = diskio_flush(rq);
 	if (rc < 0)
 		return fm_result(rc, "syncblock");
 	calls_syncmap++;
@@ -685,7 +681,7 @@ void fmap_after_request(void)
 	}
 }
 
-void fmap_shutdown(void)
+void fmap_shutdown(struct server_request *rq)
 {
 	if (!ready)
 		return;
@@ -696,7 +692,7 @@ void fmap_shutdown(void)
 		fm_log("shutdown: map %u of pid %d (inode %u) still held: revoked", m->id, m->pid,
 		       m->ino);
 		revoke_from(m, 0);
-		map_release(m);
+		map_release(rq, m);
 	}
 }
 

@@ -7,9 +7,9 @@
  * It registers MYRMEX_COREID_FS at once (early callers wait in its queue),
  * waits for the disk driver, mounts the ext2 file system on the disk through
  * its block cache, and serves the file protocol (include/myrmex/fs.h)
- * forever. When the disk holds no usable file system it stays up and
- * answers every call with the reason (-EUCLEAN for a corrupt one, -ENODEV
- * without a disk), so that no client hangs.
+ * forever with the server library (table.c). When the disk holds no usable
+ * file system it stays up and answers every call with the reason (-EUCLEAN
+ * for a corrupt one, -ENODEV without a disk), so that no client hangs.
  */
 /* server-libraries: servers/fs/ext2 */
 #include "fileman.h"
@@ -24,7 +24,6 @@
 
 #define DEFAULT_CACHE_MIB 32u
 #define DRIVER_WAIT_MS 5000u
-#define GET_RETRY_NS (1000ull * 1000)
 
 struct ext2_fs fm_fs;
 int fm_fs_state = -ENODEV;
@@ -91,23 +90,6 @@ static void mount_disk(unsigned chunks)
 	fm_fs_state = 0;
 }
 
-/* Our calls to the driver are callsync and those passed on with direct
- * return skip us, so a result reaches get() only when the kernel made it:
- * the console server died holding a call (-EPIPE). It goes back to the
- * caller as our result. */
-static void pass_back(const struct myrmex_delivery *d)
-{
-	struct myrmex_ctl_header *h = (struct myrmex_ctl_header *)(uintptr_t)d->control;
-	struct myrmex_frame *mine = myrmex_ctl_top(h);
-	if (!mine)
-		return;
-	mine->status = d->status;
-	mine->ndata = 0;
-	for (unsigned i = 0; i < d->ndata && i < MYRMEX_FRAME_DATA; i++)
-		mine->data[mine->ndata++] = d->data[i];
-	myrmex_ret(h);
-}
-
 int main(int argc, char **argv)
 {
 	long r = myrmex_registserver(MYRMEX_COREID_FS);
@@ -116,17 +98,5 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mount_disk(cache_chunks(argc, argv));
-	for (;;) {
-		struct myrmex_delivery d;
-		r = myrmex_get(NULL, &d);
-		if (r < 0) {
-			fm_log("get: error %ld", -r);
-			myrmex_sleep_ns(GET_RETRY_NS);
-			continue;
-		}
-		if (d.kind == MYRMEX_DELIVERY_REQUEST)
-			request_serve(&d);
-		else if (d.kind == MYRMEX_DELIVERY_RESULT)
-			pass_back(&d);
-	}
+	server_run(&fm_server);
 }

@@ -26,23 +26,23 @@ static uint8_t dirent_type(uint8_t ft)
 	return ft < sizeof(dt) ? dt[ft] : 0;
 }
 
-int64_t op_readdir(struct request *rq)
+int64_t do_readdir(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
 	if (!f)
 		return -EBADF;
 	if (f->kind != FM_DIR)
 		return -ENOTDIR;
 	if (f->ino == 0)
 		return -ESTALE;
-	uint64_t room = rq->arg[1] < rq->data_size ? rq->arg[1] : rq->data_size;
+	uint64_t room = rq->in[1] < rq->data_size ? rq->in[1] : rq->data_size;
 	if (!rq->data)
 		return -EINVAL;
 	uint64_t used = 0, pos = f->offset;
 	for (;;) {
 		struct ext2_dirent ent;
 		uint64_t next = pos;
-		int rc = ext2_readdir(&fm_fs, f->ino, &next, &ent);
+		int rc = ext2_readdir(fm_fs_for(rq), f->ino, &next, &ent);
 		if (rc < 0)
 			return used ? (int64_t)used : fm_result(rc, "readdir");
 		if (rc == 0)
@@ -70,20 +70,20 @@ int64_t op_readdir(struct request *rq)
 /* A path of the request split into parent directory and name (resolved
  * from where request_base says); a name of "" (the root itself) is refused
  * with busy. */
-static int split_path(struct request *rq, const char *path, uint32_t *dir,
+static int split_path(struct server_request *rq, const char *path, uint32_t *dir,
                       char name[EXT2_NAME_MAX + 1], int busy, bool *trailing)
 {
 	uint32_t base;
 	const char *cwd;
 	int err = request_base(rq, path, &base, &cwd);
 	if (err == 0)
-		err = path_parent(base, path, dir, name, trailing);
+		err = path_parent(rq, base, path, dir, name, trailing);
 	if (err == 0 && name[0] == '\0')
 		err = busy;
 	return err;
 }
 
-static int request_parent(struct request *rq, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
+static int request_parent(struct server_request *rq, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
                           int busy, bool *trailing)
 {
 	int err = 0;
@@ -91,27 +91,27 @@ static int request_parent(struct request *rq, uint32_t *dir, char name[EXT2_NAME
 	return path ? split_path(rq, path, dir, name, busy, trailing) : err;
 }
 
-int64_t op_mkdir(struct request *rq)
+int64_t do_mkdir(struct server_request *rq)
 {
 	uint32_t dir, ino;
 	char name[EXT2_NAME_MAX + 1];
 	bool trailing;
 	int rc = request_parent(rq, &dir, name, -EEXIST, &trailing);
 	if (rc == 0)
-		rc = ext2_mkdir(&fm_fs, dir, name, (uint32_t)rq->arg[0] & 07777, 0, 0, &ino);
+		rc = ext2_mkdir(fm_fs_for(rq), dir, name, (uint32_t)rq->in[0] & 07777, 0, 0, &ino);
 	return fm_result(rc, "mkdir");
 }
 
-int64_t op_rmdir(struct request *rq)
+int64_t do_rmdir(struct server_request *rq)
 {
 	uint32_t dir, ino = 0;
 	char name[EXT2_NAME_MAX + 1];
 	bool trailing;
 	int rc = request_parent(rq, &dir, name, -EBUSY, &trailing);
 	if (rc == 0)
-		rc = ext2_lookup(&fm_fs, dir, name, strlen(name), &ino);
+		rc = ext2_lookup(fm_fs_for(rq), dir, name, strlen(name), &ino);
 	if (rc == 0)
-		rc = ext2_rmdir(&fm_fs, dir, name);
+		rc = ext2_rmdir(fm_fs_for(rq), dir, name);
 	if (rc == 0)
 		files_forget_inode(ino);
 	return fm_result(rc, "rmdir");
@@ -120,10 +120,10 @@ int64_t op_rmdir(struct request *rq)
 /* Before a name of ino goes (unlink, or rename over it): if it is the last
  * name of a regular file, the file is about to be freed, so its maps let go
  * of its blocks now. 0 or the kernel's refusal to revoke. */
-static int before_last_name(uint32_t ino)
+static int before_last_name(struct server_request *rq, uint32_t ino)
 {
 	struct ext2_stat st;
-	if (!ino || ext2_stat(&fm_fs, ino, &st) < 0)
+	if (!ino || ext2_stat(fm_fs_for(rq), ino, &st) < 0)
 		return 0;
 	if ((st.mode & EXT2_S_IFMT) != EXT2_S_IFREG || st.links > 1)
 		return 0;
@@ -131,39 +131,39 @@ static int before_last_name(uint32_t ino)
 }
 
 /* After a name of ino went: if that was its last, its descriptors go stale. */
-static void forget_if_gone(uint32_t ino)
+static void forget_if_gone(struct server_request *rq, uint32_t ino)
 {
 	struct ext2_stat st;
-	if (ino && ext2_stat(&fm_fs, ino, &st) == -ENOENT)
+	if (ino && ext2_stat(fm_fs_for(rq), ino, &st) == -ENOENT)
 		files_forget_inode(ino);
 }
 
-int64_t op_unlink(struct request *rq)
+int64_t do_unlink(struct server_request *rq)
 {
 	/* arg[1]: unlinkat's flags; AT_REMOVEDIR makes it rmdir. */
-	if (rq->arg[1] & ~(uint64_t)AT_REMOVEDIR)
+	if (rq->in[1] & ~(uint64_t)AT_REMOVEDIR)
 		return -EINVAL;
-	if (rq->arg[1] & AT_REMOVEDIR)
-		return op_rmdir(rq);
+	if (rq->in[1] & AT_REMOVEDIR)
+		return do_rmdir(rq);
 	uint32_t dir, ino = 0;
 	char name[EXT2_NAME_MAX + 1];
 	bool trailing;
 	struct ext2_stat st;
 	int rc = request_parent(rq, &dir, name, -EISDIR, &trailing);
 	if (rc == 0)
-		rc = ext2_lookup(&fm_fs, dir, name, strlen(name), &ino);
+		rc = ext2_lookup(fm_fs_for(rq), dir, name, strlen(name), &ino);
 	if (rc == 0 && trailing) {
 		/* "name/": a directory is meant, and unlink removes none. */
-		rc = ext2_stat(&fm_fs, ino, &st);
+		rc = ext2_stat(fm_fs_for(rq), ino, &st);
 		if (rc == 0)
 			rc = (st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR ? -EISDIR : -ENOTDIR;
 	}
 	if (rc == 0)
-		rc = before_last_name(ino);
+		rc = before_last_name(rq, ino);
 	if (rc == 0)
-		rc = ext2_unlink(&fm_fs, dir, name);
+		rc = ext2_unlink(fm_fs_for(rq), dir, name);
 	if (rc == 0)
-		forget_if_gone(ino);
+		forget_if_gone(rq, ino);
 	return fm_result(rc, "unlink");
 }
 
@@ -172,7 +172,7 @@ static bool is_dots(const char *name)
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
-int64_t op_rename(struct request *rq)
+int64_t do_rename(struct server_request *rq)
 {
 	if (!rq->data)
 		return -EINVAL;
@@ -201,16 +201,16 @@ int64_t op_rename(struct request *rq)
 		rc = split_path(rq, to, &new_dir, new_name, -EBUSY, &trailing);
 	if (rc == 0 && (is_dots(old_name) || is_dots(new_name)))
 		rc = -EBUSY;   /* as Linux: "." and ".." do not move */
-	if (rc == 0 && ext2_lookup(&fm_fs, new_dir, new_name, strlen(new_name), &replaced) < 0)
+	if (rc == 0 && ext2_lookup(fm_fs_for(rq), new_dir, new_name, strlen(new_name), &replaced) < 0)
 		replaced = 0;
 	uint32_t moved = 0;
 	if (rc == 0 && replaced &&
-	    (ext2_lookup(&fm_fs, old_dir, old_name, strlen(old_name), &moved) < 0 ||
+	    (ext2_lookup(fm_fs_for(rq), old_dir, old_name, strlen(old_name), &moved) < 0 ||
 	     moved != replaced))
-		rc = before_last_name(replaced);   /* a rename onto its own inode frees nothing */
+		rc = before_last_name(rq, replaced);   /* a rename onto its own inode frees nothing */
 	if (rc == 0)
-		rc = ext2_rename(&fm_fs, old_dir, old_name, new_dir, new_name);
+		rc = ext2_rename(fm_fs_for(rq), old_dir, old_name, new_dir, new_name);
 	if (rc == 0)
-		forget_if_gone(replaced);
+		forget_if_gone(rq, replaced);
 	return fm_result(rc, "rename");
 }

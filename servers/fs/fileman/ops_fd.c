@@ -13,45 +13,45 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-int64_t op_dup(struct request *rq)
+int64_t do_dup(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
 	if (!f)
 		return -EBADF;
-	if (rq->arg[2] > 1)
+	if (rq->in[2] > 1)
 		return -EINVAL;
-	return files_install(rq->pid, f, rq->arg[1], rq->arg[2]);
+	return files_install(rq->d.requester, f, rq->in[1], rq->in[2]);
 }
 
-int64_t op_dup2(struct request *rq)
+int64_t do_dup2(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
 	if (!f)
 		return -EBADF;
-	if (rq->arg[2] > 1)
+	if (rq->in[2] > 1)
 		return -EINVAL;
-	if (rq->arg[1] >= FS_MAX_FDS)
+	if (rq->in[1] >= FS_MAX_FDS)
 		return -EBADF;
-	if (rq->arg[0] == rq->arg[1])
-		return (int64_t)rq->arg[1];
-	int rc = files_install_at(rq->pid, rq->arg[1], f, rq->arg[2]);
-	return rc < 0 ? rc : (int64_t)rq->arg[1];
+	if (rq->in[0] == rq->in[1])
+		return (int64_t)rq->in[1];
+	int rc = files_install_at(rq->d.requester, rq->in[1], f, rq->in[2]);
+	return rc < 0 ? rc : (int64_t)rq->in[1];
 }
 
-int64_t op_fcntl(struct request *rq)
+int64_t do_fcntl(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
 	if (!f)
 		return -EBADF;
-	uint64_t value = rq->arg[2];
-	switch (rq->arg[1]) {
+	uint64_t value = rq->in[2];
+	switch (rq->in[1]) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		return files_install(rq->pid, f, value, rq->arg[1] == F_DUPFD_CLOEXEC);
+		return files_install(rq->d.requester, f, value, rq->in[1] == F_DUPFD_CLOEXEC);
 	case F_GETFD:
-		return files_cloexec(rq->pid, rq->arg[0]) ? FD_CLOEXEC : 0;
+		return files_cloexec(rq->d.requester, rq->in[0]) ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		files_set_cloexec(rq->pid, rq->arg[0], value & FD_CLOEXEC);
+		files_set_cloexec(rq->d.requester, rq->in[0], value & FD_CLOEXEC);
 		return 0;
 	case F_GETFL:
 		return f->flags;
@@ -63,12 +63,12 @@ int64_t op_fcntl(struct request *rq)
 	}
 }
 
-int64_t op_pipe(struct request *rq)
+int64_t do_pipe(struct server_request *rq)
 {
-	if (rq->arg[0] & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK))
+	if (rq->in[0] & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
-	int nonblock = (int)rq->arg[0] & O_NONBLOCK, err = 0;
-	bool cloexec = rq->arg[0] & O_CLOEXEC;
+	int nonblock = (int)rq->in[0] & O_NONBLOCK, err = 0;
+	bool cloexec = rq->in[0] & O_CLOEXEC;
 	struct pipe *p = pipe_new(&err);
 	if (!p)
 		return err;
@@ -86,21 +86,21 @@ int64_t op_pipe(struct request *rq)
 	}
 	w->pipe = p;
 	pipe_open_end(p, true);
-	int rfd = files_install(rq->pid, r, 0, cloexec);
-	int wfd = rfd >= 0 ? files_install(rq->pid, w, 0, cloexec) : rfd;
+	int rfd = files_install(rq->d.requester, r, 0, cloexec);
+	int wfd = rfd >= 0 ? files_install(rq->d.requester, w, 0, cloexec) : rfd;
 	if (wfd < 0 && rfd >= 0)
-		files_close(rq->pid, (uint64_t)rfd);
+		files_close(rq->d.requester, (uint64_t)rfd);
 	ofd_unref(r);
 	ofd_unref(w);
 	if (wfd < 0)
 		return wfd;
-	request_out(rq, 0, (uint64_t)rfd);
-	request_out(rq, 1, (uint64_t)wfd);
+	server_out(rq, 0, (uint64_t)rfd);
+	server_out(rq, 1, (uint64_t)wfd);
 	return 0;
 }
 
 /* FIONREAD's answer, an int at the start of the data ICA. */
-static int64_t put_int(struct request *rq, int value)
+static int64_t put_int(struct server_request *rq, int value)
 {
 	if (!rq->data || rq->data_size < sizeof(value))
 		return -EINVAL;
@@ -108,22 +108,22 @@ static int64_t put_int(struct request *rq, int value)
 	return 0;
 }
 
-int64_t op_ioctl(struct request *rq)
+int64_t do_ioctl(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
 	if (!f)
 		return -EBADF;
-	switch (rq->arg[1]) {
+	switch (rq->in[1]) {
 	case FIOCLEX:
 	case FIONCLEX:
-		files_set_cloexec(rq->pid, rq->arg[0], rq->arg[1] == FIOCLEX);
+		files_set_cloexec(rq->d.requester, rq->in[0], rq->in[1] == FIOCLEX);
 		return 0;
 	case FIONREAD:
 		if (f->kind == FM_PIPE)
 			return put_int(rq, (int)pipe_available(f->pipe));
 		if (f->kind == FM_FILE) {
 			struct ext2_stat st;
-			int rc = f->ino ? ext2_stat(&fm_fs, f->ino, &st) : -ESTALE;
+			int rc = f->ino ? ext2_stat(fm_fs_for(rq), f->ino, &st) : -ESTALE;
 			if (rc < 0)
 				return fm_result(rc, "ioctl");
 			uint64_t left = st.size > f->offset ? st.size - f->offset : 0;
@@ -156,9 +156,9 @@ static unsigned readiness(const struct open_file *f, int *console)
 	}
 }
 
-int64_t op_poll(struct request *rq)
+int64_t do_poll(struct server_request *rq)
 {
-	uint64_t n = rq->arg[0];
+	uint64_t n = rq->in[0];
 	if (!rq->data || n > rq->data_size / sizeof(struct pollfd))
 		return -EINVAL;
 	int console = -1;
@@ -168,7 +168,7 @@ int64_t op_poll(struct request *rq)
 		memcpy(&pfd, rq->data + i * sizeof(pfd), sizeof(pfd));
 		unsigned revents = 0;
 		if (pfd.fd >= 0) {
-			struct open_file *f = files_get(rq->pid, (uint64_t)pfd.fd);
+			struct open_file *f = files_get(rq->d.requester, (uint64_t)pfd.fd);
 			revents = f ? readiness(f, &console) & ((unsigned)(uint16_t)pfd.events | POLLERR | POLLHUP)
 			            : POLLNVAL;
 		}

@@ -8,9 +8,10 @@
  * console (passed on, console.c), /dev/null (nothing to read, everything
  * swallowed) and ext2 files, below.
  *
- * A file read copies each block from the cache into the caller's data ICA
- * (one copy per block, counted) after looking the block up itself, so that
- * it can ask the cache for read-ahead when the description is read
+ * A file read looks its blocks up a run at a time (one inode read and one
+ * walk of the block map per run, ext2_file_blocks) and copies each block
+ * from the cache into the caller's data ICA (one copy per block, counted),
+ * asking the cache for read-ahead when the description is read
  * sequentially. A write goes through the ext2 library, whose whole-block
  * writes land in the cache as one copy from the data ICA; the copies are
  * counted per block.
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #define READ_AHEAD_BLOCKS 64u
+#define READ_RUN 64u   /* blocks looked up in one walk of the block map */
 
 static void count_copies(uint64_t off, uint64_t bytes)
 {
@@ -31,56 +33,94 @@ static void count_copies(uint64_t off, uint64_t bytes)
 	fm_stats.v[FS_STAT_COPY_BYTES] += bytes;
 }
 
-int64_t op_close(struct request *rq)
+int64_t do_close(struct server_request *rq)
 {
-	return files_close(rq->pid, rq->arg[0]);
+	return files_close(rq->d.requester, SERVER_IN(rq, struct fs_fd_args)->fd);
+}
+
+/* The disk blocks of count file blocks from fb: one inode read and one
+ * walk of the block map for the run (ext2_file_blocks). Should the run's
+ * walk fail, block by block (ext2_file_block), so that the blocks before
+ * a bad one are still read, as they were. 0, or -errno with *got blocks
+ * found before the error. */
+static int lookup_run(struct server_request *rq, uint32_t ino, uint64_t fb, uint32_t count,
+                      uint32_t *disk, uint32_t *got)
+{
+	*got = 0;
+	int rc = ext2_file_blocks(fm_fs_for(rq), ino, fb, count, disk);
+	if (rc == 0) {
+		*got = count;
+		return 0;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t d = 0;
+		rc = ext2_file_block(fm_fs_for(rq), ino, fb + i, false, &d);
+		if (rc < 0)
+			return rc;
+		disk[i] = (uint32_t)d;
+		*got = i + 1;
+	}
+	return 0;
 }
 
 /* Copies n bytes of file ino at off into dst, a block at a time from the
- * cache. Returns the bytes copied (short on an error after some), or -errno. */
-static int64_t read_blocks(uint32_t ino, uint64_t off, uint8_t *dst, uint64_t n, bool sequential)
+ * cache, the blocks looked up READ_RUN at a time. Returns the bytes copied
+ * (short on an error after some), or -errno. */
+static int64_t read_blocks(struct server_request *rq, uint32_t ino, uint64_t off, uint8_t *dst,
+                           uint64_t n, bool sequential)
 {
 	uint64_t done = 0;
+	uint32_t disk[READ_RUN];
+	uint32_t have = 0, next = 0;   /* disk[next .. have) are the blocks from here on */
+	int rc = 0;
 	while (done < n) {
 		uint64_t pos = off + done;
 		uint32_t in_block = (uint32_t)(pos % FM_BLOCK);
 		uint64_t chunk = FM_BLOCK - in_block;
 		if (chunk > n - done)
 			chunk = n - done;
-		uint64_t disk = 0;
-		int rc = ext2_file_block(&fm_fs, ino, pos / FM_BLOCK, false, &disk);
-		if (rc == 0 && disk == 0) {
-			memset(dst + done, 0, chunk);   /* a hole */
-		} else if (rc == 0) {
-			uint64_t left = (n - done + in_block + FM_BLOCK - 1) / FM_BLOCK;
-			unsigned ahead = sequential ? READ_AHEAD_BLOCKS : (unsigned)(left < 64 ? left : 64);
-			const uint8_t *p = cache_get(disk, ahead, &rc);
-			if (p)
-				memcpy(dst + done, p + in_block, chunk);
+		uint64_t left = (n - done + in_block + FM_BLOCK - 1) / FM_BLOCK;   /* blocks to go */
+		if (next == have) {
+			uint32_t want = left < READ_RUN ? (uint32_t)left : READ_RUN;
+			rc = lookup_run(rq, ino, pos / FM_BLOCK, want, disk, &have);
+			next = 0;
+			if (have == 0)
+				goto failed;
 		}
-		if (rc < 0) {
-			count_copies(off, done);
-			return done ? (int64_t)done : fm_result(rc, "read");
+		uint32_t d = disk[next++];
+		if (d == 0) {
+			memset(dst + done, 0, chunk);   /* a hole */
+		} else {
+			unsigned ahead = sequential ? READ_AHEAD_BLOCKS : (unsigned)(left < 64 ? left : 64);
+			const uint8_t *p = cache_get(rq, d, ahead, &rc);
+			if (!p)
+				goto failed;
+			memcpy(dst + done, p + in_block, chunk);
 		}
 		done += chunk;
+		rc = 0;
 	}
 	count_copies(off, done);
 	return (int64_t)done;
+failed:
+	count_copies(off, done);
+	return done ? (int64_t)done : fm_result(rc, "read");
 }
 
 /* What read and write check alike: the descriptor and its direction, the
  * kind (said in the result's arg[7]), the length (arg[1]) against the data
  * ICA, and for a file the offset (arg[2] for the positioned forms, else the
  * description's) in *off. NULL with *status set. */
-static struct open_file *data_call(struct request *rq, bool write, uint64_t *off,
+static struct open_file *data_call(struct server_request *rq, bool write, uint64_t *off,
                                    int64_t *status)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	const struct fs_io_args *a = SERVER_IN(rq, struct fs_io_args);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f) {
 		*status = -EBADF;
 		return NULL;
 	}
-	request_out(rq, 7, ofd_kind(f));
+	server_out(rq, FS_RESULT_KIND, ofd_kind(f));
 	bool positioned = rq->d.opcode == (write ? FS_PWRITE : FS_PREAD);
 	*status = 0;
 	if (!(write ? ofd_can_write(f) : ofd_can_read(f)))
@@ -91,11 +131,11 @@ static struct open_file *data_call(struct request *rq, bool write, uint64_t *off
 		*status = -ESTALE;
 	else if (positioned && (f->kind == FM_PIPE || f->kind == FM_CONSOLE))
 		*status = -ESPIPE;
-	else if (!rq->data || rq->arg[1] > rq->data_size)
+	else if (!rq->data || a->length > rq->data_size)
 		*status = -EINVAL;
 	if (*status < 0)
 		return NULL;
-	*off = positioned ? rq->arg[2] : f->offset;
+	*off = positioned ? a->offset : f->offset;
 	if (f->kind == FM_FILE && (int64_t)*off < 0) {
 		*status = -EINVAL;
 		return NULL;
@@ -103,10 +143,10 @@ static struct open_file *data_call(struct request *rq, bool write, uint64_t *off
 	return f;
 }
 
-int64_t op_read(struct request *rq)
+int64_t do_read(struct server_request *rq)
 {
 	int64_t status;
-	uint64_t off, len = rq->arg[1];
+	uint64_t off, len = SERVER_IN(rq, struct fs_io_args)->length;
 	struct open_file *f = data_call(rq, false, &off, &status);
 	if (!f)
 		return status;
@@ -122,13 +162,13 @@ int64_t op_read(struct request *rq)
 	}
 	bool positioned = rq->d.opcode == FS_PREAD;
 	struct ext2_stat st;
-	int rc = ext2_stat(&fm_fs, f->ino, &st);
+	int rc = ext2_stat(fm_fs_for(rq), f->ino, &st);
 	if (rc < 0)
 		return fm_result(rc, "read");
 	if (off >= st.size || len == 0)
 		return 0;
 	uint64_t n = st.size - off < len ? st.size - off : len;
-	int64_t got = read_blocks(f->ino, off, rq->data, n, off == f->next_sequential);
+	int64_t got = read_blocks(rq, f->ino, off, rq->data, n, off == f->next_sequential);
 	if (got > 0) {
 		f->next_sequential = off + (uint64_t)got;
 		if (!positioned)
@@ -137,10 +177,10 @@ int64_t op_read(struct request *rq)
 	return got;
 }
 
-int64_t op_write(struct request *rq)
+int64_t do_write(struct server_request *rq)
 {
 	int64_t status;
-	uint64_t off, len = rq->arg[1];
+	uint64_t off, len = SERVER_IN(rq, struct fs_io_args)->length;
 	struct open_file *f = data_call(rq, true, &off, &status);
 	if (!f)
 		return status;
@@ -157,12 +197,12 @@ int64_t op_write(struct request *rq)
 	bool positioned = rq->d.opcode == FS_PWRITE;
 	if (!positioned && (f->flags & O_APPEND)) {
 		struct ext2_stat st;
-		int rc = ext2_stat(&fm_fs, f->ino, &st);
+		int rc = ext2_stat(fm_fs_for(rq), f->ino, &st);
 		if (rc < 0)
 			return fm_result(rc, "write");
 		off = st.size;
 	}
-	int64_t put = ext2_write(&fm_fs, f->ino, off, rq->data, len);
+	int64_t put = ext2_write(fm_fs_for(rq), f->ino, off, rq->data, len);
 	if (put < 0)
 		return fm_result(put, "write");
 	count_copies(off, (uint64_t)put);
@@ -171,17 +211,17 @@ int64_t op_write(struct request *rq)
 	return put;
 }
 
-int64_t op_lseek(struct request *rq)
+int64_t do_lseek(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, SERVER_IN(rq, struct fs_lseek_args)->fd);
 	if (!f)
 		return -EBADF;
 	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE)
 		return -ESPIPE;
 	if (f->kind == FM_NULL)
 		return 0;   /* as Linux: /dev/null stays at 0 */
-	int64_t offset = (int64_t)rq->arg[1], base;
-	switch (rq->arg[2]) {
+	int64_t offset = SERVER_IN(rq, struct fs_lseek_args)->offset, base;
+	switch (SERVER_IN(rq, struct fs_lseek_args)->whence) {
 	case SEEK_SET:
 		base = 0;
 		break;
@@ -192,7 +232,7 @@ int64_t op_lseek(struct request *rq)
 		if (f->ino == 0)
 			return -ESTALE;
 		struct ext2_stat st;
-		int rc = ext2_stat(&fm_fs, f->ino, &st);
+		int rc = ext2_stat(fm_fs_for(rq), f->ino, &st);
 		if (rc < 0)
 			return fm_result(rc, "lseek");
 		base = (int64_t)st.size;
@@ -207,7 +247,7 @@ int64_t op_lseek(struct request *rq)
 	return (int64_t)f->offset;
 }
 
-static int64_t put_stat(struct request *rq, const struct myrmex_stat *st)
+static int64_t put_stat(struct server_request *rq, const struct myrmex_stat *st)
 {
 	if (!rq->data || rq->data_size < sizeof(*st))
 		return -EINVAL;
@@ -215,12 +255,12 @@ static int64_t put_stat(struct request *rq, const struct myrmex_stat *st)
 	return 0;
 }
 
-int64_t stat_inode(struct request *rq, uint32_t ino)
+int64_t stat_inode(struct server_request *rq, uint32_t ino)
 {
 	if (!rq->data || rq->data_size < sizeof(struct myrmex_stat))
 		return -EINVAL;
 	struct ext2_stat st;
-	int rc = ext2_stat(&fm_fs, ino, &st);
+	int rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	if (rc < 0)
 		return fm_result(rc, "stat");
 	struct myrmex_stat out;
@@ -240,7 +280,7 @@ int64_t stat_inode(struct request *rq, uint32_t ino)
 	return put_stat(rq, &out);
 }
 
-int64_t stat_special(struct request *rq, uint32_t mode, uint64_t rdev, uint64_t ino)
+int64_t stat_special(struct server_request *rq, uint32_t mode, uint64_t rdev, uint64_t ino)
 {
 	struct myrmex_stat out;
 	memset(&out, 0, sizeof(out));
@@ -253,7 +293,7 @@ int64_t stat_special(struct request *rq, uint32_t mode, uint64_t rdev, uint64_t 
 	return put_stat(rq, &out);
 }
 
-int64_t stat_description(struct request *rq, const struct open_file *f)
+int64_t stat_description(struct server_request *rq, const struct open_file *f)
 {
 	switch (f->kind) {
 	case FM_CONSOLE:
@@ -267,29 +307,31 @@ int64_t stat_description(struct request *rq, const struct open_file *f)
 	}
 }
 
-int64_t op_fstat(struct request *rq)
+int64_t do_fstat(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	struct open_file *f = files_get(rq->d.requester, SERVER_IN(rq, struct fs_fd_args)->fd);
 	return f ? stat_description(rq, f) : -EBADF;
 }
 
-int64_t op_ftruncate(struct request *rq)
+int64_t do_ftruncate(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->pid, rq->arg[0]);
+	const struct fs_ftruncate_args *a = SERVER_IN(rq, struct fs_ftruncate_args);
+	uint64_t size = a->size;
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
 	if (f->kind != FM_FILE || !ofd_can_write(f))
 		return -EINVAL;   /* as Linux: not a regular file open for writing */
 	if (f->ino == 0)
 		return -ESTALE;
-	if ((int64_t)rq->arg[1] < 0)
+	if ((int64_t)size < 0)
 		return -EINVAL;
 	/* Shrinking frees blocks: the maps let go of them first. */
 	struct ext2_stat st;
-	int rc = ext2_stat(&fm_fs, f->ino, &st);
-	if (rc == 0 && rq->arg[1] < st.size)
-		rc = fmap_truncate(f->ino, rq->arg[1]);
+	int rc = ext2_stat(fm_fs_for(rq), f->ino, &st);
+	if (rc == 0 && size < st.size)
+		rc = fmap_truncate(f->ino, size);
 	if (rc == 0)
-		rc = ext2_truncate(&fm_fs, f->ino, rq->arg[1]);
+		rc = ext2_truncate(fm_fs_for(rq), f->ino, size);
 	return fm_result(rc, "ftruncate");
 }

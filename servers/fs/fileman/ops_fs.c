@@ -14,20 +14,20 @@
 #include <string.h>
 #include <myrmex/disk.h>
 
-int64_t op_sync(struct request *rq)
+int64_t do_sync(struct server_request *rq)
 {
-	int rc = cache_sync(false);
+	int rc = cache_sync(rq, false);
 	if (rc < 0)
 		return fm_result(rc, "sync");
 	return request_pass_on(rq, MYRMEX_COREID_DISK, DISK_FLUSH, 0, 0, 0);
 }
 
-int64_t op_statfs(struct request *rq)
+int64_t do_statfs(struct server_request *rq)
 {
 	if (!rq->data || rq->data_size < sizeof(struct myrmex_statfs))
 		return -EINVAL;
 	struct ext2_statfs s;
-	ext2_get_statfs(&fm_fs, &s);
+	ext2_get_statfs(fm_fs_for(rq), &s);
 	struct myrmex_statfs out = {
 		.block_size = s.block_size,
 		.blocks = s.blocks,
@@ -41,40 +41,40 @@ int64_t op_statfs(struct request *rq)
 	return 0;
 }
 
-int64_t op_stats(struct request *rq)
+int64_t do_stats(struct server_request *rq)
 {
 	uint64_t v[8];
-	if (rq->arg[0] == FS_STATS_MAPS) {
+	if (rq->in[0] == FS_STATS_MAPS) {
 		fmap_stats(v);
-	} else if (rq->arg[0] == 0) {
+	} else if (rq->in[0] == 0) {
 		fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
 		memcpy(v, fm_stats.v, sizeof(v));
 	} else {
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < 8; i++)
-		request_out(rq, i, v[i]);
+		server_out(rq, i, v[i]);
 	return 0;
 }
 
-int64_t op_drop_cache(struct request *rq)
+int64_t do_drop_cache(struct server_request *rq)
 {
 	(void)rq;
-	return fm_result(cache_drop(), "drop-cache");
+	return fm_result(cache_drop(rq), "drop-cache");
 }
 
-int64_t op_shutdown(struct request *rq)
+int64_t do_shutdown(struct server_request *rq)
 {
-	if (rq->pid != 1)
+	if (rq->d.requester != 1)
 		return -EPERM;
 	if (fm_fs_state != 0)
 		return 0;   /* nothing mounted: nothing to write */
-	fmap_shutdown();   /* no one writes the cache once it is written for good */
-	int rc = cache_sync(false);
-	int unmount = ext2_unmount(&fm_fs);
+	fmap_shutdown(rq);   /* no one writes the cache once it is written for good */
+	int rc = cache_sync(rq, false);
+	int unmount = ext2_unmount(fm_fs_for(rq));
 	if (rc == 0)
 		rc = unmount;
-	int flushed = cache_sync(true);   /* the superblock, now marked clean */
+	int flushed = cache_sync(rq, true);   /* the superblock, now marked clean */
 	if (rc == 0)
 		rc = flushed;
 	fm_fs_state = -ESHUTDOWN;

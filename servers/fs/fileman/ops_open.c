@@ -14,43 +14,43 @@
 #include <unistd.h>
 
 /* A description of kind for ino, as descriptor of the requester. */
-static int64_t install_new(struct request *rq, enum fm_kind kind, int flags, uint32_t ino,
+static int64_t install_new(struct server_request *rq, enum fm_kind kind, int flags, uint32_t ino,
                            bool cloexec)
 {
 	struct open_file *f = ofd_new(kind, flags);
 	if (!f)
 		return -ENFILE;
 	f->ino = ino;
-	int fd = files_install(rq->pid, f, 0, cloexec);
+	int fd = files_install(rq->d.requester, f, 0, cloexec);
 	ofd_unref(f);   /* the descriptor holds it now, or nobody does */
 	return fd;
 }
 
 /* Creates path's last name as an empty regular file. */
-static int create(uint32_t base, const char *path, uint32_t mode, uint32_t *ino)
+static int create(struct server_request *rq, uint32_t base, const char *path, uint32_t mode, uint32_t *ino)
 {
 	uint32_t dir;
 	char name[EXT2_NAME_MAX + 1];
 	bool trailing;
-	int rc = path_parent(base, path, &dir, name, &trailing);
+	int rc = path_parent(rq, base, path, &dir, name, &trailing);
 	if (rc == 0 && (name[0] == '\0' || trailing))
 		rc = -EISDIR;   /* "/", or "name/": a directory is meant */
 	if (rc == 0)
-		rc = ext2_create(&fm_fs, dir, name, mode & 07777, 0, 0, ino);
+		rc = ext2_create(fm_fs_for(rq), dir, name, mode & 07777, 0, 0, ino);
 	return rc;
 }
 
 /* FS_OPEN of path from directory base (cwd: its text, for special names). */
-static int64_t open_in(struct request *rq, uint32_t base, const char *cwd, const char *path)
+static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd, const char *path)
 {
-	int flags = (int)rq->arg[0];
+	int flags = (int)rq->in[0];
 	int access = flags & O_ACCMODE;
 	bool cloexec = flags & O_CLOEXEC, exclusive = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 	if (access == O_ACCMODE)
 		return -EINVAL;
 	if ((flags & O_TMPFILE) == O_TMPFILE)
 		return -EOPNOTSUPP;
-	int rc = files_room(rq->pid);
+	int rc = files_room(rq->d.requester);
 	if (rc < 0)
 		return rc;
 	/* What the description keeps: the status flags; as Linux on 64-bit
@@ -66,14 +66,14 @@ static int64_t open_in(struct request *rq, uint32_t base, const char *cwd, const
 		return install_new(rq, special, keep, 0, cloexec);
 	}
 	uint32_t ino = 0;
-	rc = path_lookup(base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
+	rc = path_lookup(rq, base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
 	if (rc == 0 && exclusive)
 		return -EEXIST;
 	if (rc == -ENOENT && (flags & O_CREAT))
-		rc = create(base, path, (uint32_t)rq->arg[1], &ino);
+		rc = create(rq, base, path, (uint32_t)rq->in[1], &ino);
 	struct ext2_stat st;
 	if (rc == 0)
-		rc = ext2_stat(&fm_fs, ino, &st);
+		rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	if (rc < 0)
 		return fm_result(rc, "open");
 	enum fm_kind kind;
@@ -96,14 +96,14 @@ static int64_t open_in(struct request *rq, uint32_t base, const char *cwd, const
 	if (kind == FM_FILE && (flags & O_TRUNC) && access != O_RDONLY && st.size) {
 		rc = fmap_truncate(ino, 0);   /* mapped pages go before their blocks */
 		if (rc == 0)
-			rc = ext2_truncate(&fm_fs, ino, 0);
+			rc = ext2_truncate(fm_fs_for(rq), ino, 0);
 		if (rc < 0)
 			return fm_result(rc, "open (truncate)");
 	}
 	return install_new(rq, kind, keep, ino, cloexec);
 }
 
-int64_t op_open(struct request *rq)
+int64_t do_open(struct server_request *rq)
 {
 	int err = 0;
 	uint32_t base;
@@ -112,18 +112,18 @@ int64_t op_open(struct request *rq)
 	return path ? open_in(rq, base, cwd, path) : err;
 }
 
-int64_t op_open_as(struct request *rq)
+int64_t do_open_as(struct server_request *rq)
 {
 	if (!request_from_pm(rq))
 		return -EPERM;
-	if (rq->arg[4] != 0 || rq->arg[5] == 0 || rq->arg[5] > INT32_MAX)
+	if (rq->in[4] != 0 || rq->in[5] == 0 || rq->in[5] > INT32_MAX)
 		return -EINVAL;
 	int err = 0;
 	const char *path = request_path(rq, &err);
 	if (!path)
 		return err;
 	const char *cwd;
-	uint32_t base = files_cwd((int)rq->arg[5], &cwd);
+	uint32_t base = files_cwd((int)rq->in[5], &cwd);
 	return open_in(rq, base, cwd, path);
 }
 
@@ -137,18 +137,18 @@ static enum fm_kind special_of(const char *cwd, const char *path, uint32_t *mode
 	return kind;
 }
 
-int64_t op_stat(struct request *rq)
+int64_t do_stat(struct server_request *rq)
 {
-	if (rq->arg[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
+	if (rq->in[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((rq->arg[4] & FS_AT_EMPTY_PATH) && rq->data && rq->data_size > 0 && rq->data[0] == '\0') {
+	if ((rq->in[4] & FS_AT_EMPTY_PATH) && rq->data && rq->data_size > 0 && rq->data[0] == '\0') {
 		/* The descriptor itself, or the current directory. */
-		if ((rq->arg[4] & FS_AT_DIRFD) && !request_at_fdcwd(rq->arg[3])) {
-			struct open_file *f = files_get(rq->pid, rq->arg[3]);
+		if ((rq->in[4] & FS_AT_DIRFD) && !request_at_fdcwd(rq->in[3])) {
+			struct open_file *f = files_get(rq->d.requester, rq->in[3]);
 			return f ? stat_description(rq, f) : -EBADF;
 		}
 		const char *text;
-		uint32_t cwd = files_cwd(rq->pid, &text);
+		uint32_t cwd = files_cwd(rq->d.requester, &text);
 		return cwd ? stat_inode(rq, cwd) : -ENOENT;
 	}
 	int err = 0;
@@ -162,15 +162,15 @@ int64_t op_stat(struct request *rq)
 	if (special != FM_FREE)
 		return stat_special(rq, mode, rdev, special == FM_NULL ? 2 : 1);
 	uint32_t ino;
-	int rc = path_lookup(base, path, !(rq->arg[4] & FS_AT_NOFOLLOW), &ino);
+	int rc = path_lookup(rq, base, path, !(rq->in[4] & FS_AT_NOFOLLOW), &ino);
 	if (rc < 0)
 		return fm_result(rc, "stat");
 	return stat_inode(rq, ino);
 }
 
-int64_t op_access(struct request *rq)
+int64_t do_access(struct server_request *rq)
 {
-	uint64_t want = rq->arg[0];
+	uint64_t want = rq->in[0];
 	if (want & ~(uint64_t)(R_OK | W_OK | X_OK))
 		return -EINVAL;
 	int err = 0;
@@ -184,9 +184,9 @@ int64_t op_access(struct request *rq)
 		return want & X_OK ? -EACCES : 0;
 	uint32_t ino;
 	struct ext2_stat st;
-	int rc = path_lookup(base, path, !(rq->arg[4] & FS_AT_NOFOLLOW), &ino);
+	int rc = path_lookup(rq, base, path, !(rq->in[4] & FS_AT_NOFOLLOW), &ino);
 	if (rc == 0)
-		rc = ext2_stat(&fm_fs, ino, &st);
+		rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	if (rc < 0)
 		return fm_result(rc, "access");
 	/* One user, root: reading and writing are allowed; executing needs an
@@ -199,7 +199,7 @@ int64_t op_access(struct request *rq)
 	return 0;
 }
 
-int64_t op_readlink(struct request *rq)
+int64_t do_readlink(struct server_request *rq)
 {
 	static char target[FS_PATH_MAX];
 	int err = 0;
@@ -212,13 +212,13 @@ int64_t op_readlink(struct request *rq)
 	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
 		return -EINVAL;
 	uint32_t ino;
-	int rc = path_lookup(base, path, false, &ino);
-	int len = rc == 0 ? ext2_readlink(&fm_fs, ino, target, sizeof(target)) : rc;
+	int rc = path_lookup(rq, base, path, false, &ino);
+	int len = rc == 0 ? ext2_readlink(fm_fs_for(rq), ino, target, sizeof(target)) : rc;
 	if (len < 0)
 		return fm_result(len, "readlink");
 	/* arg[0]: the caller's buffer (0: the data ICA's size); a longer
 	 * target is cut, as Linux does. */
-	uint64_t room = rq->arg[0] && rq->arg[0] < rq->data_size ? rq->arg[0] : rq->data_size;
+	uint64_t room = rq->in[0] && rq->in[0] < rq->data_size ? rq->in[0] : rq->data_size;
 	uint64_t n = (uint64_t)len < room ? (uint64_t)len : room;
 	memcpy(rq->data, target, n);
 	return (int64_t)n;

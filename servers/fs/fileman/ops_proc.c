@@ -14,12 +14,12 @@
 #include <string.h>
 
 /* arg[i] as a pid: 1..INT32_MAX, else 0. */
-static int pid_arg(const struct request *rq, unsigned i)
+static int pid_arg(const struct server_request *rq, unsigned i)
 {
-	return rq->arg[i] > 0 && rq->arg[i] <= INT32_MAX ? (int)rq->arg[i] : 0;
+	return rq->in[i] > 0 && rq->in[i] <= INT32_MAX ? (int)rq->in[i] : 0;
 }
 
-int64_t op_fork(struct request *rq)
+int64_t do_fork(struct server_request *rq)
 {
 	if (!request_from_pm(rq))
 		return -EPERM;
@@ -29,7 +29,7 @@ int64_t op_fork(struct request *rq)
 	return files_fork(parent, child);
 }
 
-int64_t op_exec(struct request *rq)
+int64_t do_exec(struct server_request *rq)
 {
 	if (!request_from_pm(rq))
 		return -EPERM;
@@ -40,31 +40,31 @@ int64_t op_exec(struct request *rq)
 	return 0;
 }
 
-int64_t op_exit(struct request *rq)
+int64_t do_exit(struct server_request *rq)
 {
 	int pid = pid_arg(rq, 0);
 	if (!pid)
 		return -EINVAL;
-	if (pid != rq->pid && !request_from_pm(rq))
+	if (pid != rq->d.requester && !request_from_pm(rq))
 		return -EPERM;
 	files_exit(pid);
 	return 0;
 }
 
-int64_t op_cancel(struct request *rq)
+int64_t do_cancel(struct server_request *rq)
 {
 	/* Only the requester's own calls: a handle of another's finds nothing. */
-	if (rq->arg[0] <= UINT32_MAX)
-		pipe_cancel(rq->pid, (uint32_t)rq->arg[0]);
+	if (rq->in[0] <= UINT32_MAX)
+		pipe_cancel(rq->d.requester, (uint32_t)rq->in[0]);
 	return 0;
 }
 
-int64_t op_chdir(struct request *rq)
+int64_t do_chdir(struct server_request *rq)
 {
 	static char text[FS_PATH_MAX];
 	uint32_t ino;
-	if (rq->arg[0] == 1) {   /* fchdir */
-		struct open_file *f = files_get(rq->pid, rq->arg[1]);
+	if (rq->in[0] == 1) {   /* fchdir */
+		struct open_file *f = files_get(rq->d.requester, rq->in[1]);
 		if (!f)
 			return -EBADF;
 		if (f->kind != FM_DIR)
@@ -72,7 +72,7 @@ int64_t op_chdir(struct request *rq)
 		if (f->ino == 0)
 			return -ENOENT;
 		ino = f->ino;
-	} else if (rq->arg[0] != 0) {
+	} else if (rq->in[0] != 0) {
 		return -EINVAL;
 	} else {
 		int err = 0;
@@ -82,29 +82,29 @@ int64_t op_chdir(struct request *rq)
 		if (!path)
 			return err;
 		struct ext2_stat st;
-		int rc = path_lookup(base, path, true, &ino);
+		int rc = path_lookup(rq, base, path, true, &ino);
 		if (rc == 0)
-			rc = ext2_stat(&fm_fs, ino, &st);
+			rc = ext2_stat(fm_fs_for(rq), ino, &st);
 		if (rc == 0 && (st.mode & EXT2_S_IFMT) != EXT2_S_IFDIR)
 			rc = -ENOTDIR;
 		if (rc < 0)
 			return fm_result(rc, "chdir");
 	}
-	int len = path_of_dir(ino, text, sizeof(text));
+	int len = path_of_dir(rq, ino, text, sizeof(text));
 	if (len < 0)
 		return fm_result(len, "chdir");
-	return files_set_cwd(rq->pid, ino, text);
+	return files_set_cwd(rq->d.requester, ino, text);
 }
 
-int64_t op_getcwd(struct request *rq)
+int64_t do_getcwd(struct server_request *rq)
 {
 	const char *text;
-	if (files_cwd(rq->pid, &text) == 0)
+	if (files_cwd(rq->d.requester, &text) == 0)
 		return -ENOENT;   /* removed, as Linux says */
 	if (!rq->data)
 		return -EINVAL;
 	uint64_t len = strlen(text) + 1;
-	if (len > rq->arg[0] || len > rq->data_size)
+	if (len > rq->in[0] || len > rq->data_size)
 		return -ERANGE;
 	memcpy(rq->data, text, len);
 	return (int64_t)len;

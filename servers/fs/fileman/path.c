@@ -33,9 +33,9 @@ static bool is_dir(uint32_t mode)
 /* Replaces the component that ends at `rest` (a link) with the link's
  * target: the new text goes into the other buffer. An absolute target
  * starts again at the root; a relative one in the link's directory. */
-static int expand(uint32_t link, const char *rest, int *which, const char **p, uint32_t *dir)
+static int expand(struct server_request *rq, uint32_t link, const char *rest, int *which, const char **p, uint32_t *dir)
 {
-	int len = ext2_readlink(&fm_fs, link, target, sizeof(target));
+	int len = ext2_readlink(fm_fs_for(rq), link, target, sizeof(target));
 	if (len < 0)
 		return len;
 	size_t rest_len = strlen(rest);
@@ -52,7 +52,7 @@ static int expand(uint32_t link, const char *rest, int *which, const char **p, u
 }
 
 /* The resolution itself. parent: stop before the last component. */
-static int walk(uint32_t base, const char *path, bool parent, bool follow, struct walk *w)
+static int walk(struct server_request *rq, uint32_t base, const char *path, bool parent, bool follow, struct walk *w)
 {
 	size_t len = strnlen(path, FS_PATH_MAX);
 	if (len >= FS_PATH_MAX)
@@ -94,15 +94,15 @@ static int walk(uint32_t base, const char *path, bool parent, bool follow, struc
 		}
 		uint32_t ino;
 		struct ext2_stat st;
-		int rc = ext2_lookup(&fm_fs, dir, p, n, &ino);
+		int rc = ext2_lookup(fm_fs_for(rq), dir, p, n, &ino);
 		if (rc == 0)
-			rc = ext2_stat(&fm_fs, ino, &st);
+			rc = ext2_stat(fm_fs_for(rq), ino, &st);
 		if (rc < 0)
 			return rc;
 		if ((st.mode & EXT2_S_IFMT) == EXT2_S_IFLNK && (!last || trailing || follow)) {
 			if (++links > FM_SYMLOOP_MAX)
 				return -ELOOP;
-			rc = expand(ino, end, &which, &p, &dir);
+			rc = expand(rq, ino, end, &which, &p, &dir);
 			if (rc < 0)
 				return rc;
 			continue;
@@ -122,20 +122,20 @@ static int walk(uint32_t base, const char *path, bool parent, bool follow, struc
 	}
 }
 
-int path_lookup(uint32_t base, const char *path, bool follow, uint32_t *ino)
+int path_lookup(struct server_request *rq, uint32_t base, const char *path, bool follow, uint32_t *ino)
 {
 	struct walk w;
-	int rc = walk(base, path, false, follow, &w);
+	int rc = walk(rq, base, path, false, follow, &w);
 	if (rc == 0)
 		*ino = w.ino;
 	return rc;
 }
 
-int path_parent(uint32_t base, const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
+int path_parent(struct server_request *rq, uint32_t base, const char *path, uint32_t *dir, char name[EXT2_NAME_MAX + 1],
                 bool *trailing)
 {
 	struct walk w;
-	int rc = walk(base, path, true, false, &w);
+	int rc = walk(rq, base, path, true, false, &w);
 	if (rc == 0) {
 		*dir = w.dir;
 		memcpy(name, w.name, strlen(w.name) + 1);
@@ -145,17 +145,17 @@ int path_parent(uint32_t base, const char *path, uint32_t *dir, char name[EXT2_N
 }
 
 /* The name under which directory `parent` holds child (not "." or ".."). */
-static int name_in(uint32_t parent, uint32_t child, struct ext2_dirent *ent)
+static int name_in(struct server_request *rq, uint32_t parent, uint32_t child, struct ext2_dirent *ent)
 {
 	uint64_t pos = 0;
 	int rc;
-	while ((rc = ext2_readdir(&fm_fs, parent, &pos, ent)) == 1)
+	while ((rc = ext2_readdir(fm_fs_for(rq), parent, &pos, ent)) == 1)
 		if (ent->ino == child && strcmp(ent->name, ".") != 0 && strcmp(ent->name, "..") != 0)
 			return 0;
 	return rc < 0 ? rc : -ENOENT;
 }
 
-int path_of_dir(uint32_t ino, char *buf, size_t size)
+int path_of_dir(struct server_request *rq, uint32_t ino, char *buf, size_t size)
 {
 	/* Built from the end of target[] towards its start. */
 	size_t pos = sizeof(target) - 1;
@@ -166,11 +166,11 @@ int path_of_dir(uint32_t ino, char *buf, size_t size)
 	while (cur != EXT2_ROOT_INO) {
 		uint32_t parent;
 		struct ext2_dirent ent;
-		int rc = ext2_lookup(&fm_fs, cur, "..", 2, &parent);
+		int rc = ext2_lookup(fm_fs_for(rq), cur, "..", 2, &parent);
 		if (rc == 0 && parent == cur)
 			rc = -ENOENT;   /* only the root is its own parent */
 		if (rc == 0)
-			rc = name_in(parent, cur, &ent);
+			rc = name_in(rq, parent, cur, &ent);
 		if (rc < 0)
 			return rc;
 		if ((size_t)ent.name_len + 1 > pos)

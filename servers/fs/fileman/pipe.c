@@ -33,7 +33,7 @@
 struct parked {
 	bool used;
 	bool write;
-	struct request rq;
+	struct server_request rq;
 	struct open_file *f;          /* a reference held while parked */
 	uint64_t len, done;           /* bytes asked, bytes moved so far (writes) */
 	struct parked *next;
@@ -104,11 +104,11 @@ static uint32_t ring_put(struct pipe *p, const uint8_t *src, uint64_t len)
 /* Parks rq (a reference to f taken) at the end of its pipe's queue; NULL
  * when the pool is full or the process has PARKED_PER_PROCESS parked
  * already (so that one process cannot take every place). */
-static struct parked *park(struct request *rq, struct open_file *f, bool write, uint64_t done)
+static struct parked *park(struct server_request *rq, struct open_file *f, bool write, uint64_t done)
 {
 	unsigned mine = 0;
 	for (unsigned i = 0; i < PARKED; i++)
-		mine += parked[i].used && parked[i].rq.pid == rq->pid;
+		mine += parked[i].used && parked[i].rq.d.requester == rq->d.requester;
 	if (mine >= PARKED_PER_PROCESS)
 		return NULL;
 	for (unsigned i = 0; i < PARKED; i++) {
@@ -119,7 +119,7 @@ static struct parked *park(struct request *rq, struct open_file *f, bool write, 
 		k->write = write;
 		k->rq = *rq;
 		k->f = f;
-		k->len = rq->arg[1];
+		k->len = SERVER_IN(rq, struct fs_io_args)->length;
 		k->done = done;
 		k->next = NULL;
 		ofd_ref(f);
@@ -147,10 +147,10 @@ static void unqueue(struct pipe *p, struct parked *k)
  * asks the running one for another round). */
 static void finish(struct parked *k, int64_t status)
 {
-	struct request rq = k->rq;
+	struct server_request rq = k->rq;
 	struct open_file *f = k->f;
 	k->used = false;
-	request_reply(&rq, status);
+	server_reply_later(FM_NAME, &rq, status);
 	ofd_unref(f);
 }
 
@@ -236,10 +236,10 @@ void pipe_close_end(struct pipe *p, bool write)
 
 /* ---- reads and writes ---- */
 
-int64_t pipe_read(struct request *rq, struct open_file *f)
+int64_t pipe_read(struct server_request *rq, struct open_file *f)
 {
 	struct pipe *p = f->pipe;
-	uint64_t len = rq->arg[1];
+	uint64_t len = SERVER_IN(rq, struct fs_io_args)->length;
 	if (len == 0)
 		return 0;
 	if (p->count > 0) {
@@ -251,13 +251,13 @@ int64_t pipe_read(struct request *rq, struct open_file *f)
 		return 0;
 	if (f->flags & O_NONBLOCK)
 		return -EAGAIN;
-	return park(rq, f, false, 0) ? FM_LATER : -EAGAIN;
+	return park(rq, f, false, 0) ? SERVER_LATER : -EAGAIN;
 }
 
-int64_t pipe_write(struct request *rq, struct open_file *f)
+int64_t pipe_write(struct server_request *rq, struct open_file *f)
 {
 	struct pipe *p = f->pipe;
-	uint64_t len = rq->arg[1];
+	uint64_t len = SERVER_IN(rq, struct fs_io_args)->length;
 	if (p->readers == 0)
 		return -EPIPE;
 	if (len == 0)
@@ -274,7 +274,7 @@ int64_t pipe_write(struct request *rq, struct open_file *f)
 	}
 	if (nonblock)
 		return -EAGAIN;
-	return park(rq, f, true, put) ? FM_LATER : (put ? (int64_t)put : -EAGAIN);
+	return park(rq, f, true, put) ? SERVER_LATER : (put ? (int64_t)put : -EAGAIN);
 }
 
 /* ---- readiness, and processes that end ---- */
@@ -310,7 +310,7 @@ void pipe_drop_pid(int pid)
 {
 	for (unsigned i = 0; i < PARKED; i++) {
 		struct parked *k = &parked[i];
-		if (!k->used || k->rq.pid != pid)
+		if (!k->used || k->rq.d.requester != pid)
 			continue;
 		struct pipe *p = k->f->pipe;
 		unqueue(p, k);
@@ -322,7 +322,7 @@ void pipe_cancel(int pid, uint32_t handle)
 {
 	for (unsigned i = 0; i < PARKED; i++) {
 		struct parked *k = &parked[i];
-		if (k->used && k->rq.pid == pid && k->rq.d.handle == handle) {
+		if (k->used && k->rq.d.requester == pid && k->rq.d.handle == handle) {
 			unqueue(k->f->pipe, k);
 			finish(k, -EINTR);
 			return;

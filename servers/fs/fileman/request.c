@@ -1,9 +1,10 @@
 /*
- * request.c - one request of the file protocol (include/myrmex/fs.h): the
- * arguments copied out of the caller's frame once, the handler looked up by
- * opcode and run, and the one place that replies. Also what several
- * handlers ask of a request: its path, the directory a relative path starts
- * from, whether the process manager sent it, and passing it on.
+ * request.c - what the file manager's handlers ask of a request (the
+ * server library's, lib/libmyrmex/server.h): its path, the directory a
+ * relative path starts from, whether the process manager sent it, passing
+ * it on to another server; and the library's callbacks around each
+ * handler (table.c): the check before, the work after, and the results
+ * that reach get().
  */
 #include "fileman.h"
 
@@ -11,93 +12,54 @@
 #include <string.h>
 #include <myrmex/proc.h>
 
-static const fm_handler handlers[] = {
-	[FS_OPEN] = op_open,           [FS_CLOSE] = op_close,
-	[FS_READ] = op_read,           [FS_WRITE] = op_write,
-	[FS_PREAD] = op_read,          [FS_PWRITE] = op_write,
-	[FS_LSEEK] = op_lseek,         [FS_FSTAT] = op_fstat,
-	[FS_STAT] = op_stat,           [FS_READDIR] = op_readdir,
-	[FS_MKDIR] = op_mkdir,         [FS_RMDIR] = op_rmdir,
-	[FS_UNLINK] = op_unlink,       [FS_RENAME] = op_rename,
-	[FS_FTRUNCATE] = op_ftruncate, [FS_SYNC] = op_sync,
-	[FS_STATFS] = op_statfs,       [FS_STATS] = op_stats,
-	[FS_DROP_CACHE] = op_drop_cache, [FS_SHUTDOWN] = op_shutdown,
-	[FS_DUP] = op_dup,             [FS_DUP2] = op_dup2,
-	[FS_FCNTL] = op_fcntl,         [FS_PIPE] = op_pipe,
-	[FS_FORK] = op_fork,           [FS_EXEC] = op_exec,
-	[FS_EXIT] = op_exit,           [FS_CHDIR] = op_chdir,
-	[FS_GETCWD] = op_getcwd,       [FS_IOCTL] = op_ioctl,
-	[FS_POLL] = op_poll,           [FS_ACCESS] = op_access,
-	[FS_READLINK] = op_readlink,   [FS_OPEN_AS] = op_open_as,
-	[FS_CANCEL] = op_cancel,
-	[FS_MAP] = op_map,             [FS_PAGEIN] = op_pagein,
-	[FS_UNMAP] = op_unmap,         [FS_SYNCMAP] = op_syncmap,
-};
-#define HANDLER_COUNT (sizeof(handlers) / sizeof(handlers[0]))
-
-/* Calls served even when no file system is mounted: the counters, the
- * shutdown, and the bookkeeping of processes and maps, which touches no
- * disk (an unmap frees blocks past the end only while mounted). */
-static bool needs_no_disk(uint32_t opcode)
+struct ext2_fs *fm_fs_for(struct server_request *rq)
 {
-	return opcode == FS_STATS || opcode == FS_SHUTDOWN || opcode == FS_FORK ||
-	       opcode == FS_EXEC || opcode == FS_EXIT || opcode == FS_CANCEL ||
-	       opcode == FS_UNMAP;
+	fm_fs.dev.ctx = rq;
+	return &fm_fs;
 }
 
-void request_serve(const struct myrmex_delivery *d)
+int64_t request_check(struct server_request *rq, const struct server_op *op)
 {
-	struct request rq;
-	memset(&rq, 0, sizeof(rq));
-	rq.d = *d;
-	rq.ctl = (struct myrmex_ctl_header *)(uintptr_t)d->control;
-	rq.frame = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
-	const volatile struct myrmex_frame *f = rq.frame;
-	for (unsigned i = 0; i < 8; i++)
-		rq.arg[i] = f->arg[i];
-	rq.origin = d->origin;   /* the kernel's word, not the frame's */
-	rq.pid = d->requester;
-	if (d->ndata >= 1) {
-		myrmex_ica_attach(d->data[0]);   /* in case it came parked */
-		rq.data = myrmex_ica_addr(d->data[0]);
-		rq.data_size = (uint64_t)d->data_pages[0] * FM_BLOCK;
-	}
+	if (fm_fs_state != 0 && !(op->flags & FM_NO_DISK))
+		return fm_fs_state;   /* nothing mounted (corrupt, or shut down) */
+	/* The data ICA is used by almost every call that carries one. It may
+	 * have come parked, which the delivery does not say: mapped now. */
+	if (rq->d.ndata >= 1)
+		server_data(rq, 0, NULL);
+	return 0;
+}
+
+void request_handled(struct server_request *rq, int64_t status)
+{
+	(void)rq;
+	(void)status;
 	fm_stats.v[FS_STAT_REQUESTS]++;
-	fm_handler handler = d->opcode < HANDLER_COUNT ? handlers[d->opcode] : NULL;
-	int64_t status;
-	if (!handler)
-		status = -ENOSYS;
-	else if (fm_fs_state != 0 && !needs_no_disk(d->opcode))
-		status = fm_fs_state;   /* nothing mounted (corrupt, or shut down) */
-	else {
-		diskio_use(rq.ctl);
-		status = handler(&rq);
-		diskio_use(NULL);
-		fmap_after_request();
-	}
-	if (status != FM_LATER)
-		request_reply(&rq, status);
+	fm_fs.dev.ctx = NULL;   /* the request is over: no disk call rides on it any more */
+	fmap_after_request();
 }
 
-void request_out(struct request *rq, unsigned i, uint64_t v)
+/* Our calls to the driver are callsync and those passed on with direct
+ * return skip us, so a result reaches get() only when the kernel made it:
+ * the console server died holding a call (-EPIPE). It goes back to the
+ * caller as our result. */
+void request_result(const struct myrmex_delivery *d)
 {
-	rq->out[i] = v;
-	rq->out_mask |= (uint8_t)(1u << i);
+	struct myrmex_ctl_header *h = (struct myrmex_ctl_header *)(uintptr_t)d->control;
+	struct myrmex_frame *mine = myrmex_ctl_top(h);
+	if (!mine)
+		return;
+	mine->status = d->status;
+	mine->ndata = 0;
+	for (unsigned i = 0; i < d->ndata && i < MYRMEX_FRAME_DATA; i++)
+		mine->data[mine->ndata++] = d->data[i];
+	myrmex_ret(h);
 }
 
-void request_reply(struct request *rq, int64_t status)
-{
-	for (unsigned i = 0; i < 8; i++)
-		if (rq->out_mask & (1u << i))
-			rq->frame->arg[i] = rq->out[i];
-	myrmex_reply("fileman", &rq->d, status);   /* the caller's data ICAs go back */
-}
-
-int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
+int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
                         uint64_t a1, uint64_t a2)
 {
-	struct myrmex_ctl_header *h = rq->ctl;
-	long r = myrmex_claim(h);
+	struct myrmex_ctl_header *h = request_ctl(rq);
+	long r = server_claim(rq);
 	if (r < 0)
 		return r;
 	uint32_t below = h->currentp, flags = h->flags;
@@ -123,10 +85,10 @@ int64_t request_pass_on(struct request *rq, uint32_t target, uint32_t opcode, ui
 		h->flags = flags;
 		return r;
 	}
-	return FM_LATER;
+	return SERVER_LATER;
 }
 
-const char *request_path(struct request *rq, int *err)
+const char *request_path(struct server_request *rq, int *err)
 {
 	if (!rq->data) {
 		*err = -EINVAL;
@@ -151,7 +113,7 @@ bool request_at_fdcwd(uint64_t v)
 	return (int32_t)(uint32_t)v == -100 && (high == 0 || high == 0xffffffffu);
 }
 
-const char *request_path_at(struct request *rq, uint32_t *dir, const char **cwd, int *err)
+const char *request_path_at(struct server_request *rq, uint32_t *dir, const char **cwd, int *err)
 {
 	const char *path = request_path(rq, err);
 	if (path)
@@ -159,13 +121,13 @@ const char *request_path_at(struct request *rq, uint32_t *dir, const char **cwd,
 	return path && *err == 0 ? path : NULL;
 }
 
-int request_base(struct request *rq, const char *path, uint32_t *dir, const char **cwd)
+int request_base(struct server_request *rq, const char *path, uint32_t *dir, const char **cwd)
 {
 	*cwd = NULL;
-	if (rq->arg[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
+	if (rq->in[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((rq->arg[4] & FS_AT_DIRFD) && path[0] != '/' && !request_at_fdcwd(rq->arg[3])) {
-		struct open_file *f = files_get(rq->pid, rq->arg[3]);
+	if ((rq->in[4] & FS_AT_DIRFD) && path[0] != '/' && !request_at_fdcwd(rq->in[3])) {
+		struct open_file *f = files_get(rq->d.requester, rq->in[3]);
 		if (!f)
 			return -EBADF;
 		if (f->kind != FM_DIR)
@@ -173,17 +135,12 @@ int request_base(struct request *rq, const char *path, uint32_t *dir, const char
 		*dir = f->ino;   /* 0 once removed: relative lookups give -ENOENT */
 		return 0;
 	}
-	*dir = files_cwd(rq->pid, cwd);
+	*dir = files_cwd(rq->d.requester, cwd);
 	return 0;
 }
 
-bool request_from_kernel(const struct request *rq)
-{
-	return rq->origin == MYRMEX_ORIGIN_KERNEL;
-}
-
-bool request_from_pm(const struct request *rq)
+bool request_from_pm(const struct server_request *rq)
 {
 	long pm = myrmex_server_pid(MYRMEX_COREID_PM);
-	return pm > 0 && pm == rq->pid;
+	return pm > 0 && pm == rq->d.requester;
 }

@@ -94,16 +94,18 @@ static long build_args(struct args *a, const char *path, const char *argv, uint3
 	return r;
 }
 
-long pm_exec(int pid, const struct myrmex_delivery *d, const struct myrmex_frame *req)
+int64_t do_exec(struct server_request *rq)
 {
-	int tid = (int)req->arg[0];
-	uint64_t argc = req->arg[1], envc = req->arg[2], used = req->arg[3];
-	if (d->ndata < 1 || argc > STRINGS_MAX || envc > STRINGS_MAX)
+	const struct pm_exec_args *in = SERVER_IN(rq, struct pm_exec_args);
+	int pid = rq->d.requester;
+	int tid = (int)in->tid;
+	uint64_t argc = in->argc, envc = in->envc, used = in->used;
+	if (rq->d.ndata < 1 || argc > STRINGS_MAX || envc > STRINGS_MAX)
 		return -EINVAL;
-	if (myrmex_ica_attach(d->data[0]) < 0 && d->data_pages[0] == 0)
+	uint64_t size;
+	const char *data = server_data(rq, 0, &size);
+	if (!data || size == 0)
 		return -EINVAL;
-	const char *data = myrmex_ica_addr(d->data[0]);
-	uint64_t size = (uint64_t)d->data_pages[0] * 4096;
 	if (used == 0 || used > size || data[used - 1] != '\0' ||
 	    count_strings(data, used) != 1 + argc + envc)
 		return -EINVAL;

@@ -16,10 +16,12 @@ void pm_fork_start(void)
 	child_to_start = 0;
 }
 
-long pm_fork(int pid, const struct myrmex_frame *req)
+int64_t do_fork(struct server_request *rq)
 {
-	int tid = (int)req->arg[0];
-	uint64_t sp = req->arg[1];
+	const struct pm_fork_args *a = SERVER_IN(rq, struct pm_fork_args);
+	int pid = rq->d.requester;
+	int tid = (int)a->tid;
+	uint64_t sp = a->sp;
 	long child = myrmex_proc_fork(tid, sp);
 	if (child < 0)
 		return child;

@@ -8,25 +8,31 @@
  *
  *     pm
  *
- * One thread: one request at a time, each answered before the next.
+ * One thread: one request at a time, each answered before the next (the
+ * server library's loop).
  */
 #include "pm.h"
 
-#include <errno.h>
-#include <string.h>
+/* Both calls come from the kernel alone, for the thread they name. */
+static const struct server_op ops[] = {
+	[PM_FORK] = { do_fork, SERVER_KERNEL_ONLY },
+	[PM_EXEC] = { do_exec, SERVER_KERNEL_ONLY },
+};
 
-static long serve(const struct myrmex_delivery *d)
+/* After each reply: a forked child runs once its parent has the answer. */
+static void replied(const struct server_request *rq, int64_t status)
 {
-	const struct myrmex_frame *req = (const struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
-	switch (d->opcode) {
-	case PM_FORK:
-		return pm_fork(d->requester, req);
-	case PM_EXEC:
-		return pm_exec(d->requester, d, req);
-	default:
-		return -ENOSYS;
-	}
+	(void)rq;
+	(void)status;
+	pm_fork_start();
 }
+
+static const struct server pm_server = {
+	.name = PM_NAME,
+	.ops = ops,
+	.nops = SERVER_NOPS(ops),
+	.replied = replied,
+};
 
 int main(void)
 {
@@ -35,12 +41,5 @@ int main(void)
 		myrmex_log(PM_NAME, "registserver(%u): %ld", MYRMEX_COREID_PM, r);
 		return 1;
 	}
-	for (;;) {
-		struct myrmex_delivery d;
-		long ctl = myrmex_get(NULL, &d);
-		if (ctl <= 0 || d.kind != MYRMEX_DELIVERY_REQUEST)
-			continue;
-		myrmex_reply(PM_NAME, &d, serve(&d));
-		pm_fork_start();
-	}
+	server_run(&pm_server);
 }

@@ -1,6 +1,7 @@
 /*
  * pm: the process manager (docs/posix.md, include/myrmex/proc.h). Shared
- * declarations of its files: main.c (the request loop), fork.c, exec.c
+ * declarations of its files: main.c (the operations for the server
+ * library, lib/libmyrmex/server.h), fork.c, exec.c
  * (PM_FORK, PM_EXEC), image.c (executables read from the file manager and
  * kept in ICAs), fsio.c (its own calls to the file manager).
  */
@@ -11,6 +12,7 @@
 #include <myrmex.h>
 #include <myrmex/fs.h>
 #include <myrmex/proc.h>
+#include <server.h>
 
 #define PM_NAME "pm"
 
@@ -35,10 +37,10 @@ long image_get(int pid, const char *path, const struct image **out);
 /* The first bytes of an image (for "#!"); n at most one page. */
 const char *image_head(const struct image *im, uint64_t *n);
 
-/* ---- the requests ---- */
-long pm_fork(int pid, const struct myrmex_frame *req);
+/* ---- the requests (main.c runs them with the server library) ---- */
+int64_t do_fork(struct server_request *rq);
 /* Starts the child of the last PM_FORK, once its parent has the answer. */
 void pm_fork_start(void);
-long pm_exec(int pid, const struct myrmex_delivery *d, const struct myrmex_frame *req);
+int64_t do_exec(struct server_request *rq);
 
 #endif

@@ -35,15 +35,16 @@ uint64_t clock_tsc_khz(void)
 	return info.tsc_khz;
 }
 
-static void put_ns(struct request *rq, uint64_t ns)
+static void put_ns(struct server_request *rq, uint64_t ns)
 {
-	rq->res[0] = ns / NS_PER_S;
-	rq->res[1] = ns % NS_PER_S;
+	struct time_get_result *res = SERVER_OUT(rq, struct time_get_result);
+	res->sec = ns / NS_PER_S;
+	res->nsec = ns % NS_PER_S;
 }
 
-int64_t do_get(struct request *rq)
+int64_t do_get(struct server_request *rq)
 {
-	uint64_t clock = rq->arg[0];
+	uint64_t clock = SERVER_IN(rq, struct time_get_args)->clock;
 	if (!time_clock_valid(clock)) {
 		counts_main.refused++;
 		return -EINVAL;
@@ -54,9 +55,9 @@ int64_t do_get(struct request *rq)
 	return 0;
 }
 
-int64_t do_getres(struct request *rq)
+int64_t do_getres(struct server_request *rq)
 {
-	if (!time_clock_valid(rq->arg[0])) {
+	if (!time_clock_valid(SERVER_IN(rq, struct time_get_args)->clock)) {
 		counts_main.refused++;
 		return -EINVAL;
 	}

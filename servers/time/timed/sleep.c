@@ -1,8 +1,8 @@
 /*
  * Parked sleeps: TIME_SLEEP parks a request until its deadline on the
  * monotonic clock, TIME_CANCEL answers one early with -EINTR, and the alarm
- * thread answers those that are due. A sleep is kept with the delivery
- * get() gave for it, which is all myrmex_reply needs. The main thread parks
+ * thread answers those that are due. A sleep is kept as the request the
+ * server library gave, which is all server_reply_later needs. The main thread parks
  * and cancels, the alarm thread answers: the table is behind a lock, and a
  * sleep leaves the table (under the lock) before it is answered, so no
  * sleep is answered twice. At most TIME_MAX_SLEEPS: a scan over so few is
@@ -18,7 +18,7 @@
 struct sleeper {
 	int used;
 	uint64_t deadline;             /* monotonic ns */
-	struct myrmex_delivery d;
+	struct server_request rq;
 };
 
 static struct sleeper table[TIME_MAX_SLEEPS];
@@ -52,7 +52,7 @@ static uint64_t deadline_of(uint64_t clock, uint64_t flags, uint64_t ns, uint64_
 
 /* Puts d in the table; 0, or -EAGAIN (full, or its process has its
  * share). *kick says the alarm thread must look again. Locked. */
-static int park(const struct myrmex_delivery *d, uint64_t deadline, int *kick)
+static int park(const struct server_request *rq, uint64_t deadline, int *kick)
 {
 	struct sleeper *free_slot = NULL;
 	unsigned mine = 0;
@@ -60,7 +60,7 @@ static int park(const struct myrmex_delivery *d, uint64_t deadline, int *kick)
 		if (!table[i].used) {
 			if (!free_slot)
 				free_slot = &table[i];
-		} else if (table[i].d.requester == d->requester) {
+		} else if (table[i].rq.d.requester == rq->d.requester) {
 			mine++;
 		}
 	}
@@ -68,7 +68,7 @@ static int park(const struct myrmex_delivery *d, uint64_t deadline, int *kick)
 		return -EAGAIN;
 	free_slot->used = 1;
 	free_slot->deadline = deadline;
-	free_slot->d = *d;
+	free_slot->rq = *rq;
 	parked++;
 	*kick = deadline < armed;
 	if (*kick)
@@ -76,9 +76,10 @@ static int park(const struct myrmex_delivery *d, uint64_t deadline, int *kick)
 	return 0;
 }
 
-int64_t do_sleep(struct request *rq)
+int64_t do_sleep(struct server_request *rq)
 {
-	uint64_t clock = rq->arg[0], flags = rq->arg[1], sec = rq->arg[2], nsec = rq->arg[3];
+	const struct time_sleep_args *a = SERVER_IN(rq, struct time_sleep_args);
+	uint64_t clock = a->clock, flags = a->flags, sec = a->sec, nsec = a->nsec;
 	if (!time_clock_sleeps(clock) || (flags & ~(uint64_t)TIME_ABSTIME) || (int64_t)sec < 0 ||
 	    nsec >= NS_PER_S) {
 		counts_main.refused++;
@@ -93,7 +94,7 @@ int64_t do_sleep(struct request *rq)
 		return 0;   /* nothing to wait for */
 	int kick = 0;
 	lock();
-	int err = park(&rq->d, deadline, &kick);
+	int err = park(rq, deadline, &kick);
 	unlock();
 	if (err) {
 		counts_main.refused++;
@@ -101,22 +102,21 @@ int64_t do_sleep(struct request *rq)
 	}
 	if (kick)
 		alarm_kick();
-	return TIME_LATER;
+	return SERVER_LATER;
 }
 
-int64_t do_cancel(struct request *rq)
+/* The library lets only the kernel's TIME_CANCEL through (the table's
+ * SERVER_KERNEL_ONLY). */
+int64_t do_cancel(struct server_request *rq)
 {
-	if (rq->origin != MYRMEX_ORIGIN_KERNEL) {
-		counts_main.refused++;
-		return -EPERM;
-	}
-	struct myrmex_delivery d;
+	uint64_t handle = SERVER_IN(rq, struct time_cancel_args)->handle;
+	struct server_request gone;
 	int found = 0;
 	lock();
 	for (unsigned i = 0; i < TIME_MAX_SLEEPS && !found; i++) {
 		struct sleeper *s = &table[i];
-		if (s->used && s->d.handle == rq->arg[0] && s->d.requester == rq->d.requester) {
-			d = s->d;
+		if (s->used && s->rq.d.handle == handle && s->rq.d.requester == rq->d.requester) {
+			gone = s->rq;
 			s->used = 0;
 			parked--;
 			found = 1;
@@ -125,7 +125,7 @@ int64_t do_cancel(struct request *rq)
 	unlock();
 	if (!found)
 		return -ESRCH;
-	myrmex_reply(TIMED_NAME, &d, -EINTR);
+	server_reply_later(TIMED_NAME, &gone, -EINTR);
 	counts_main.cancelled++;
 	return 0;
 }
@@ -133,7 +133,7 @@ int64_t do_cancel(struct request *rq)
 uint64_t sleep_answer_due(uint64_t now)
 {
 	for (;;) {
-		struct myrmex_delivery due[BATCH];
+		struct server_request due[BATCH];
 		unsigned n = 0;
 		uint64_t next = UINT64_MAX;
 		lock();
@@ -142,7 +142,7 @@ uint64_t sleep_answer_due(uint64_t now)
 			if (!s->used)
 				continue;
 			if (s->deadline <= now && n < BATCH) {
-				due[n++] = s->d;
+				due[n++] = s->rq;
 				s->used = 0;
 				parked--;
 			} else if (s->deadline < next) {
@@ -152,7 +152,7 @@ uint64_t sleep_answer_due(uint64_t now)
 		armed = next;
 		unlock();
 		for (unsigned i = 0; i < n; i++)
-			myrmex_reply(TIMED_NAME, &due[i], 0);
+			server_reply_later(TIMED_NAME, &due[i], 0);
 		__atomic_add_fetch(&counts_alarm.woken, n, __ATOMIC_RELAXED);
 		if (n < BATCH || next > now)
 			return next;

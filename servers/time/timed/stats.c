@@ -7,9 +7,9 @@
 
 struct timed_counts counts_main, counts_alarm;
 
-int64_t do_stats(struct request *rq)
+int64_t do_stats(struct server_request *rq)
 {
-	uint64_t *v = rq->res;
+	uint64_t *v = SERVER_OUT(rq, struct time_stats_result)->v;
 	v[TIME_STAT_GETS] = counts_main.gets;
 	v[TIME_STAT_SLEEPS] = counts_main.sleeps;
 	v[TIME_STAT_PARKED] = sleep_parked();

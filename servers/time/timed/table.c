@@ -1,18 +1,30 @@
 /*
  * The time protocol's opcodes (include/myrmex/time.h) and their handlers
- * (clock.c, sleep.c, stats.c).
+ * (clock.c, sleep.c, stats.c), as the server library runs them.
  */
 #include "timed.h"
 
-static const time_handler handlers[] = {
-	[TIME_GET] = do_get,
-	[TIME_GETRES] = do_getres,
-	[TIME_SLEEP] = do_sleep,
-	[TIME_CANCEL] = do_cancel,
-	[TIME_STATS] = do_stats,
+#include <errno.h>
+
+static const struct server_op ops[] = {
+	[TIME_GET] = { do_get, 0 },
+	[TIME_GETRES] = { do_getres, 0 },
+	[TIME_SLEEP] = { do_sleep, 0 },
+	[TIME_CANCEL] = { do_cancel, SERVER_KERNEL_ONLY },
+	[TIME_STATS] = { do_stats, 0 },
 };
 
-time_handler table_lookup(uint32_t opcode)
+/* A TIME_CANCEL the kernel did not send is refused by the library before
+ * do_cancel runs; it still counts as refused. */
+static void handled(struct server_request *rq, int64_t status)
 {
-	return opcode < sizeof handlers / sizeof handlers[0] ? handlers[opcode] : NULL;
+	if (status == -EPERM && rq->d.opcode == TIME_CANCEL)
+		counts_main.refused++;
 }
+
+const struct server timed_server = {
+	.name = TIMED_NAME,
+	.ops = ops,
+	.nops = SERVER_NOPS(ops),
+	.handled = handled,
+};

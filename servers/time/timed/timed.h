@@ -1,11 +1,10 @@
 /*
- * timed's shared declarations: the request a handler sees, the handlers
- * (table.c maps opcodes to them), the clocks (clock.c), the table of
+ * timed's shared declarations: the handlers (table.c maps opcodes to
+ * them for the server library, lib/libmyrmex/server.h), the clocks (clock.c), the table of
  * parked sleeps (sleep.c), the alarm thread (alarm.c) and the counters
  * (stats.c). Protocol: include/myrmex/time.h.
  *
- * Two threads: the main thread takes requests with get() and answers them
- * (main.c); the alarm thread waits for the earliest parked sleep's time and
+ * Two threads: the main thread runs the server library's loop (main.c); the alarm thread waits for the earliest parked sleep's time and
  * answers the sleeps that are due. The table of sleeps, the only state they
  * share, is behind a lock (sleep.c).
  */
@@ -15,37 +14,24 @@
 #include <stdint.h>
 #include <myrmex.h>
 #include <myrmex/time.h>
+#include <server.h>
 
 #define TIMED_NAME "timed"
 
-/* A handler's status meaning "parked: answered later, not now". */
-#define TIME_LATER INT64_MIN
-
-/* One request, its arguments read from the frame once (the caller's other
- * threads may rewrite the frame meanwhile). */
-struct request {
-	struct myrmex_delivery d;   /* the kernel's description: who, which ICA */
-	uint64_t arg[4];
-	uint32_t origin;            /* MYRMEX_ORIGIN_KERNEL: the kernel made the call */
-	uint64_t res[8];            /* result arguments, written with the reply */
-};
-
-typedef int64_t (*time_handler)(struct request *rq);
-
-/* table.c */
-time_handler table_lookup(uint32_t opcode);
+/* table.c: the server (its operations and callbacks) for server_run. */
+extern const struct server timed_server;
 
 /* clock.c: the clocks, from the kernel's clock_info. */
 int clock_start(void);                    /* 0, or -errno of clock_info */
 uint64_t clock_monotonic(void);           /* ns since boot */
 uint64_t clock_epoch_ns(void);            /* REALTIME at monotonic 0 */
 uint64_t clock_tsc_khz(void);
-int64_t do_get(struct request *rq);
-int64_t do_getres(struct request *rq);
+int64_t do_get(struct server_request *rq);
+int64_t do_getres(struct server_request *rq);
 
 /* sleep.c: parked sleeps, under a lock. */
-int64_t do_sleep(struct request *rq);
-int64_t do_cancel(struct request *rq);
+int64_t do_sleep(struct server_request *rq);
+int64_t do_cancel(struct server_request *rq);
 /* Answers every sleep due at monotonic now; returns the earliest time
  * still waited for (UINT64_MAX: none). The alarm thread's work. */
 uint64_t sleep_answer_due(uint64_t now);
@@ -62,6 +48,6 @@ struct timed_counts {
 };
 extern struct timed_counts counts_main;   /* the main thread's */
 extern struct timed_counts counts_alarm;  /* the alarm thread's (woken) */
-int64_t do_stats(struct request *rq);
+int64_t do_stats(struct server_request *rq);
 
 #endif

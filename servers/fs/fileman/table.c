@@ -1,0 +1,61 @@
+/*
+ * table.c - the file protocol (include/myrmex/fs.h) as the server library
+ * runs it: opcode -> handler, with the flags checked before the handler
+ * (SERVER_KERNEL_ONLY: the file mappings' calls, which only the kernel
+ * makes; FM_NO_DISK: served even when no file system is mounted: the
+ * counters, the shutdown, and the bookkeeping of processes and maps, which
+ * touches no disk; an unmap frees blocks past the end only while mounted),
+ * and the callbacks (request.c).
+ */
+#include "fileman.h"
+
+static const struct server_op ops[] = {
+	[FS_OPEN] = { do_open, 0 },
+	[FS_CLOSE] = { do_close, 0 },
+	[FS_READ] = { do_read, 0 },
+	[FS_WRITE] = { do_write, 0 },
+	[FS_PREAD] = { do_read, 0 },
+	[FS_PWRITE] = { do_write, 0 },
+	[FS_LSEEK] = { do_lseek, 0 },
+	[FS_FSTAT] = { do_fstat, 0 },
+	[FS_STAT] = { do_stat, 0 },
+	[FS_READDIR] = { do_readdir, 0 },
+	[FS_MKDIR] = { do_mkdir, 0 },
+	[FS_RMDIR] = { do_rmdir, 0 },
+	[FS_UNLINK] = { do_unlink, 0 },
+	[FS_RENAME] = { do_rename, 0 },
+	[FS_FTRUNCATE] = { do_ftruncate, 0 },
+	[FS_SYNC] = { do_sync, 0 },
+	[FS_STATFS] = { do_statfs, 0 },
+	[FS_STATS] = { do_stats, FM_NO_DISK },
+	[FS_DROP_CACHE] = { do_drop_cache, 0 },
+	[FS_SHUTDOWN] = { do_shutdown, FM_NO_DISK },
+	[FS_DUP] = { do_dup, 0 },
+	[FS_DUP2] = { do_dup2, 0 },
+	[FS_FCNTL] = { do_fcntl, 0 },
+	[FS_PIPE] = { do_pipe, 0 },
+	[FS_FORK] = { do_fork, FM_NO_DISK },
+	[FS_EXEC] = { do_exec, FM_NO_DISK },
+	[FS_EXIT] = { do_exit, FM_NO_DISK },
+	[FS_CHDIR] = { do_chdir, 0 },
+	[FS_GETCWD] = { do_getcwd, 0 },
+	[FS_IOCTL] = { do_ioctl, 0 },
+	[FS_POLL] = { do_poll, 0 },
+	[FS_ACCESS] = { do_access, 0 },
+	[FS_READLINK] = { do_readlink, 0 },
+	[FS_OPEN_AS] = { do_open_as, 0 },
+	[FS_CANCEL] = { do_cancel, FM_NO_DISK },
+	[FS_MAP] = { do_map, SERVER_KERNEL_ONLY },
+	[FS_PAGEIN] = { do_pagein, SERVER_KERNEL_ONLY },
+	[FS_UNMAP] = { do_unmap, SERVER_KERNEL_ONLY | FM_NO_DISK },
+	[FS_SYNCMAP] = { do_syncmap, SERVER_KERNEL_ONLY },
+};
+
+const struct server fm_server = {
+	.name = FM_NAME,
+	.ops = ops,
+	.nops = SERVER_NOPS(ops),
+	.check = request_check,
+	.handled = request_handled,
+	.result = request_result,
+};
