@@ -154,7 +154,8 @@ struct myrmex_delivery {
 	                        the call (a Linux call it forwards, a page fault, an
 	                        unmap notice) on a channel the program cannot touch,
 	                        else 0. Servers trust this, never a word of the frame. */
-	uint32_t reserved;
+	uint32_t parked;     /* bit i: data[i] came parked (attach it before use);
+	                        the others are mapped already */
 };
 _Static_assert(sizeof(struct myrmex_delivery) == 72, "delivery layout");
 

@@ -228,6 +228,8 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 		if (out) {
 			out->data[i] = d->handle;
 			out->data_pages[i] = (uint16_t)d->npages;
+			if (d->state == ICA_PARKED)
+				out->parked |= 1u << i;
 		}
 	}
 	c->ncarried = 0;

@@ -50,12 +50,13 @@ void *server_data(struct server_request *rq, unsigned i, uint64_t *size)
 {
 	if (i >= rq->d.ndata || i >= MYRMEX_FRAME_DATA)
 		return NULL;
-	if (!(rq->mapped & (1u << i))) {
-		long r = myrmex_ica_attach(rq->d.data[i]);   /* in case it came parked */
+	if ((rq->d.parked & (1u << i)) && !(rq->mapped & (1u << i))) {
+		/* The kernel could not map it at get(): map it now, once. */
+		long r = myrmex_ica_attach(rq->d.data[i]);
 		if (r < 0 && r != -EINVAL) {
 			if (size)
 				*size = 0;
-			return NULL;   /* parked, and no room to map it now */
+			return NULL;   /* no room to map it now either */
 		}
 		rq->mapped |= (uint8_t)(1u << i);
 	}
