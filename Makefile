@@ -65,6 +65,45 @@ $(KERNEL_ELF): $(KERNEL_OBJ) $(BUILD)/kernel/ksyms.o kernel/arch/$(ARCH)/linker.
 $(KERNEL_BIN): $(KERNEL_ELF)
 	objcopy -O binary $< $@
 
+# ------------------------------------------------------ 32-bit port check --
+# make port-check: the portable kernel (kernel/core, kernel/posix) compiled
+# for a 32-bit CPU against the stub port kernel/arch/stub32 and linked with
+# it (so every function of kernel/arch.h is provided), and every user ABI
+# header (include/myrmex) compiled for 32 and for 64 bits (its layout
+# asserts must hold on both). `make test` runs it first.
+PORT32        := stub32
+PORT32_BUILD  := $(BUILD)/port32
+PORT32_CFLAGS := $(filter-out -mno-red-zone -mcmodel=kernel -Ikernel/arch/$(ARCH)/include,$(KERNEL_CFLAGS)) \
+	-m32 -Ikernel/arch/$(PORT32)/include
+PORT32_C   := $(wildcard kernel/core/*.c) $(wildcard kernel/posix/*.c) \
+	$(wildcard kernel/arch/$(PORT32)/*.c) $(wildcard kernel/arch/$(PORT32)/posix/*.c)
+PORT32_OBJ := $(patsubst %.c,$(PORT32_BUILD)/%.o,$(PORT32_C))
+PORT32_ELF := $(PORT32_BUILD)/myrmex32.elf
+ABI_HEADERS := $(wildcard include/myrmex/*.h)
+
+$(PORT32_BUILD)/kernel/%.o: kernel/%.c
+	@mkdir -p $(dir $@)
+	$(KCC) $(PORT32_CFLAGS) -MMD -MP -c $< -o $@
+
+$(PORT32_BUILD)/ksyms_empty.o: $(BUILD)/kernel/ksyms_empty.S
+	@mkdir -p $(dir $@)
+	$(KCC) $(PORT32_CFLAGS) -c $< -o $@
+
+$(PORT32_ELF): $(PORT32_OBJ) $(PORT32_BUILD)/ksyms_empty.o kernel/arch/$(PORT32)/linker.ld
+	$(KCC) -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+		-T kernel/arch/$(PORT32)/linker.ld \
+		$(PORT32_OBJ) $(PORT32_BUILD)/ksyms_empty.o -o $@ -lgcc
+
+# abi-m32.ok, abi-m64.ok: each header alone, with -m32 or -m64.
+$(PORT32_BUILD)/abi-%.ok: $(ABI_HEADERS)
+	@mkdir -p $(dir $@)
+	@for h in $(ABI_HEADERS); do \
+		$(HOSTCC) -$* -std=gnu17 -ffreestanding -fsyntax-only -Wall -Wextra -Werror -Iinclude \
+			-include $$h -x c /dev/null || { echo "port-check: $$h fails with -$*"; exit 1; }; \
+	done
+	@touch $@
+	@echo "port-check: include/myrmex headers compile with -$*"
+
 # ------------------------------------------------------------ user space --
 # Static Linux x86-64 programs, built with musl: the same binaries run on Linux.
 UCC         := musl-gcc
@@ -147,7 +186,7 @@ $(BUILD)/posix/%: tests/posix/%.c tests/posix/posix_test.h
 # "/* unit-sources: a.c b.c */".
 HOSTCC      := gcc
 UNIT_CFLAGS := -std=gnu17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Wall -Wextra -Werror -Ikernel/include -Iinclude -Itests/unit
+	-Wall -Wextra -Werror -Ikernel/include -Ikernel/arch/$(ARCH)/include -Iinclude -Itests/unit
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 unit_sources = $(shell sed -n 's|.*unit-sources: *\(.*\) *\*/.*|\1|p' $(1))
@@ -205,7 +244,8 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean
+.PHONY: all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+	port-check
 
 all: kernel user servers tests benchmarks unit posix
 kernel: $(KERNEL_BIN)
@@ -215,6 +255,8 @@ tests: $(KTEST_BINS)
 benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS) $(BENCH_FMAP_BINS)
 unit: $(UNIT_BINS)
 posix: $(POSIX_BINS)
+port-check: $(PORT32_ELF) $(PORT32_BUILD)/abi-m32.ok $(PORT32_BUILD)/abi-m64.ok
+	@echo "port-check: kernel/core and kernel/posix build and link for 32 bits ($(PORT32_ELF))"
 
 setup:
 	@scripts/setup.sh
@@ -244,6 +286,7 @@ demo: setup
 # TESTS="t_hello t_mmap" runs a subset of the booted tests (and leaves the
 # POSIX suite out; `make posix-suite` runs that alone).
 test: setup
+	@$(MAKE) --no-print-directory port-check
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
 	$(PYTHON) tools/mkfsimage.py tests $(BUILD)/test

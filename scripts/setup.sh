@@ -2,7 +2,8 @@
 # setup.sh - check (and as root, install) the host tools Myrmex needs to build,
 # test and benchmark: QEMU, musl-gcc, e2fsprogs, Python 3, GCC/binutils/make,
 # Debian's static busybox (the POSIX suite's shell and the Linux guests' /init),
-# and GCC's AddressSanitizer/UBSan runtime for the host unit tests.
+# GCC's AddressSanitizer/UBSan runtime for the host unit tests, and GCC's
+# 32-bit support (gcc-multilib) for the 32-bit port check (make port-check).
 # Usage: scripts/setup.sh   (exit 0: everything present; 1: something missing)
 set -eu
 
@@ -40,6 +41,13 @@ missing_packages() {
             esac
         fi
     done
+    # make port-check links the kernel for 32 bits: libgcc for -m32.
+    if ! have gcc || [ ! -f "$(gcc -m32 -print-libgcc-file-name 2>/dev/null)" ]; then
+        case " $pkgs " in
+            *" gcc-multilib "*) ;;
+            *) pkgs="$pkgs gcc-multilib" ;;
+        esac
+    fi
     echo "$pkgs" | sed 's/^ //'
 }
 

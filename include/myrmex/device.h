@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 #include <myrmex/syscall.h>
+#include <myrmex/layout.h>
 
 #define MYRMEX_MAX_DEVICES 32
 
@@ -23,9 +24,8 @@
 
 #define MYRMEX_DELIVERY_INTERRUPT 3u   /* get(): out->opcode = interrupts since the last */
 
-/* Where BAR i of the caller's device is mapped (uncached) by dev_map_bar. */
-#define MYRMEX_DEVICE_WINDOW      0x0000500000000000ull
-#define MYRMEX_DEVICE_BAR_SPAN    (256ull << 20)
+/* Where BAR i of the caller's device is mapped (uncached) by dev_map_bar:
+ * MYRMEX_DEVICE_WINDOW + i * MYRMEX_DEVICE_BAR_SPAN (include/myrmex/layout.h). */
 static inline void *myrmex_device_bar(unsigned bar)
 {
 	return (void *)(uintptr_t)(MYRMEX_DEVICE_WINDOW + bar * MYRMEX_DEVICE_BAR_SPAN);

@@ -18,9 +18,9 @@
 
 #include <stdint.h>
 #include <myrmex/syscall.h>
+#include <myrmex/layout.h>
 
-/* ---- The ICA window ---- */
-#define MYRMEX_ICA_WINDOW      0x0000600000000000ull
+/* ---- The ICA window (its address: include/myrmex/layout.h) ---- */
 #define MYRMEX_ICA_SLOT_SHIFT  18                     /* 256 KiB per slot */
 #define MYRMEX_ICA_SLOTS       1024
 #define MYRMEX_ICA_MAX_PAGES   64                     /* one slot */

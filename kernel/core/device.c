@@ -187,7 +187,7 @@ unsigned device_take_interrupts(struct process *p)
 
 void device_unmap_bar(struct device *d, unsigned bar)
 {
-	arch_as_unmap_range(&d->owner->vm.as, (uptr_t)myrmex_device_bar(bar),
+	arch_as_unmap_range(&d->owner->vm.as, (uptr_t)(uintptr_t)myrmex_device_bar(bar),
 	                    ALIGN_UP(d->info.bar_size[bar], PAGE_SIZE) / PAGE_SIZE);
 	d->bars_mapped &= ~(1u << bar);
 }

@@ -4,6 +4,7 @@
  */
 #include <kernel/printk.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdbool.h>
 
 struct out {
@@ -87,15 +88,26 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		int width = 0;
 		while (*p >= '0' && *p <= '9')
 			width = width * 10 + (*p++ - '0');
-		int lng = 0;
-		while (*p == 'l' || *p == 'z') {
-			lng++;
+		/* Each length modifier reads its own C type: long is 32 bits on a
+		 * 32-bit port, and size_t may differ from long. */
+		enum { LEN_INT, LEN_LONG, LEN_LLONG, LEN_SIZE } len = LEN_INT;
+		if (*p == 'z') {
+			len = LEN_SIZE;
 			p++;
+		} else if (*p == 'l') {
+			len = LEN_LONG;
+			if (*++p == 'l') {
+				len = LEN_LLONG;
+				p++;
+			}
 		}
 		switch (*p) {
 		case 'd':
 		case 'i': {
-			int64_t v = lng ? va_arg(ap, int64_t) : va_arg(ap, int);
+			int64_t v = len == LEN_LONG ? va_arg(ap, long)
+			          : len == LEN_LLONG ? va_arg(ap, long long)
+			          : len == LEN_SIZE ? va_arg(ap, ptrdiff_t)   /* signed size_t */
+			          : va_arg(ap, int);
 			uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 			put_number(&o, mag, v < 0, 10, false, width, left, pad, "");
 			break;
@@ -103,7 +115,10 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'u':
 		case 'x':
 		case 'X': {
-			uint64_t v = lng ? va_arg(ap, uint64_t) : va_arg(ap, unsigned);
+			uint64_t v = len == LEN_LONG ? va_arg(ap, unsigned long)
+			           : len == LEN_LLONG ? va_arg(ap, unsigned long long)
+			           : len == LEN_SIZE ? va_arg(ap, size_t)
+			           : va_arg(ap, unsigned);
 			unsigned base = *p == 'u' ? 10 : 16;
 			put_number(&o, v, false, base, *p == 'X', width, left, pad,
 			           alt && base == 16 ? "0x" : "");

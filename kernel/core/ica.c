@@ -25,7 +25,7 @@ static uint32_t slot_of(uint32_t handle)
 
 uptr_t ica_address(const struct ica *ica)
 {
-	return (uptr_t)myrmex_ica_addr(ica->handle);
+	return (uptr_t)(uintptr_t)myrmex_ica_addr(ica->handle);
 }
 
 bool ica_in_window(uptr_t start, uint64_t size)

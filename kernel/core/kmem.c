@@ -79,7 +79,7 @@ void kmem_free(struct kmem_cache *c, void *obj)
 {
 	if (!obj)
 		return;
-	struct slab *s = (struct slab *)ALIGN_DOWN((uint64_t)obj, PAGE_SIZE);
+	struct slab *s = (struct slab *)(uintptr_t)ALIGN_DOWN((uintptr_t)obj, PAGE_SIZE);
 	if (s->cache != c)
 		panic("kmem_free: object %p does not belong to cache %s", obj, c->name);
 	spin_lock(&c->lock);

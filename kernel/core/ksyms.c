@@ -16,7 +16,7 @@ extern const char __text_start[], __text_end[];
 
 const char *ksyms_lookup(uint64_t addr, uint64_t *offset)
 {
-	if (addr < (uint64_t)__text_start || addr >= (uint64_t)__text_end || ksyms_count == 0)
+	if (addr < (uintptr_t)__text_start || addr >= (uintptr_t)__text_end || ksyms_count == 0)
 		return NULL;
 	uint64_t lo = 0, hi = ksyms_count;
 	while (hi - lo > 1) {

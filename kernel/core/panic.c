@@ -14,9 +14,9 @@ static void print_frame(uint64_t ip)
 	uint64_t off;
 	const char *name = ksyms_lookup(ip, &off);
 	if (name)
-		printk("  [<%016lx>] %s+%#lx\n", (unsigned long)ip, name, (unsigned long)off);
+		printk("  [<%016llx>] %s+%#llx\n", (unsigned long long)ip, name, (unsigned long long)off);
 	else
-		printk("  [<%016lx>] ?\n", (unsigned long)ip);
+		printk("  [<%016llx>] ?\n", (unsigned long long)ip);
 }
 
 static NORETURN void panic_finish(const struct trapframe *tf, const char *fmt, va_list ap)

@@ -14,8 +14,6 @@
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 
-#define LOW_MEMORY_END 0x100000   /* the first megabyte stays reserved (BIOS, boot data) */
-
 static struct pagemap frames;
 static struct pageref refs;
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
@@ -27,10 +25,11 @@ static bool overlaps(paddr_t a0, paddr_t a1, paddr_t b0, paddr_t b1)
 	return a0 < b1 && b0 < a1;
 }
 
-/* True when [start, end) is clear of the kernel, the modules and low memory. */
+/* True when [start, end) is clear of the kernel, the modules and what the
+ * port keeps reserved (below reserved_end). */
 static bool range_is_free(const struct boot_info *bi, paddr_t start, paddr_t end)
 {
-	if (start < LOW_MEMORY_END || start < bi->reserved_end)
+	if (start < bi->reserved_end)
 		return false;
 	if (overlaps(start, end, bi->kernel_start, bi->kernel_end))
 		return false;
@@ -69,7 +68,6 @@ void pmm_init(const struct boot_info *bi)
 		if (e > s)
 			pagemap_set_free(&frames, s / PAGE_SIZE, (e - s) / PAGE_SIZE);
 	}
-	pagemap_set_used(&frames, 0, LOW_MEMORY_END / PAGE_SIZE);
 	pagemap_set_used(&frames, 0, ALIGN_UP(bi->reserved_end, PAGE_SIZE) / PAGE_SIZE);
 	pagemap_set_used(&frames, bi->kernel_start / PAGE_SIZE,
 	                 (ALIGN_UP(bi->kernel_end, PAGE_SIZE) - bi->kernel_start) / PAGE_SIZE);
@@ -82,11 +80,11 @@ void pmm_init(const struct boot_info *bi)
 	uint64_t ref_pages = ALIGN_UP(npages * sizeof(uint16_t), PAGE_SIZE) / PAGE_SIZE;
 	uint64_t ref_first = pagemap_alloc(&frames, ref_pages);
 	if (ref_first == UINT64_MAX)
-		panic("pmm: no room for the page reference counts (%lu pages)", (unsigned long)ref_pages);
+		panic("pmm: no room for the page reference counts (%llu pages)", (unsigned long long)ref_pages);
 	pageref_init(&refs, arch_phys_to_virt(ref_first * PAGE_SIZE), npages);
 	total_pages = frames.free;
-	printk("pmm: %lu MiB of RAM, %lu pages free\n",
-	       (unsigned long)(max_phys >> 20), (unsigned long)total_pages);
+	printk("pmm: %llu MiB of RAM, %llu pages free\n",
+	       (unsigned long long)(max_phys >> 20), (unsigned long long)total_pages);
 }
 
 paddr_t pmm_alloc(uint64_t count)
@@ -105,13 +103,13 @@ void pmm_free(paddr_t pa, uint64_t count)
 {
 	for (uint64_t i = 0; i < count; i++)
 		if (pageref_shared(&refs, pa / PAGE_SIZE + i))
-			panic("pmm_free: page %#lx is still shared", (unsigned long)(pa + i * PAGE_SIZE));
+			panic("pmm_free: page %#llx is still shared", (unsigned long long)(pa + i * PAGE_SIZE));
 	spin_lock(&pmm_lock);
 	int r = pagemap_free(&frames, pa / PAGE_SIZE, count);
 	spin_unlock(&pmm_lock);
 	if (r < 0 || (pa & PAGE_MASK))
-		panic("pmm_free: bad or double free of %lu pages at %#lx",
-		      (unsigned long)count, (unsigned long)pa);
+		panic("pmm_free: bad or double free of %llu pages at %#llx",
+		      (unsigned long long)count, (unsigned long long)pa);
 }
 
 void pmm_page_ref(paddr_t pa)
@@ -120,7 +118,7 @@ void pmm_page_ref(paddr_t pa)
 	int r = pageref_get(&refs, pa / PAGE_SIZE);
 	spin_unlock(&pmm_lock);
 	if (r < 0)
-		panic("pmm_page_ref: cannot share page %#lx", (unsigned long)pa);
+		panic("pmm_page_ref: cannot share page %#llx", (unsigned long long)pa);
 }
 
 void pmm_page_unref(paddr_t pa)
@@ -129,7 +127,7 @@ void pmm_page_unref(paddr_t pa)
 	int last = pageref_put(&refs, pa / PAGE_SIZE);
 	spin_unlock(&pmm_lock);
 	if (last < 0)
-		panic("pmm_page_unref: page %#lx is outside RAM", (unsigned long)pa);
+		panic("pmm_page_unref: page %#llx is outside RAM", (unsigned long long)pa);
 	if (last)
 		pmm_free_page(pa);
 }

@@ -66,7 +66,7 @@ long sys_dev_map_bar(const struct syscall_args *a)
 	if (bar >= 6 || !d->info.bar_size[bar] || (d->info.bar_is_io & (1u << bar)) ||
 	    d->info.bar_size[bar] > MYRMEX_DEVICE_BAR_SPAN || (d->info.bar_base[bar] & PAGE_MASK))
 		return -EINVAL;
-	uptr_t va = (uptr_t)myrmex_device_bar((unsigned)bar);
+	uptr_t va = (uptr_t)(uintptr_t)myrmex_device_bar((unsigned)bar);
 	if (d->bars_mapped & (1u << bar))
 		return (long)va;
 	struct process *p = current_thread()->proc;

@@ -1,10 +1,13 @@
 /*
- * ELF64 executable validation and decoding (see posix/elf.h). Every offset
+ * ELF executable validation and decoding (see posix/elf.h). Every offset
  * and size is checked against the image before it is used, and all sums are
  * checked for overflow: the image is untrusted input. The image is read
- * through its view, so that it may lie in several pieces.
+ * through its view, so that it may lie in several pieces. The port's Linux
+ * ABI (<arch/linux_abi.h>) names the class, byte order and machine of its
+ * programs, and which of the two header layouts below they use.
  */
 #include <posix/elf.h>
+#include <arch/linux_abi.h>
 #include <stdbool.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
@@ -13,11 +16,23 @@
 #define PT_INTERP 3
 #define PT_PHDR 6
 #define ET_EXEC 2
-#define EM_X86_64 62
 #define PF_X 1
 #define PF_W 2
 #define PF_R 4
 #define ELF_PAGE 4096ull
+
+struct elf32_ehdr {
+	uint8_t ident[16];
+	uint16_t type, machine;
+	uint32_t version;
+	uint32_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf32_phdr {
+	uint32_t type, offset, vaddr, paddr, filesz, memsz, flags, align;
+};
 
 struct elf64_ehdr {
 	uint8_t ident[16];
@@ -33,23 +48,25 @@ struct elf64_phdr {
 	uint64_t offset, vaddr, paddr, filesz, memsz, align;
 };
 
-_Static_assert(sizeof(struct elf64_ehdr) == 64, "ELF header");
-_Static_assert(sizeof(struct elf64_phdr) == 56, "ELF program header");
+_Static_assert(sizeof(struct elf32_ehdr) == 52, "ELF32 header");
+_Static_assert(sizeof(struct elf32_phdr) == 32, "ELF32 program header");
+_Static_assert(sizeof(struct elf64_ehdr) == 64, "ELF64 header");
+_Static_assert(sizeof(struct elf64_phdr) == 56, "ELF64 program header");
 
-static int check_header(const struct elf64_ehdr *eh, uint64_t size)
+static int check_header(const linux_elf_ehdr *eh, uint64_t size)
 {
 	static const uint8_t magic[4] = { 0x7f, 'E', 'L', 'F' };
 	if (memcmp(eh->ident, magic, 4) != 0)
 		return -ENOEXEC;
-	if (eh->ident[4] != 2 || eh->ident[5] != 1)   /* 64-bit, little endian */
+	if (eh->ident[4] != LINUX_ELF_CLASS || eh->ident[5] != LINUX_ELF_DATA)
 		return -ENOEXEC;
 	/* Only fixed-address executables: a static PIE or an interpreter would
 	 * need relocation or a dynamic loader, which Myrmex does not provide. */
-	if (eh->type != ET_EXEC || eh->machine != EM_X86_64)
+	if (eh->type != ET_EXEC || eh->machine != LINUX_ELF_MACHINE)
 		return -ENOEXEC;
-	if (eh->phentsize != sizeof(struct elf64_phdr) || eh->phnum == 0)
+	if (eh->phentsize != sizeof(linux_elf_phdr) || eh->phnum == 0)
 		return -ENOEXEC;
-	if (eh->phoff > size || (uint64_t)eh->phnum * sizeof(struct elf64_phdr) > size - eh->phoff)
+	if (eh->phoff > size || (uint64_t)eh->phnum * sizeof(linux_elf_phdr) > size - eh->phoff)
 		return -ENOEXEC;
 	return 0;
 }
@@ -98,9 +115,9 @@ int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_info
 int elf_parse_image(const struct elf_image *im, uint64_t user_top, struct elf_info *out)
 {
 	uint64_t size = im->size;
-	if (size < sizeof(struct elf64_ehdr))
+	if (size < sizeof(linux_elf_ehdr))
 		return -ENOEXEC;
-	struct elf64_ehdr eh;
+	linux_elf_ehdr eh;
 	elf_read(im, 0, &eh, sizeof(eh));
 	int err = check_header(&eh, size);
 	if (err)
@@ -113,8 +130,8 @@ int elf_parse_image(const struct elf_image *im, uint64_t user_top, struct elf_in
 	uint64_t last_end = 0;
 	bool entry_in_code = false;
 	for (unsigned i = 0; i < eh.phnum; i++) {
-		struct elf64_phdr ph;
-		elf_read(im, eh.phoff + i * sizeof(ph), &ph, sizeof(ph));
+		linux_elf_phdr ph;
+		elf_read(im, eh.phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph));
 		if (ph.type == PT_INTERP)
 			return -ENOEXEC;
 		if (ph.type == PT_PHDR)
@@ -134,7 +151,7 @@ int elf_parse_image(const struct elf_image *im, uint64_t user_top, struct elf_in
 			return -ENOEXEC;
 		last_end = ph.vaddr + ph.memsz;
 		/* The program headers are in memory if a segment maps them. */
-		uint64_t table = (uint64_t)eh.phnum * sizeof(struct elf64_phdr);
+		uint64_t table = (uint64_t)eh.phnum * sizeof(linux_elf_phdr);
 		if (!out->phdr_vaddr && eh.phoff >= ph.offset && eh.phoff - ph.offset <= ph.filesz &&
 		    table <= ph.filesz - (eh.phoff - ph.offset))
 			out->phdr_vaddr = ph.vaddr + (eh.phoff - ph.offset);

@@ -55,7 +55,7 @@ static size_t view_icas(const struct elf_image *im, uint64_t off, const void **b
 		}
 		start = end;
 	}
-	panic("exec: offset %#lx beyond the image", (unsigned long)off);
+	panic("exec: offset %#llx beyond the image", (unsigned long long)off);
 }
 
 /* An idle ICA of pm's own (not a kernel channel ICA), or NULL. */

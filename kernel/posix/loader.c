@@ -1,5 +1,5 @@
 /*
- * Loads a static ELF64 program into an address space and lays out its
+ * Loads a static ELF program into an address space and lays out its
  * initial stack as Linux does, so that unmodified musl start-up code runs
  * (see posix/loader.h). The file is read through its elf_image view: one
  * buffer for a boot module, a list of ICAs for exec.
@@ -48,7 +48,7 @@ static uint64_t stack_image_bound(const struct program_args *args, const char *e
 		bytes += strlen(args->argv[i]) + 1;
 	for (int i = 0; i < args->envc; i++)
 		bytes += strlen(args->envp[i]) + 1;
-	return bytes + 8 * ((uint64_t)args->argc + (uint64_t)args->envc + 3);
+	return bytes + sizeof(linux_auxv_word) * ((uint64_t)args->argc + (uint64_t)args->envc + 3);
 }
 
 static int build_stack(struct program *prog, const struct program_args *args)
@@ -64,7 +64,7 @@ static int build_stack(struct program *prog, const struct program_args *args)
 	const struct elf_info *info = &prog->info;
 	struct ustack_params p = {
 		.argv = args->argv, .argc = args->argc, .envp = args->envp, .envc = args->envc,
-		.execfn = execfn, .platform = "x86_64",
+		.execfn = execfn, .platform = LINUX_PLATFORM,
 		.phdr = info->phdr_vaddr, .phent = info->phentsize, .phnum = info->phnum,
 		.entry = info->entry, .hwcap = 0, .clktck = 100, .pagesz = PAGE_SIZE,
 	};

@@ -143,8 +143,8 @@ void personality_return_to_user(void)
 			arch_signal_restart_syscall(t);
 		restart = SIG_RESTART_NONE;
 		if (!run_handler(t, sig, &info, a)) {
-			printk("myrmex: killed pid %d (%s): cannot deliver signal %d (stack %#lx)\n",
-			       p->pid, p->name, sig, (unsigned long)arch_signal_user_sp(t));
+			printk("myrmex: killed pid %d (%s): cannot deliver signal %d (stack %#llx)\n",
+			       p->pid, p->name, sig, (unsigned long long)arch_signal_user_sp(t));
 			die(p, signal_kill_status(SIGSEGV));
 		}
 	}

@@ -10,6 +10,8 @@
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <posix/posix.h>
+#include <posix/iovec.h>
+#include <arch/linux_abi.h>
 
 #define CHUNK 256
 #define TIOCGWINSZ 0x5413
@@ -87,7 +89,7 @@ long sys_uname(const struct syscall_args *a)
 	strlcpy(u.nodename, "myrmex", sizeof(u.nodename));
 	strlcpy(u.release, "0.1.0", sizeof(u.release));
 	strlcpy(u.version, "#1", sizeof(u.version));
-	strlcpy(u.machine, "x86_64", sizeof(u.machine));
+	strlcpy(u.machine, LINUX_UTS_MACHINE, sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
 	return copy_to_user(a->arg[0], &u, sizeof(u));
 }

@@ -14,7 +14,9 @@
 #include <posix/signal.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
+#include <posix/iovec.h>
 #include <myrmex/fs.h>
+#include <arch/linux_abi.h>
 
 #define O_NONBLOCK 04000
 #define O_CLOEXEC  02000000
@@ -237,28 +239,49 @@ long sys_close(const struct syscall_args *a)
 	return posix_fs_call(FS_CLOSE, a->arg[0], 0, 0, NULL);
 }
 
-/* A call whose result is a structure of size bytes at the data ICA's start. */
-static long fetch_struct(uint32_t opcode, uint64_t a0, uint64_t a1, uptr_t out, uint32_t size)
+long posix_stat_out(uptr_t out, const struct myrmex_stat *m)
 {
-	if (!user_range_ok(out, size))
+	struct linux_stat s;
+	memset(&s, 0, sizeof(s));
+	s.st_dev = m->st_dev;
+	s.st_ino = m->st_ino;
+	s.st_nlink = m->st_nlink;
+	s.st_mode = m->st_mode;
+	s.st_uid = m->st_uid;
+	s.st_gid = m->st_gid;
+	s.st_rdev = m->st_rdev;
+	s.st_size = m->st_size;
+	s.st_blksize = m->st_blksize;
+	s.st_blocks = m->st_blocks;
+	s.st_atime_sec = m->st_atime_sec;
+	s.st_atime_nsec = m->st_atime_nsec;
+	s.st_mtime_sec = m->st_mtime_sec;
+	s.st_mtime_nsec = m->st_mtime_nsec;
+	s.st_ctime_sec = m->st_ctime_sec;
+	s.st_ctime_nsec = m->st_ctime_nsec;
+	return copy_to_user(out, &s, sizeof(s)) < 0 ? -EFAULT : 0;
+}
+
+long sys_fstat(const struct syscall_args *a)
+{
+	uptr_t out = a->arg[1];
+	if (!user_range_ok(out, sizeof(struct linux_stat)))
 		return -EFAULT;
 	struct fwd f;
-	int err = forward_begin(&f, SERVICE_FILES, opcode, size);
+	int err = forward_begin(&f, SERVICE_FILES, FS_FSTAT, sizeof(struct myrmex_stat));
 	if (err)
 		return err;
-	f.arg[0] = a0;
-	f.arg[1] = a1;
+	f.arg[0] = a->arg[0];
+	f.arg[1] = 0;
 	long r = forward_call(&f);
 	if (r < 0)
 		return r;
 	if (!f.data)
 		return -EIO;
-	return copy_to_user(out, forward_data(&f), size) < 0 ? -EFAULT : r;
-}
-
-long sys_fstat(const struct syscall_args *a)
-{
-	return fetch_struct(FS_FSTAT, a->arg[0], 0, a->arg[1], sizeof(struct myrmex_stat));
+	struct myrmex_stat m;
+	memcpy(&m, forward_data(&f), sizeof(m));
+	err = (int)posix_stat_out(out, &m);
+	return err ? err : r;
 }
 
 long sys_getdents64(const struct syscall_args *a)
@@ -347,13 +370,6 @@ long sys_pipe2(const struct syscall_args *a)
 	return make_pipe(a->arg[0], a->arg[1]);
 }
 
-struct flock64 {
-	int16_t l_type, l_whence;
-	int64_t l_start, l_len;
-	int32_t l_pid;
-	int32_t pad;
-};
-
 /* Record locks: one user and no lock contention to arbitrate, so a lock is
  * always granted and F_GETLK reports the range free (documented). */
 static long record_lock(uint64_t fd, uint64_t cmd, uptr_t arg)
@@ -361,7 +377,7 @@ static long record_lock(uint64_t fd, uint64_t cmd, uptr_t arg)
 	long r = posix_fs_call(FS_FCNTL, fd, F_GETFL, 0, NULL);
 	if (r < 0)
 		return r;
-	struct flock64 lk;
+	struct linux_flock lk;
 	if (copy_from_user(&lk, arg, sizeof(lk)) < 0)
 		return -EFAULT;
 	if (lk.l_type < 0 || lk.l_type > F_UNLCK || lk.l_whence < 0 || lk.l_whence > 2)

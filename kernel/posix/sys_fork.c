@@ -15,6 +15,7 @@
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <myrmex/proc.h>
+#include <arch/linux_abi.h>
 
 #define CLONE_VM             0x00000100
 #define CLONE_VFORK          0x00004000
@@ -88,7 +89,7 @@ static long copy_strings(uptr_t vec, char *data, uint32_t *used, uint32_t room)
 	if (!vec)
 		return 0;
 	for (long n = 0;; n++) {
-		uint64_t ptr;
+		linux_ulong ptr;   /* a user pointer of the ABI */
 		if (copy_from_user(&ptr, vec + (uint64_t)n * sizeof(ptr), sizeof(ptr)) < 0)
 			return -EFAULT;
 		if (!ptr)

@@ -13,6 +13,7 @@
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
 #include <kernel/vm.h>
+#include <arch/linux_abi.h>
 
 #define RLIMIT_STACK  3
 #define RLIMIT_NPROC  6
@@ -164,21 +165,9 @@ long sys_getrandom(const struct syscall_args *a)
 	return (long)len;
 }
 
-/* Linux's struct sysinfo on x86-64 (112 bytes). */
-struct sysinfo64 {
-	int64_t uptime;
-	uint64_t loads[3];
-	uint64_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
-	uint16_t procs, pad;
-	uint32_t pad2;
-	uint64_t totalhigh, freehigh;
-	uint32_t mem_unit;
-	char reserved[4];
-};
-
 long sys_sysinfo(const struct syscall_args *a)
 {
-	struct sysinfo64 s;
+	struct linux_sysinfo s;
 	memset(&s, 0, sizeof(s));
 	s.uptime = (int64_t)(time_monotonic_ns() / 1000000000ull);
 	s.totalram = pmm_total_pages();
@@ -192,7 +181,7 @@ long sys_sysinfo(const struct syscall_args *a)
  * robust mutex leaves it locked (documented). */
 long sys_set_robust_list(const struct syscall_args *a)
 {
-	return a->arg[1] == 24 ? 0 : -EINVAL;
+	return a->arg[1] == LINUX_ROBUST_LIST_HEAD_SIZE ? 0 : -EINVAL;
 }
 
 /* madvise: advice only; the range must be page aligned. */
@@ -201,12 +190,12 @@ long sys_madvise(const struct syscall_args *a)
 	return (a->arg[0] & PAGE_MASK) ? -EINVAL : 0;
 }
 
-/* One CPU: the affinity mask has bit 0. */
+/* One CPU: the affinity mask (of the ABI's longs) has bit 0. */
 long sys_sched_getaffinity(const struct syscall_args *a)
 {
 	uint64_t size = a->arg[1];
-	if (size < sizeof(uint64_t) || (size & 7))
+	if (size < sizeof(linux_ulong) || (size % sizeof(linux_ulong)))
 		return -EINVAL;
-	uint64_t mask = 1;
+	linux_ulong mask = 1;
 	return copy_to_user(a->arg[2], &mask, sizeof(mask)) < 0 ? -EFAULT : (long)sizeof(mask);
 }

@@ -9,22 +9,15 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/usercopy.h>
+#include <arch/linux_abi.h>
 
 #define ITIMER_REAL 0
 #define NS_PER_S  1000000000ull
 #define NS_PER_US 1000ull
 #define US_PER_S  1000000
 
-struct timeval64 {
-	int64_t sec, usec;
-};
-
-struct itimerval64 {
-	struct timeval64 interval, value;
-};
-
 /* A user timeval in nanoseconds (saturating); -EINVAL when malformed. */
-static int timeval_ns(const struct timeval64 *tv, uint64_t *ns)
+static int timeval_ns(const struct linux_timeval *tv, uint64_t *ns)
 {
 	if (tv->sec < 0 || tv->usec < 0 || tv->usec >= US_PER_S)
 		return -EINVAL;
@@ -35,24 +28,24 @@ static int timeval_ns(const struct timeval64 *tv, uint64_t *ns)
 }
 
 /* Rounded up to microseconds, so that an armed timer never reads as 0. */
-static struct timeval64 ns_timeval(uint64_t ns)
+static struct linux_timeval ns_timeval(uint64_t ns)
 {
 	uint64_t us = ns / NS_PER_US + (ns % NS_PER_US != 0);
-	return (struct timeval64){ (int64_t)(us / US_PER_S), (int64_t)(us % US_PER_S) };
+	return (struct linux_timeval){ (int64_t)(us / US_PER_S), (int64_t)(us % US_PER_S) };
 }
 
-static struct itimerval64 current_value(const struct process *p)
+static struct linux_itimerval current_value(const struct process *p)
 {
 	uint64_t value, interval;
 	itimer_get(p, &value, &interval);
-	return (struct itimerval64){ ns_timeval(interval), ns_timeval(value) };
+	return (struct linux_itimerval){ ns_timeval(interval), ns_timeval(value) };
 }
 
 long sys_getitimer(const struct syscall_args *a)
 {
 	if (a->arg[0] != ITIMER_REAL)
 		return -EINVAL;
-	struct itimerval64 cur = current_value(current_thread()->proc);
+	struct linux_itimerval cur = current_value(current_thread()->proc);
 	return copy_to_user(a->arg[1], &cur, sizeof(cur));
 }
 
@@ -62,7 +55,7 @@ long sys_setitimer(const struct syscall_args *a)
 	if (a->arg[0] != ITIMER_REAL)
 		return -EINVAL;
 	/* As Linux: no new value disarms the timer. */
-	struct itimerval64 in = { { 0, 0 }, { 0, 0 } };
+	struct linux_itimerval in = { { 0, 0 }, { 0, 0 } };
 	if (new_value && copy_from_user(&in, new_value, sizeof(in)) < 0)
 		return -EFAULT;
 	uint64_t value, interval;
@@ -70,7 +63,7 @@ long sys_setitimer(const struct syscall_args *a)
 		return -EINVAL;
 	struct process *p = current_thread()->proc;
 	if (old_value) {
-		struct itimerval64 old = current_value(p);
+		struct linux_itimerval old = current_value(p);
 		if (copy_to_user(old_value, &old, sizeof(old)) < 0)
 			return -EFAULT;
 	}

@@ -14,6 +14,7 @@
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>
+#include <arch/linux_abi.h>
 
 #define AT_FDCWD            (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
@@ -105,7 +106,7 @@ static long do_stat(int64_t dirfd, uptr_t path, uptr_t out, uint64_t at_flags)
 {
 	if (at_flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
 		return -EINVAL;
-	if (!user_range_ok(out, sizeof(struct myrmex_stat)))
+	if (!user_range_ok(out, sizeof(struct linux_stat)))
 		return -EFAULT;
 	char first;
 	if ((at_flags & AT_EMPTY_PATH) && copy_from_user(&first, path, 1) == 0 && first == '\0') {
@@ -123,7 +124,9 @@ static long do_stat(int64_t dirfd, uptr_t path, uptr_t out, uint64_t at_flags)
 		return r;
 	if (!c.f.data)
 		return -EIO;
-	return copy_to_user(out, forward_data(&c.f), sizeof(struct myrmex_stat)) < 0 ? -EFAULT : 0;
+	struct myrmex_stat m;
+	memcpy(&m, forward_data(&c.f), sizeof(m));
+	return posix_stat_out(out, &m);
 }
 
 long sys_stat(const struct syscall_args *a)
@@ -303,17 +306,9 @@ long sys_umask(const struct syscall_args *a)
 	return old;
 }
 
-/* Linux's struct statfs on x86-64 (120 bytes). */
-struct statfs64 {
-	int64_t f_type, f_bsize;
-	uint64_t f_blocks, f_bfree, f_bavail, f_files, f_ffree;
-	int32_t f_fsid[2];
-	int64_t f_namelen, f_frsize, f_flags, f_spare[4];
-};
-
 static long statfs_out(uptr_t out)
 {
-	if (!user_range_ok(out, sizeof(struct statfs64)))
+	if (!user_range_ok(out, sizeof(struct linux_statfs)))
 		return -EFAULT;
 	struct fwd f;
 	int err = forward_begin(&f, SERVICE_FILES, FS_STATFS, sizeof(struct myrmex_statfs));
@@ -326,7 +321,7 @@ static long statfs_out(uptr_t out)
 		return -EIO;
 	struct myrmex_statfs m;
 	memcpy(&m, forward_data(&f), sizeof(m));
-	struct statfs64 s = {
+	struct linux_statfs s = {
 		.f_type = EXT2_SUPER_MAGIC, .f_bsize = (int64_t)m.block_size, .f_blocks = m.blocks,
 		.f_bfree = m.free_blocks, .f_bavail = m.available_blocks, .f_files = m.inodes,
 		.f_ffree = m.free_inodes, .f_namelen = (int64_t)m.name_max,

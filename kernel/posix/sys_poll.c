@@ -17,6 +17,7 @@
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>
+#include <arch/linux_abi.h>
 
 #define POLL_MAX          1024                /* records in one poll (RLIMIT_NOFILE) */
 #define POLL_INTERVAL_NS  10000000ull         /* 10 ms */
@@ -112,12 +113,13 @@ static int read_timeout(uptr_t ts, int64_t *ns)
 		*ns = -1;
 		return 0;
 	}
-	int64_t t[2];
-	if (copy_from_user(t, ts, sizeof(t)) < 0)
+	struct linux_timespec t;
+	if (copy_from_user(&t, ts, sizeof(t)) < 0)
 		return -EFAULT;
-	if (t[0] < 0 || t[1] < 0 || t[1] >= NS_PER_S)
+	int64_t sec = t.sec, nsec = t.nsec;
+	if (sec < 0 || nsec < 0 || nsec >= NS_PER_S)
 		return -EINVAL;
-	*ns = t[0] > INT64_MAX / NS_PER_S - 1 ? INT64_MAX : t[0] * NS_PER_S + t[1];
+	*ns = sec > INT64_MAX / NS_PER_S - 1 ? INT64_MAX : sec * NS_PER_S + nsec;
 	return 0;
 }
 
@@ -141,10 +143,13 @@ static long do_select(uint64_t nfds, const uptr_t sets[3], int64_t timeout_ns)
 {
 	if ((int64_t)nfds < 0 || nfds > FD_SETSIZE)
 		return -EINVAL;
-	uint64_t words = (nfds + 63) / 64, in[3][FD_SETSIZE / 64];
+	/* An fd_set is an array of the ABI's longs: its bytes are those of
+	 * 64-bit words on a little-endian CPU, whatever the long's size. */
+	uint64_t bits = 8 * sizeof(linux_ulong);
+	uint64_t bytes = (nfds + bits - 1) / bits * sizeof(linux_ulong), in[3][FD_SETSIZE / 64];
 	memset(in, 0, sizeof(in));
 	for (int s = 0; s < 3; s++)
-		if (sets[s] && copy_from_user(in[s], sets[s], words * 8) < 0)
+		if (sets[s] && copy_from_user(in[s], sets[s], bytes) < 0)
 			return -EFAULT;
 	struct pollfd64 *recs = records_alloc();
 	if (!recs)
@@ -182,7 +187,7 @@ static long do_select(uint64_t nfds, const uptr_t sets[3], int64_t timeout_ns)
 	if (r < 0)
 		return r;
 	for (int s = 0; s < 3; s++)
-		if (sets[s] && copy_to_user(sets[s], out[s], words * 8) < 0)
+		if (sets[s] && copy_to_user(sets[s], out[s], bytes) < 0)
 			return -EFAULT;
 	return count;
 }
@@ -191,12 +196,12 @@ long sys_select(const struct syscall_args *a)
 {
 	int64_t ns = -1;
 	if (a->arg[4]) {
-		int64_t tv[2];
-		if (copy_from_user(tv, a->arg[4], sizeof(tv)) < 0)
+		struct linux_timeval tv;
+		if (copy_from_user(&tv, a->arg[4], sizeof(tv)) < 0)
 			return -EFAULT;
-		if (tv[0] < 0 || tv[1] < 0 || tv[1] >= 1000000)
+		if (tv.sec < 0 || tv.usec < 0 || tv.usec >= 1000000)
 			return -EINVAL;
-		ns = tv[0] * NS_PER_S + tv[1] * 1000;
+		ns = (int64_t)tv.sec * NS_PER_S + (int64_t)tv.usec * 1000;
 	}
 	const uptr_t sets[3] = { a->arg[1], a->arg[2], a->arg[3] };
 	return do_select(a->arg[0], sets, ns);

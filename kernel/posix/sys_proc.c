@@ -9,6 +9,7 @@
 #include <posix/signal.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
+#include <arch/linux_abi.h>
 
 #define CLONE_VM             0x00000100
 #define CLONE_FS             0x00000200
@@ -37,7 +38,8 @@
 #define WALL       0x40000000u
 #define WCLONE     0x80000000u
 #define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | WNOTHREAD | WALL | WCLONE)
-#define RUSAGE_SIZE 144   /* struct rusage */
+/* struct rusage: two timevals and fourteen longs. */
+#define RUSAGE_SIZE (2 * sizeof(struct linux_timeval) + 14 * sizeof(linux_ulong))
 
 static struct process *self(void)
 {

@@ -16,19 +16,12 @@
 #include <kernel/sched.h>
 #include <posix/signal.h>
 #include <kernel/usercopy.h>
+#include <arch/linux_abi.h>
 
 #define SIGSET_SIZE 8
 #define SIG_BLOCK   0
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
-
-/* stack_t of the 64-bit Linux ABI. */
-struct user_stack {
-	uint64_t sp;
-	int32_t flags;
-	int32_t pad;
-	uint64_t size;
-};
 
 static struct process *self(void)
 {
@@ -55,19 +48,26 @@ long sys_rt_sigaction(const struct syscall_args *a)
 	uptr_t act = a->arg[1], oldact = a->arg[2];
 	if (a->arg[3] != SIGSET_SIZE)
 		return -EINVAL;
-	struct sig_action new_action;
-	if (act && copy_from_user(&new_action, act, sizeof(new_action)) < 0)
+	struct linux_sigaction in;
+	if (act && copy_from_user(&in, act, sizeof(in)) < 0)
 		return -EFAULT;
 	if (!valid_signal(sig) || (act && (sig == SIGKILL || sig == SIGSTOP)))
 		return -EINVAL;
 	struct process *p = self();
 	struct sig_action *cur = &p->px->sig.action[sig - 1];
-	if (oldact && copy_to_user(oldact, cur, sizeof(*cur)) < 0)
-		return -EFAULT;
+	if (oldact) {
+		struct linux_sigaction out = {
+			.handler = cur->handler, .flags = cur->flags,
+			.restorer = cur->restorer, .mask = cur->mask,
+		};
+		if (copy_to_user(oldact, &out, sizeof(out)) < 0)
+			return -EFAULT;
+	}
 	if (act) {
-		new_action.flags &= SA_KNOWN;
-		new_action.mask &= ~SIG_UNBLOCKABLE;
-		*cur = new_action;
+		*cur = (struct sig_action){
+			.handler = in.handler, .flags = in.flags & SA_KNOWN,
+			.restorer = in.restorer, .mask = in.mask & ~SIG_UNBLOCKABLE,
+		};
 		/* POSIX: a signal set to be ignored is discarded when pending. */
 		if (signal_ignored(p, sig))
 			discard_pending(p, sig);
@@ -105,8 +105,8 @@ long sys_rt_sigreturn(const struct syscall_args *a)
 	t->px->sig.restart = SIG_RESTART_NONE;
 	if (arch_signal_return(t, &r) < 0) {
 		struct process *p = t->proc;
-		printk("myrmex: killed pid %d (%s): bad frame in rt_sigreturn (stack %#lx)\n",
-		       p->pid, p->name, (unsigned long)arch_signal_user_sp(t));
+		printk("myrmex: killed pid %d (%s): bad frame in rt_sigreturn (stack %#llx)\n",
+		       p->pid, p->name, (unsigned long long)arch_signal_user_sp(t));
 		proc_kill(p, signal_kill_status(SIGSEGV));
 		return 0;   /* the thread leaves on its way out */
 	}
@@ -164,7 +164,7 @@ long sys_sigaltstack(const struct syscall_args *a)
 	struct sig_altstack before = t->px->sig.altstack;
 	struct sig_altstack old = signal_altstack_get(t, sp);
 	if (ss) {
-		struct user_stack in;
+		struct linux_stack in;
 		if (copy_from_user(&in, ss, sizeof(in)) < 0)
 			return -EFAULT;
 		struct sig_altstack wanted = { in.sp, in.size, (uint32_t)in.flags };
@@ -173,7 +173,7 @@ long sys_sigaltstack(const struct syscall_args *a)
 			return err;
 	}
 	if (old_ss) {
-		struct user_stack out = { old.sp, (int32_t)old.flags, 0, old.size };
+		struct linux_stack out = { .sp = old.sp, .flags = (int32_t)old.flags, .size = old.size };
 		if (copy_to_user(old_ss, &out, sizeof(out)) < 0) {
 			t->px->sig.altstack = before;   /* nothing changes on failure */
 			return -EFAULT;

@@ -20,6 +20,7 @@
 #include <myrmex/time.h>
 #include <posix/timesrv.h>
 #include <kernel/usercopy.h>
+#include <arch/linux_abi.h>
 
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
@@ -28,14 +29,10 @@
 
 #define NS_PER_S 1000000000ull
 
-struct timespec64 {
-	int64_t sec, nsec;
-};
-
 /* Reads and checks a user timespec; returns its nanoseconds (saturating). */
 static int read_timespec(uptr_t p, uint64_t *ns)
 {
-	struct timespec64 ts;
+	struct linux_timespec ts;
 	if (copy_from_user(&ts, p, sizeof(ts)) < 0)
 		return -EFAULT;
 	if (ts.sec < 0 || ts.nsec < 0 || (uint64_t)ts.nsec >= NS_PER_S)
@@ -47,7 +44,7 @@ static int read_timespec(uptr_t p, uint64_t *ns)
 
 static int write_timespec(uptr_t p, uint64_t ns)
 {
-	struct timespec64 ts = { (int64_t)(ns / NS_PER_S), (int64_t)(ns % NS_PER_S) };
+	struct linux_timespec ts = { (int64_t)(ns / NS_PER_S), (int64_t)(ns % NS_PER_S) };
 	return copy_to_user(p, &ts, sizeof(ts));
 }
 
@@ -156,7 +153,7 @@ long sys_nanosleep(const struct syscall_args *a)
 	int err = read_timespec(a->arg[0], &ns);
 	if (err)
 		return err;
-	if (a->arg[1] && !user_range_ok(a->arg[1], sizeof(struct timespec64)))
+	if (a->arg[1] && !user_range_ok(a->arg[1], sizeof(struct linux_timespec)))
 		return -EFAULT;
 	return sleep_on(TIME_CLOCK_MONOTONIC, 0, ns, deadline_after(ns), a->arg[1]);
 }

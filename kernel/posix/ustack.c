@@ -71,13 +71,13 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 	};
 	size_t words = 1 + (size_t)p->argc + 1 + (size_t)p->envc + 1 + 2 * (sizeof(aux) / sizeof(aux[0]));
 	/* Align so that the stack pointer (at argc) ends up 16-byte aligned. */
-	uint64_t below = b.top - b.used - words * 8;
+	uint64_t below = b.top - b.used - words * sizeof(linux_auxv_word);
 	reserve(&b, (size_t)(below & 15));
-	uint64_t sp = reserve(&b, words * 8);
+	uint64_t sp = reserve(&b, words * sizeof(linux_auxv_word));
 	if (b.overflow)
 		return 0;
-	uint64_t *w = (uint64_t *)at(&b, sp);
-	*w++ = (uint64_t)p->argc;
+	linux_auxv_word *w = (linux_auxv_word *)at(&b, sp);
+	*w++ = (linux_auxv_word)p->argc;
 	for (int i = 0; i < p->argc; i++) {
 		*w++ = arg_next;
 		arg_next += strlen(p->argv[i]) + 1;

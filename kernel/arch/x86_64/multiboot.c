@@ -11,6 +11,7 @@
 #define MULTIBOOT_LOADER_MAGIC 0x2badb002
 #define MBI_FLAG_MMAP  (1u << 6)
 #define MBI_FLAG_MODS  (1u << 3)
+#define LOW_MEMORY_END 0x100000
 
 struct mb_info {
 	uint32_t flags, mem_lower, mem_upper, boot_device, cmdline;
@@ -59,7 +60,9 @@ void arch_boot_info(uint64_t magic, uint64_t info, struct boot_info *out)
 	const struct mb_info *mbi = low((uint32_t)info);
 	out->kernel_start = (paddr_t)(__kernel_start - KERNEL_VMA);
 	out->kernel_end = (paddr_t)(__kernel_end - KERNEL_VMA);
-	out->reserved_end = 0;
+	/* The first MiB stays reserved: the PC's real-mode interrupt table,
+	 * BIOS data, the EBDA and the ROMs live there. */
+	out->reserved_end = LOW_MEMORY_END;
 
 	if (!(mbi->flags & MBI_FLAG_MMAP))
 		panic("boot: the loader gave no memory map");

@@ -27,7 +27,9 @@ struct boot_info {
 	struct boot_module modules[BOOT_MAX_MODULES];
 	unsigned module_count;
 	paddr_t kernel_start, kernel_end;   /* physical extent of the kernel image */
-	paddr_t reserved_end;               /* boot loader data lives below this */
+	paddr_t reserved_end;               /* boot loader data and memory the
+	                                     * platform keeps (the PC's first MiB)
+	                                     * live below this: never allocated */
 };
 
 extern struct boot_info boot_info;

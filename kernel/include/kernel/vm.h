@@ -24,6 +24,11 @@
  * them; the kernel alone maps there. */
 #define USER_MMAP_BASE   (MYRMEX_ICA_WINDOW + MYRMEX_ICA_WINDOW_SIZE)
 #define USER_BRK_TOP     MYRMEX_DEVICE_WINDOW
+/* The windows' addresses are the architecture's (include/myrmex/layout.h):
+ * they must fit this port's user space in this order. */
+_Static_assert(USER_BASE < MYRMEX_DEVICE_WINDOW &&
+               MYRMEX_DEVICE_WINDOW + 6 * MYRMEX_DEVICE_BAR_SPAN <= MYRMEX_ICA_WINDOW &&
+               USER_MMAP_BASE < USER_MMAP_TOP, "the user address-space layout");
 
 /* Per-process limits (one process cannot exhaust kernel memory). */
 #define VM_MAX_REGIONS        512

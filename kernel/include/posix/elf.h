@@ -1,5 +1,6 @@
 /*
- * ELF64 executable parsing. elf_parse validates an image completely before
+ * ELF executable parsing, of the class and machine of the port's Linux ABI
+ * (<arch/linux_abi.h>). elf_parse validates an image completely before
  * anything is loaded: header, program-header table and every loadable
  * segment (offsets within the file, sizes, alignment, addresses within user
  * space). Pure code: also compiled into the host unit tests.
@@ -49,7 +50,8 @@ void elf_image_of_buffer(struct elf_image *im, const void *buf, size_t size);
 void elf_read(const struct elf_image *im, uint64_t off, void *buf, size_t n);
 
 /* Returns 0, or a negative errno (-ENOEXEC for anything malformed or not an
- * x86-64 executable). user_top bounds every segment's addresses. */
+ * executable of the port's class and machine). user_top bounds every
+ * segment's addresses. */
 int elf_parse_image(const struct elf_image *im, uint64_t user_top, struct elf_info *out);
 /* elf_parse_image over one contiguous buffer. */
 int elf_parse(const void *image, size_t size, uint64_t user_top, struct elf_info *out);

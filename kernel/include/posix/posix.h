@@ -42,6 +42,10 @@ static inline bool posix_process(void)
 /* A request to the file manager without a data ICA: the status; res (may be
  * NULL) receives the result frame's arg[]. */
 long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t res[8]);
+/* Copies the file manager's stat record m to out as the port's struct
+ * stat (<arch/linux_abi.h>): 0 or -EFAULT. */
+struct myrmex_stat;
+long posix_stat_out(uptr_t out, const struct myrmex_stat *m);
 /* SIGPIPE for the calling thread (a write found no reader). */
 void posix_raise_sigpipe(void);
 

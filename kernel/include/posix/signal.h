@@ -91,15 +91,14 @@ struct thread;
 static inline uint64_t sig_bit(int sig) { return 1ull << (sig - 1); }
 #define SIG_UNBLOCKABLE (sig_bit(SIGKILL) | sig_bit(SIGSTOP))
 
-/* One disposition: the kernel struct sigaction of x86-64 Linux (the same
- * on every 64-bit port), copied to and from user space as is. */
+/* One disposition, as rt_sigaction gives it (in the port's struct
+ * linux_sigaction, <arch/linux_abi.h>). */
 struct sig_action {
 	uptr_t handler;      /* SIG_DFL, SIG_IGN or the handler's address */
 	uint64_t flags;      /* SA_* */
 	uptr_t restorer;     /* return address of the handler (SA_RESTORER) */
 	uint64_t mask;       /* blocked while the handler runs */
 };
-_Static_assert(sizeof(struct sig_action) == 32, "struct sigaction of the Linux ABI");
 
 /* What a pending signal tells its handler (siginfo). */
 struct sig_info {

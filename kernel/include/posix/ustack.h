@@ -1,7 +1,8 @@
 /*
  * The initial user stack, laid out as Linux does for a new program: argc,
  * argv pointers, NULL, envp pointers, NULL, auxiliary vector pairs ending
- * with AT_NULL, then the strings and AT_RANDOM bytes above them. The stack
+ * with AT_NULL, then the strings and AT_RANDOM bytes above them. Each of
+ * these words is the port's linux_auxv_word (<arch/linux_abi.h>). The stack
  * pointer is 16-byte aligned at argc. Pure code: builds the image in a kernel
  * buffer that the loader copies to the top of the user stack; the host unit
  * tests check it.
@@ -11,6 +12,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <arch/linux_abi.h>
 
 #define AT_NULL     0
 #define AT_PHDR     3
