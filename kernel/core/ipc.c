@@ -9,8 +9,11 @@
  * (its get or its wake-up in callsync); a data ICA that cannot be mapped
  * there is parked for it instead.
  *
- * Locking: one CPU, kernel not preemptible; ipc_lock will cover the queues
- * and the server table for SMP.
+ * Locking: the kernel lock (kernel/klock.h) guards the server table, the
+ * queues and every call's state; the entry points (ipc_call_ica,
+ * ipc_call_channel, ipc_return, ipc_get, ipc_claim) assert it. The [ipc]
+ * tags of kernel/proc.h and kernel/ica.h say which fields move under a lock
+ * of the mechanism's own when the kernel lock is split.
  */
 #include <kernel/ipc.h>
 #include <kernel/device.h>

@@ -246,7 +246,7 @@ void proc_kill(struct process *p, int status)
 void proc_fault_kill(int status, const char *cause, uptr_t addr, uptr_t ip)
 {
 	struct process *p = current_thread()->proc;
-	printk("myrmex: killed pid %d (%s): %s at %#llx rip %#llx\n", p->pid, p->name, cause,
+	printk("myrmex: killed pid %d (%s): %s at %#llx ip %#llx\n", p->pid, p->name, cause,
 	       (unsigned long long)addr, (unsigned long long)ip);
 	proc_kill(p, status);
 }

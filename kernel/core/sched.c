@@ -4,8 +4,9 @@
  * queue. Timed sleeps sit on a list sorted by deadline that the timer tick
  * checks from the front.
  *
- * Locking: sched_lock will guard the queues on SMP; today the kernel runs on
- * one CPU with interrupts off, so every function here runs alone.
+ * Locking: the kernel lock (kernel/klock.h) guards the queues, held by
+ * whichever thread runs kernel code and handed to the next one across
+ * arch_context_switch; schedule, thread_block and thread_wake assert it.
  */
 #include <kernel/sched.h>
 #include <kernel/proc.h>

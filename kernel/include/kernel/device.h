@@ -4,6 +4,10 @@
  * driver process, whose memory BARs it may map, whose I/O ports (legacy
  * devices) it may use under the device's guard, and whose interrupts reach
  * it as messages through get().
+ *
+ * Locking: the device table and each struct device are guarded by the
+ * kernel lock (kernel/klock.h), which device_interrupt takes like any
+ * kernel entry; [dev] in kernel/proc.h when it is split.
  */
 #ifndef KERNEL_DEVICE_H
 #define KERNEL_DEVICE_H

@@ -1,6 +1,9 @@
 /*
  * Futexes: threads of one process sleep on a user word and are woken by
  * address. Only process-private futexes exist (no shared memory yet).
+ *
+ * Locking: the one wait queue of futex waiters is guarded by the kernel lock
+ * (kernel/klock.h); a hashed queue with its own lock when it is split.
  */
 #ifndef KERNEL_FUTEX_H
 #define KERNEL_FUTEX_H

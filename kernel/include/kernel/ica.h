@@ -10,6 +10,11 @@
  * space; a control ICA in flight may be mapped in two: its home (the sync
  * caller, which waits) and its handler (the server working on it), as AnT
  * does (paper 004, section 3.2).
+ *
+ * Locking (kernel/klock.h): the kernel lock guards the ICA table and every
+ * field here. When it is split, the table, handles, states and owners go
+ * under the ICA table's lock [ica], a call's state (struct ipc_call) under
+ * the communication mechanism's [ipc], taken first.
  */
 #ifndef KERNEL_ICA_H
 #define KERNEL_ICA_H
@@ -38,7 +43,7 @@ struct ipc_hop {
 	uint32_t frame;         /* offset of the frame in the control ICA */
 };
 
-/* The kernel's state of a control ICA in flight (kernel/ipc.c). */
+/* The kernel's state of a control ICA in flight (kernel/ipc.c). [ipc] */
 struct ipc_call {
 	struct process *home;       /* sync original caller: the ICA stays mapped there */
 	struct process *handler;    /* the server working on it: mapped there too */
@@ -56,9 +61,11 @@ struct ipc_call {
 };
 
 struct ica {
+	/* Fixed while the ICA lives. */
 	uint32_t handle;
 	uint32_t npages;
 	paddr_t base;
+	/* [ica] */
 	enum ica_state state;
 	struct process *owner;      /* ATTACHED or PARKED */
 	struct process *charged;    /* the allocator, until it dies */

@@ -12,8 +12,9 @@
  * pointers (struct thread.px, struct process.px); it allocates them when the
  * core makes a thread or a process and frees them when the core frees one.
  *
- * Locking: called with the kernel lock held (kernel/spinlock.h), as every
- * kernel entry runs.
+ * Locking: called with the kernel lock held (kernel/klock.h), as every
+ * kernel entry runs; the personality's state in threads and processes is
+ * guarded by it too.
  */
 #ifndef KERNEL_PERSONALITY_H
 #define KERNEL_PERSONALITY_H

@@ -3,8 +3,14 @@
  * thread is what the scheduler runs. Threads and processes share one id
  * space: a process's pid is the tid of its first thread, as on Linux.
  *
- * Locking: one CPU and a non-preemptible kernel that runs with interrupts
- * off; the SMP step will add a lock over the process table.
+ * Locking (kernel/klock.h): every field below is guarded by the kernel
+ * lock, which a CPU holds whenever it runs kernel code, except those marked
+ * [self] (touched only by the thread itself, or before it first runs) and
+ * [arch] (the port's, saved and restored by the context switch). The tags in
+ * brackets name the finer lock each group moves to when the kernel lock is
+ * split (docs/architecture.md, "Locks"): [sched] the scheduler's lock,
+ * [proc] the process table's, [ipc] the communication mechanism's, [ica]
+ * the ICA table's, [vm] the address space's own, [dev] the device table's.
  */
 #ifndef KERNEL_PROC_H
 #define KERNEL_PROC_H
@@ -29,34 +35,41 @@ struct process;
 struct device;
 
 struct thread {
+	/* Fixed at creation. */
 	int tid;
+	struct process *proc;          /* NULL for the idle thread */
+	void *kstack;                  /* KSTACK_PAGES pages, through the direct map */
+	/* [sched] */
 	enum thread_state state;
 	int prio;                      /* 0..MYRMEX_PRIO_MAX, higher runs first */
 	int slice_left;                /* timer ticks left in this round */
-	struct process *proc;          /* NULL for the idle thread */
 	struct list_node run_link;     /* on a run queue or a wait queue */
 	struct list_node sleep_link;   /* on the timed-sleep list while it has a deadline */
-	struct list_node proc_link;    /* on proc->threads */
 	uint64_t wake_deadline;        /* ns of monotonic time, 0 = none */
 	int wake_result;               /* what thread_block returns */
 	struct waitq *waiting_on;      /* set while blocked on a wait queue */
-	uptr_t clear_child_tid;        /* CLONE_CHILD_CLEARTID / set_tid_address */
-	uptr_t futex_addr;             /* the word a futex waiter sleeps on */
-	struct ica *ipc_waiting;       /* callsync: the control ICA whose result we await */
-	struct ica *ipc_delivered;     /* callsync: set with the result when it arrives */
-	int64_t ipc_status;            /* callsync: why there is no result (-ECANCELED...) */
 	bool only_death_wakes;         /* an uninterruptible wait: only the thread's death
 	                                  cuts it short, not personality_interrupts */
 	bool exit_pending;             /* leaves at its next return towards user mode, and
 	                                  blocks no more (exec ends the other threads) */
-	struct posix_thread *px;       /* the personality's state (kernel/personality.h) */
-	void *kstack;                  /* KSTACK_PAGES pages, through the direct map */
-	struct arch_thread arch;
+	/* [proc] */
+	struct list_node proc_link;    /* on proc->threads */
+	/* [self] */
+	uptr_t clear_child_tid;        /* CLONE_CHILD_CLEARTID / set_tid_address */
+	uptr_t futex_addr;             /* the word a futex waiter sleeps on (futex.c) */
+	/* [ipc] */
+	struct ica *ipc_waiting;       /* callsync: the control ICA whose result we await */
+	struct ica *ipc_delivered;     /* callsync: set with the result when it arrives */
+	int64_t ipc_status;            /* callsync: why there is no result (-ECANCELED...) */
+	/* The personality's state (kernel/personality.h), under its own rules. */
+	struct posix_thread *px;
+	struct arch_thread arch;       /* [arch] */
 };
 
 enum proc_state { PROC_ALIVE, PROC_ZOMBIE };
 
 struct process {
+	/* [proc] */
 	int pid;
 	char name[PROC_NAME_MAX];
 	enum proc_state state;
@@ -72,21 +85,23 @@ struct process {
 	struct list_node table_link;   /* on the process table */
 	struct list_node threads;      /* of struct thread, via proc_link */
 	unsigned thread_count;         /* threads not yet exited */
-	struct waitq child_exit;       /* the parent's threads wait here in wait4 */
-	struct vm_space vm;
-	/* The communication mechanism (kernel/ipc.h, kernel/ica.h). */
+	struct waitq child_exit;       /* the parent's threads wait here in wait4 [sched] */
+	struct vm_space vm;            /* [vm] */
 	bool fork_pending;             /* made by proc_fork, not yet started (posix/pm.h) */
 	bool may_serve;                /* may call registserver */
 	bool posix;                    /* a POSIX process: file calls go to the file manager,
 	                                  fork/execve to the process manager (docs/posix.md) */
 	unsigned nproc_limit;          /* RLIMIT_NPROC: fork refuses (-EAGAIN) from this
 	                                  many processes on (at most PROC_MAX) */
+	/* [ipc] The communication mechanism (kernel/ipc.h). */
 	int server_coreid;             /* -1 when not a server */
 	struct list_node requests;     /* control ICAs queued for this server */
 	unsigned request_count;
 	struct list_node results;      /* control ICAs whose results wait for get */
-	struct waitq ipc_waiters;      /* threads blocked in get */
+	struct waitq ipc_waiters;      /* threads blocked in get [sched] */
+	/* [dev] */
 	struct device *device;         /* the device given to this driver, or NULL */
+	/* [ica] */
 	unsigned ica_count;            /* ICAs charged to this process */
 	uint64_t ica_pages;
 };

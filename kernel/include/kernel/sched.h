@@ -3,6 +3,11 @@
  * the periodic timer. One run queue per priority; the idle thread runs when
  * every queue is empty. Blocking goes through wait queues and an optional
  * deadline (the timed-sleep list checked at every tick).
+ *
+ * Locking: the run queues, the sleep list and the threads' scheduling
+ * fields are guarded by the kernel lock (kernel/klock.h), the [sched] group
+ * when it is split; schedule, thread_block and thread_wake assert it. A CPU's
+ * struct cpu is its own.
  */
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
@@ -16,6 +21,8 @@ struct thread;
 #define SCHED_HZ          1000  /* timer ticks per second */
 #define SCHED_SLICE_TICKS 10    /* round-robin quantum */
 
+/* A wait queue: the threads blocked on it, in arrival order. Guarded by the
+ * kernel lock; [sched] when it is split (kernel/proc.h). */
 struct waitq {
 	struct list_node waiters;  /* of struct thread, via run_link */
 };

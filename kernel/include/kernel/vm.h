@@ -4,6 +4,10 @@
  * fault that first touches a page allocates it. Every page a region may need
  * is committed when the region is made, against the process's limit and the
  * system-wide budget, so a fault in a valid region never runs out of memory.
+ *
+ * Locking: a vm_space and its regions are guarded by the kernel lock
+ * (kernel/klock.h); [vm] in kernel/proc.h: each address space's own lock
+ * when the kernel lock is split. The page allocator under it has pmm_lock.
  */
 #ifndef KERNEL_VM_H
 #define KERNEL_VM_H

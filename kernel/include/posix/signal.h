@@ -10,9 +10,9 @@
  * is 64 bits, bit (sig - 1) for signal sig. SIGSTOP and the job-control
  * signals are ignored: there is no job control (no stopped processes).
  *
- * Locking: as the rest of the kernel (one CPU, interrupts off); the timer
- * tick sends SIGALRM from interrupt context, which is fine for the same
- * reason.
+ * Locking: the kernel lock (kernel/klock.h) guards dispositions, masks and
+ * pending sets; the timer tick sends SIGALRM from interrupt context, which
+ * holds it like any kernel entry.
  */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
