@@ -116,9 +116,8 @@ long server_reply_later(const char *name, struct server_request *rq, int64_t sta
  * i = 0 also kept in rq->data and rq->data_size);
  * NULL when the request has none, or when it came parked and cannot be
  * mapped now (*size 0). A data ICA comes parked when the kernel could not
- * map it at get(), and the delivery does not say which: the first use per
- * request attaches it (an attached one is refused, -EINVAL, and stays as
- * it is). */
+ * map it at get() (delivery.parked bit i): the first use per request then
+ * attaches it; one that came attached costs no system call. */
 void *server_data(struct server_request *rq, unsigned i, uint64_t *size);
 
 /* Claims rq's control ICA from its synchronous caller (myrmex_claim) the

@@ -22,8 +22,8 @@ int64_t request_check(struct server_request *rq, const struct server_op *op)
 {
 	if (fm_fs_state != 0 && !(op->flags & FM_NO_DISK))
 		return fm_fs_state;   /* nothing mounted (corrupt, or shut down) */
-	/* The data ICA is used by almost every call that carries one. It may
-	 * have come parked, which the delivery does not say: mapped now. */
+	/* The data ICA is used by almost every call that carries one: its
+	 * address and size set up now (mapped first if it came parked). */
 	if (rq->d.ndata >= 1)
 		server_data(rq, 0, NULL);
 	return 0;
