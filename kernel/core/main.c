@@ -61,7 +61,7 @@ void kmain(uint64_t magic, uint64_t info)
 {
 	kernel_lock_take();   /* the boot CPU runs kernel code from here on */
 	arch_console_init();
-	printk("\nMyrmex microkernel (x86-64) booting\n");
+	printk("\nMyrmex microkernel (" ARCH_NAME ") booting\n");
 	arch_boot_info(magic, info, &boot_info);
 	pmm_init(&boot_info);
 	arch_cpu_init();

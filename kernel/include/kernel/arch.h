@@ -105,8 +105,9 @@ int arch_ica_attach(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages,
 void arch_ica_detach(struct arch_as *as, vaddr_t va, uint64_t npages);
 
 /* ---- CPUs, per-CPU data, inter-processor interrupts ----
- * <arch/arch_types.h> defines ARCH_MAX_CPUS and, inline (it is on every
- * path), unsigned arch_cpu_id(void): the calling CPU, 0..ARCH_MAX_CPUS-1.
+ * <arch/arch_types.h> defines ARCH_NAME (for the boot banner), ARCH_MAX_CPUS
+ * and, inline (it is on every path), unsigned arch_cpu_id(void): the calling
+ * CPU, 0..ARCH_MAX_CPUS-1.
  * The portable kernel keeps its per-CPU data in arrays indexed by it
  * (kernel/sched.c's struct cpu). Today every port brings up one CPU. */
 /* CPUs running (1 until the SMP step). */

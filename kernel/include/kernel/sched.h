@@ -14,7 +14,7 @@
 
 #include <kernel/types.h>
 #include <kernel/list.h>
-#include <arch/arch_types.h>
+#include <kernel/arch.h>
 
 struct thread;
 

@@ -16,7 +16,7 @@
 #define KERNEL_SPINLOCK_H
 
 #include <stdbool.h>
-#include <arch/arch_types.h>
+#include <kernel/arch.h>
 
 struct spinlock {
 	volatile int locked;   /* the holding CPU's id + 1, or 0 */

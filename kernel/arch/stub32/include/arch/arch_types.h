@@ -14,6 +14,9 @@
 #define ARCH_USER_TOP 0xbffff000ull
 #define ARCH_IRQ_LINES 16
 
+/* The CPU's name, for the boot banner. */
+#define ARCH_NAME "stub32"
+
 /* One CPU (kernel/arch.h). */
 #define ARCH_MAX_CPUS 1
 static inline unsigned arch_cpu_id(void)

@@ -16,6 +16,9 @@
 /* Device interrupt lines: the I/O APIC's inputs. */
 #define ARCH_IRQ_LINES 24
 
+/* The CPU's name, for the boot banner. */
+#define ARCH_NAME "x86-64"
+
 /* CPUs the port brings up (kernel/arch.h): the boot CPU only, for now. */
 #define ARCH_MAX_CPUS 1
 
