@@ -268,7 +268,7 @@
  *                writable map held are marked dirty (written back lazily,
  *                at FS_SYNC, eviction or shutdown). Sent asynchronously
  *                (status 0, -ENOENT unknown map; served unmounted too).
- *   FS_SYNCMAP   arg[0] map id, arg[1] first file page, arg[2] page count,
+ *   FS_SYNCMAP   arg[0] map id, arg[1] first map page, arg[2] page count,
  *                arg[3] new size in bytes or 0: the blocks of those pages
  *                that the map holds are written to the disk now (msync,
  *                syncblock); when arg[3] is larger than the file, the file
@@ -304,6 +304,7 @@
 #ifndef MYRMEX_FS_H
 #define MYRMEX_FS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MYRMEX_COREID_FS      3u
@@ -381,6 +382,180 @@ _Static_assert(sizeof(struct fs_io_args) <= 64, "fs_io_args fits arg[]");
 _Static_assert(sizeof(struct fs_lseek_args) <= 64, "fs_lseek_args fits arg[]");
 _Static_assert(sizeof(struct fs_ftruncate_args) <= 64, "fs_ftruncate_args fits arg[]");
 _Static_assert(sizeof(struct fs_ioctl_args) <= 64, "fs_ioctl_args fits arg[]");
+
+/* The other opcodes, the same way. A word an opcode does not use is named
+ * unused<i> (its index). FS_SYNC, FS_STATFS, FS_DROP_CACHE and FS_SHUTDOWN
+ * take no argument words and return none. */
+struct fs_readdir_args {     /* FS_READDIR */
+	uint64_t fd;
+	uint64_t length;         /* bytes of records at most */
+};
+struct fs_stats_args {       /* FS_STATS */
+	uint64_t which;          /* 0 or FS_STATS_MAPS */
+};
+struct fs_stats_result {     /* FS_STATS: v[FS_STAT_*], or v[FS_MSTAT_*] */
+	uint64_t v[8];
+};
+struct fs_dup_args {         /* FS_DUP */
+	uint64_t fd;
+	uint64_t lowest;         /* the lowest new descriptor */
+	uint64_t cloexec;        /* 0 or 1 */
+};
+struct fs_dup2_args {        /* FS_DUP2 */
+	uint64_t fd;
+	uint64_t newfd;
+	uint64_t cloexec;        /* 0 or 1 */
+};
+struct fs_fcntl_args {       /* FS_FCNTL */
+	uint64_t fd;
+	uint64_t cmd;            /* F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD(_CLOEXEC) */
+	uint64_t value;          /* F_DUPFD: the lowest new descriptor */
+};
+struct fs_pipe_args {        /* FS_PIPE */
+	uint64_t flags;          /* O_CLOEXEC | O_NONBLOCK */
+};
+struct fs_pipe_result {      /* FS_PIPE */
+	uint64_t read_fd;
+	uint64_t write_fd;
+};
+struct fs_fork_args {        /* FS_FORK */
+	uint64_t parent;         /* pids */
+	uint64_t child;
+};
+struct fs_pid_args {         /* FS_EXEC, FS_EXIT */
+	uint64_t pid;
+};
+struct fs_getcwd_args {      /* FS_GETCWD */
+	uint64_t size;           /* the caller's buffer */
+};
+struct fs_poll_args {        /* FS_POLL */
+	uint64_t nfds;           /* struct pollfd records in the data ICA */
+};
+struct fs_cancel_args {      /* FS_CANCEL */
+	uint64_t handle;         /* the control ICA of the call given up */
+};
+_Static_assert(sizeof(struct fs_readdir_args) <= 64, "fs_readdir_args fits arg[]");
+_Static_assert(sizeof(struct fs_stats_args) <= 64, "fs_stats_args fits arg[]");
+_Static_assert(sizeof(struct fs_stats_result) <= 64, "fs_stats_result fits arg[]");
+_Static_assert(sizeof(struct fs_dup_args) <= 64, "fs_dup_args fits arg[]");
+_Static_assert(sizeof(struct fs_dup2_args) <= 64, "fs_dup2_args fits arg[]");
+_Static_assert(sizeof(struct fs_fcntl_args) <= 64, "fs_fcntl_args fits arg[]");
+_Static_assert(sizeof(struct fs_pipe_args) <= 64, "fs_pipe_args fits arg[]");
+_Static_assert(sizeof(struct fs_pipe_result) <= 64, "fs_pipe_result fits arg[]");
+_Static_assert(sizeof(struct fs_fork_args) <= 64, "fs_fork_args fits arg[]");
+_Static_assert(sizeof(struct fs_pid_args) <= 64, "fs_pid_args fits arg[]");
+_Static_assert(sizeof(struct fs_getcwd_args) <= 64, "fs_getcwd_args fits arg[]");
+_Static_assert(sizeof(struct fs_poll_args) <= 64, "fs_poll_args fits arg[]");
+_Static_assert(sizeof(struct fs_cancel_args) <= 64, "fs_cancel_args fits arg[]");
+
+/* The path-taking opcodes: their own words first, then arg[3] and arg[4]
+ * in the same places in each (struct fs_path_args; asserted below). */
+struct fs_path_args {        /* FS_RMDIR, FS_RENAME; the words all of them share */
+	uint64_t unused0, unused1, unused2;
+	uint64_t dirfd;          /* with FS_AT_DIRFD: where relative paths start (AT_FDCWD too) */
+	uint64_t at_flags;       /* FS_AT_* */
+};
+struct fs_open_args {        /* FS_OPEN, FS_OPEN_AS */
+	uint64_t flags;          /* O_* */
+	uint64_t mode;           /* for O_CREAT */
+	uint64_t unused2;
+	uint64_t dirfd;
+	uint64_t at_flags;       /* FS_OPEN_AS: 0 */
+	uint64_t pid;            /* FS_OPEN_AS: whose current directory */
+};
+struct fs_stat_args {        /* FS_STAT */
+	uint64_t unused0, unused1, unused2;
+	uint64_t dirfd;          /* with FS_AT_EMPTY_PATH: the descriptor itself */
+	uint64_t at_flags;
+};
+struct fs_mkdir_args {       /* FS_MKDIR */
+	uint64_t mode;
+	uint64_t unused1, unused2;
+	uint64_t dirfd;
+	uint64_t at_flags;
+};
+struct fs_unlink_args {      /* FS_UNLINK */
+	uint64_t unused0;
+	uint64_t flags;          /* 0 or AT_REMOVEDIR */
+	uint64_t unused2;
+	uint64_t dirfd;
+	uint64_t at_flags;
+};
+struct fs_access_args {      /* FS_ACCESS */
+	uint64_t mode;           /* R_OK | W_OK | X_OK */
+	uint64_t unused1, unused2;
+	uint64_t dirfd;
+	uint64_t at_flags;
+};
+struct fs_readlink_args {    /* FS_READLINK */
+	uint64_t size;           /* the caller's buffer, 0: the data ICA's */
+	uint64_t unused1, unused2;
+	uint64_t dirfd;
+	uint64_t at_flags;
+};
+struct fs_chdir_args {       /* FS_CHDIR */
+	uint64_t by_fd;          /* 0: the path; 1: descriptor fd (fchdir) */
+	uint64_t fd;
+	uint64_t unused2;
+	uint64_t dirfd;
+	uint64_t at_flags;
+};
+#define FS_PATH_ARGS_SHARED(type) \
+	_Static_assert(sizeof(struct type) <= 64 && \
+	               offsetof(struct type, dirfd) == offsetof(struct fs_path_args, dirfd) && \
+	               offsetof(struct type, at_flags) == offsetof(struct fs_path_args, at_flags), \
+	               #type " fits arg[], dirfd and at_flags in place")
+FS_PATH_ARGS_SHARED(fs_path_args);
+FS_PATH_ARGS_SHARED(fs_open_args);
+FS_PATH_ARGS_SHARED(fs_stat_args);
+FS_PATH_ARGS_SHARED(fs_mkdir_args);
+FS_PATH_ARGS_SHARED(fs_unlink_args);
+FS_PATH_ARGS_SHARED(fs_access_args);
+FS_PATH_ARGS_SHARED(fs_readlink_args);
+FS_PATH_ARGS_SHARED(fs_chdir_args);
+_Static_assert(offsetof(struct fs_path_args, dirfd) == 3 * 8, "dirfd is arg[3]");
+_Static_assert(offsetof(struct fs_path_args, at_flags) == 4 * 8, "at_flags is arg[4]");
+_Static_assert(offsetof(struct fs_open_args, pid) == 5 * 8, "FS_OPEN_AS: pid is arg[5]");
+#undef FS_PATH_ARGS_SHARED
+
+/* The file mappings' calls (only the kernel makes them). */
+struct fs_map_args {         /* FS_MAP */
+	uint64_t fd;
+	uint64_t first;          /* the first file page */
+	uint64_t count;          /* pages */
+	uint64_t flags;          /* FS_MAP_* */
+	uint64_t id;             /* the kernel's map id */
+};
+struct fs_map_result {       /* FS_MAP */
+	uint64_t writable;       /* 1: the map may write the cache */
+	uint64_t size;           /* the file's size in bytes */
+	uint64_t records;        /* struct fs_map_page records written (FS_MAP_POPULATE) */
+};
+struct fs_pagein_args {      /* FS_PAGEIN */
+	uint64_t id;             /* map id */
+	uint64_t page;           /* map page */
+	uint64_t write;          /* 1: a write fault of a shared mapping */
+	uint64_t around;         /* pages wanted with fault-around */
+};
+struct fs_pagein_result {    /* FS_PAGEIN: where the (first) page is */
+	uint64_t handle;         /* an ICA of the file manager */
+	uint64_t page;           /* the page's index in it */
+};
+struct fs_unmap_args {       /* FS_UNMAP */
+	uint64_t id;
+};
+struct fs_syncmap_args {     /* FS_SYNCMAP */
+	uint64_t id;
+	uint64_t first;          /* the first map page */
+	uint64_t count;          /* pages */
+	uint64_t size;           /* the new size in bytes, or 0 */
+};
+_Static_assert(sizeof(struct fs_map_args) <= 64, "fs_map_args fits arg[]");
+_Static_assert(sizeof(struct fs_map_result) <= 64, "fs_map_result fits arg[]");
+_Static_assert(sizeof(struct fs_pagein_args) <= 64, "fs_pagein_args fits arg[]");
+_Static_assert(sizeof(struct fs_pagein_result) <= 64, "fs_pagein_result fits arg[]");
+_Static_assert(sizeof(struct fs_unmap_args) <= 64, "fs_unmap_args fits arg[]");
+_Static_assert(sizeof(struct fs_syncmap_args) <= 64, "fs_syncmap_args fits arg[]");
 
 /* FS_MAP flags and records. */
 #define FS_MAP_SHARED     1u   /* MAP_SHARED (else MAP_PRIVATE: the kernel copies on write) */

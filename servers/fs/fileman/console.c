@@ -18,16 +18,19 @@
 
 static struct myrmex_ctl_header *poll_ctl;   /* ours, for CONSOLE_POLL */
 
-static int64_t forward(struct server_request *rq, uint32_t opcode, uint64_t a1, uint64_t a2)
+/* The passed-on frame's arg[0] is the descriptor fd (as ours). */
+static int64_t forward(struct server_request *rq, uint32_t opcode, uint64_t fd, uint64_t a1,
+                       uint64_t a2)
 {
 	server_out(rq, FS_RESULT_KIND, FS_KIND_CONSOLE);
-	int64_t r = request_pass_on(rq, MYRMEX_COREID_CONSOLE, opcode, rq->in[0], a1, a2);
+	int64_t r = request_pass_on(rq, MYRMEX_COREID_CONSOLE, opcode, fd, a1, a2);
 	return r == -ESRCH ? -ENXIO : r;   /* -ENXIO: no console server runs */
 }
 
 int64_t console_forward(struct server_request *rq, const struct open_file *f, bool write)
 {
-	uint64_t length = SERVER_IN(rq, struct fs_io_args)->length;
+	const struct fs_io_args *a = SERVER_IN(rq, struct fs_io_args);
+	uint64_t length = a->length;
 	if (!rq->data || length > rq->data_size)
 		return -EINVAL;
 	if (!write && (f->flags & O_NONBLOCK) && length > 0) {
@@ -35,13 +38,13 @@ int64_t console_forward(struct server_request *rq, const struct open_file *f, bo
 		if (ready >= 0 && !(ready & POLLIN))
 			return -EAGAIN;
 	}
-	return forward(rq, write ? CONSOLE_WRITE : CONSOLE_READ, length, 0);
+	return forward(rq, write ? CONSOLE_WRITE : CONSOLE_READ, a->fd, length, 0);
 }
 
 int64_t console_ioctl(struct server_request *rq)
 {
 	const struct fs_ioctl_args *a = SERVER_IN(rq, struct fs_ioctl_args);
-	return forward(rq, CONSOLE_IOCTL, a->request, a->value);
+	return forward(rq, CONSOLE_IOCTL, a->fd, a->request, a->value);
 }
 
 int console_poll(void)

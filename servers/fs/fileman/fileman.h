@@ -15,6 +15,7 @@
  *   fmap.c      file mappings (mmap, the On-Memory File's readblock): the
  *               kernel's maps and the blocks each holds, page-in, sync,
  *               unmap, and revocation when a file shrinks or goes
+ *   fmap_table.c  their tables (fmap.h): maps by id, pin records per page
  *   ofd.c       open-file descriptions: the object, offset, flags, counted
  *               references (descriptors, parked requests)
  *   fdtable.c   descriptor tables per process: entries pointing to
@@ -84,8 +85,8 @@ static inline struct myrmex_ctl_header *request_ctl(const struct server_request 
 struct ext2_fs *fm_fs_for(struct server_request *rq);
 
 /* Passes the request on to server target as the next stage of the caller's
- * own call (a frame with opcode, a0..a2, the result arg[7] already chosen
- * with request_out, and the caller's data ICAs), with direct return: the
+ * own call (a frame with opcode, a0..a2, the result word FS_RESULT_KIND
+ * already chosen with server_out, and the caller's data ICAs), with direct return: the
  * result goes from there straight to the caller. The control ICA is claimed
  * first, so that the caller's other threads cannot rewrite our frame.
  * Returns SERVER_LATER, or -errno when nothing was sent (the request is
@@ -98,13 +99,13 @@ int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opc
  * set. */
 const char *request_path(struct server_request *rq, int *err);
 
-/* Where the request's relative path starts: the process's current
- * directory or, with FS_AT_DIRFD in arg[4], the directory open as
- * descriptor arg[3] (AT_FDCWD there: the current directory; for an
- * absolute path the descriptor is not looked at, as on Linux). *cwd gets
- * the current directory's text when that is the start (for the special
- * names), else NULL. 0 or -errno (-EBADF, -ENOTDIR, -EINVAL for unknown
- * FS_AT_* bits). */
+/* Where the request's relative path starts (struct fs_path_args, the
+ * words every path-taking opcode shares): the process's current directory
+ * or, with FS_AT_DIRFD in at_flags, the directory open as descriptor dirfd
+ * (AT_FDCWD there: the current directory; for an absolute path the
+ * descriptor is not looked at, as on Linux). *cwd gets the current
+ * directory's text when that is the start (for the special names), else
+ * NULL. 0 or -errno (-EBADF, -ENOTDIR, -EINVAL for unknown FS_AT_* bits). */
 int request_base(struct server_request *rq, const char *path, uint32_t *dir, const char **cwd);
 /* request_path and request_base together: the path, or NULL with *err set. */
 const char *request_path_at(struct server_request *rq, uint32_t *dir, const char **cwd, int *err);

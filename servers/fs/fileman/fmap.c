@@ -45,184 +45,22 @@
  * Limits: FMAP_MAX maps (-EAGAIN), FMAP_PINS_MAX pages held by all maps
  * together and the cache's pinned-chunk limit (-ENOMEM).
  */
-#include "fileman.h"
+#include "fmap.h"
 
 #include <errno.h>
 #include <string.h>
 #include <myrmex/omf.h>
 
-#define FMAP_MAX        1024u
-#define FMAP_PINS_MAX   32768u
-#define MAP_HASH        1024u
-#define PIN_HASH        4096u
-#define NONE            UINT32_MAX
 #define MAP_FLAGS       (FS_MAP_SHARED | FS_MAP_WRITE | FS_MAP_POPULATE | FS_MAP_OMF)
-#define ZERO_PAGE_BLOCK 0u      /* a pin's block: the shared zero page */
 #define BLOCK_UNKNOWN   UINT32_MAX   /* page_in: look the block up */
 #define LOOKUP_RUN      64u     /* pages whose blocks one map_blocks call looks up */
 /* Pages of the largest ext2 file (file.c's EXT2_MAX_FILE_SIZE): readblock
  * allocates no block that no size could ever cover. */
 #define MAX_FILE_PAGES  (0x1ff00000000ull / FM_BLOCK)
 
-_Static_assert(FMAP_PINS_MAX < 65536u, "cache.c counts pins per block in 16 bits");
-
-struct fmap {
-	uint32_t id;                /* the kernel's map id; 0: the slot is free */
-	uint32_t ino;               /* 0 once the file is gone */
-	uint64_t first;             /* the file page of map page 0 */
-	uint32_t count;             /* pages */
-	uint32_t revoked_from;      /* map pages from here on are revoked (count: none) */
-	uint32_t flags;             /* FS_MAP_* as asked */
-	bool writable;              /* the map writes the cache */
-	bool past_end;              /* it has held or made a block past the end of the file */
-	bool meta_dirty;            /* it allocated blocks since its last FS_SYNCMAP */
-	int pid;                    /* who mapped (for the log) */
-	uint32_t pins;              /* its first pin record, NONE when it holds nothing */
-	uint32_t id_next;           /* the map-id hash chain */
-};
-
-struct pin {
-	uint32_t map;               /* slot in maps[]; NONE: the record is free */
-	uint32_t page;              /* map page */
-	uint32_t block;             /* disk block, or ZERO_PAGE_BLOCK */
-	uint32_t handle, index;     /* where the page is: an ICA of ours and a page in it */
-	uint32_t hash_next;         /* the (map, page) hash chain */
-	uint32_t map_next;          /* the map's list; the free list */
-};
-
-static struct fmap maps[FMAP_MAX];
-static uint32_t map_hash[MAP_HASH];
-static struct pin pins[FMAP_PINS_MAX];
-static uint32_t pin_hash[PIN_HASH];
-static uint32_t pin_free = NONE;
-static uint32_t live_maps, held_pages;
 static uint32_t zero_handle;            /* one zero-filled page, made at first use */
 static uint64_t lost_seen;
 static uint64_t calls_map, calls_pagein, calls_syncmap, revokes;
-static bool ready;
-
-static void fmap_init(void)
-{
-	if (ready)
-		return;
-	for (uint32_t i = 0; i < MAP_HASH; i++)
-		map_hash[i] = NONE;
-	for (uint32_t i = 0; i < PIN_HASH; i++)
-		pin_hash[i] = NONE;
-	for (uint32_t i = FMAP_PINS_MAX; i-- > 0;) {
-		pins[i].map = NONE;
-		pins[i].map_next = pin_free;
-		pin_free = i;
-	}
-	ready = true;
-}
-
-static uint32_t slot_of(const struct fmap *m)
-{
-	return (uint32_t)(m - maps);
-}
-
-/* ---- maps by id ---- */
-
-static struct fmap *map_find(uint64_t id)
-{
-	if (id == 0 || id > UINT32_MAX)
-		return NULL;
-	for (uint32_t s = map_hash[id % MAP_HASH]; s != NONE; s = maps[s].id_next)
-		if (maps[s].id == id)
-			return &maps[s];
-	return NULL;
-}
-
-static struct fmap *map_new(uint32_t id)
-{
-	for (uint32_t s = 0; s < FMAP_MAX; s++) {
-		struct fmap *m = &maps[s];
-		if (m->id)
-			continue;
-		memset(m, 0, sizeof(*m));
-		m->id = id;
-		m->pins = NONE;
-		m->id_next = map_hash[id % MAP_HASH];
-		map_hash[id % MAP_HASH] = s;
-		live_maps++;
-		return m;
-	}
-	return NULL;
-}
-
-static void map_free(struct fmap *m)
-{
-	uint32_t *pp = &map_hash[m->id % MAP_HASH];
-	while (*pp != NONE && *pp != slot_of(m))
-		pp = &maps[*pp].id_next;
-	if (*pp != NONE)
-		*pp = m->id_next;
-	m->id = 0;
-	live_maps--;
-}
-
-/* ---- pin records ---- */
-
-static uint32_t pin_bucket(uint32_t slot, uint32_t page)
-{
-	return (slot * 2654435761u ^ page) % PIN_HASH;
-}
-
-static struct pin *pin_find(const struct fmap *m, uint32_t page)
-{
-	uint32_t slot = slot_of(m);
-	for (uint32_t i = pin_hash[pin_bucket(slot, page)]; i != NONE; i = pins[i].hash_next)
-		if (pins[i].map == slot && pins[i].page == page)
-			return &pins[i];
-	return NULL;
-}
-
-static void pin_add(struct fmap *m, uint32_t page, uint32_t block, uint32_t handle,
-                    uint32_t index)
-{
-	uint32_t i = pin_free;
-	struct pin *p = &pins[i];
-	pin_free = p->map_next;
-	uint32_t b = pin_bucket(slot_of(m), page);
-	*p = (struct pin){ .map = slot_of(m), .page = page, .block = block, .handle = handle,
-	                   .index = index, .hash_next = pin_hash[b], .map_next = m->pins };
-	pin_hash[b] = i;
-	m->pins = i;
-	held_pages++;
-}
-
-/* Lets go of the block of record i (not yet off the map's list). */
-static void pin_drop(struct fmap *m, uint32_t i)
-{
-	struct pin *p = &pins[i];
-	uint32_t *pp = &pin_hash[pin_bucket(p->map, p->page)];
-	while (*pp != NONE && *pp != i)
-		pp = &pins[*pp].hash_next;
-	if (*pp != NONE)
-		*pp = p->hash_next;
-	if (p->block != ZERO_PAGE_BLOCK)
-		cache_unpin(p->block, m->writable);
-	p->map = NONE;
-	p->map_next = pin_free;
-	pin_free = i;
-	held_pages--;
-}
-
-/* Lets go of the map's pages from map page `from` on (0: all of them). */
-static void map_drop_from(struct fmap *m, uint32_t from)
-{
-	uint32_t *pp = &m->pins;
-	while (*pp != NONE) {
-		uint32_t i = *pp;
-		if (pins[i].page >= from) {
-			*pp = pins[i].map_next;
-			pin_drop(m, i);
-		} else {
-			pp = &pins[i].map_next;
-		}
-	}
-}
 
 /* ---- the file ---- */
 
@@ -274,12 +112,12 @@ static uint64_t held_past(uint32_t ino, const struct fmap *but, uint64_t end_pag
 {
 	uint64_t after = end_page;
 	for (uint32_t s = 0; s < FMAP_MAX; s++) {
-		const struct fmap *m = &maps[s];
+		const struct fmap *m = &fmap_maps[s];
 		if (!m->id || m == but || m->ino != ino || !m->past_end)
 			continue;
-		for (uint32_t i = m->pins; i != NONE; i = pins[i].map_next)
-			if (m->first + pins[i].page >= after)
-				after = m->first + pins[i].page + 1;
+		for (uint32_t i = m->pins; i != FMAP_NONE; i = fmap_pins[i].map_next)
+			if (m->first + fmap_pins[i].page >= after)
+				after = m->first + fmap_pins[i].page + 1;
 	}
 	return after;
 }
@@ -288,7 +126,7 @@ static uint64_t held_past(uint32_t ino, const struct fmap *but, uint64_t end_pag
  * that no other map holds are freed, the slot is free. */
 static void map_release(struct server_request *rq, struct fmap *m)
 {
-	map_drop_from(m, 0);
+	fmap_drop_from(m, 0);
 	uint64_t size = 0;
 	if (m->past_end && m->ino && fm_fs_state == 0 && !fm_fs.read_only &&
 	    file_size(rq, m->ino, &size) == 0) {
@@ -297,7 +135,7 @@ static void map_release(struct server_request *rq, struct fmap *m)
 			fm_log("map %u: freeing blocks past the end of inode %u: error %d", m->id,
 			       m->ino, -rc);
 	}
-	map_free(m);
+	fmap_free(m);
 }
 
 /*
@@ -315,7 +153,7 @@ static int page_in(struct server_request *rq, struct fmap *m, uint32_t page, uin
 		return -EINVAL;
 	if (page >= m->revoked_from || m->ino == 0)
 		return -ENXIO;
-	struct pin *held = pin_find(m, page);
+	struct fmap_pin *held = fmap_pin_find(m, page);
 	if (held) {
 		*handle = held->handle;
 		*index = held->index;
@@ -325,7 +163,7 @@ static int page_in(struct server_request *rq, struct fmap *m, uint32_t page, uin
 	bool past_end = fpage >= pages_of(size);
 	if (past_end && !((m->flags & FS_MAP_OMF) && m->writable))
 		return -ENXIO;   /* mmap: SIGBUS; readblock on a read-only fd */
-	if (pin_free == NONE)
+	if (!fmap_pin_room())
 		return -ENOMEM;
 	uint64_t disk = block;
 	int rc = 0;
@@ -358,7 +196,7 @@ static int page_in(struct server_request *rq, struct fmap *m, uint32_t page, uin
 		return (int)fm_result(rc, "page-in");
 	if (first_hold && fpage + 1 == pages_of(size) && size % FM_BLOCK)
 		zero_after_end(rq, disk, size);
-	pin_add(m, page, (uint32_t)disk, *handle, *index);
+	fmap_pin_add(m, page, (uint32_t)disk, *handle, *index);
 	return 0;
 }
 
@@ -408,21 +246,21 @@ static uint32_t page_in_around(struct server_request *rq, struct fmap *m, uint32
 
 /* ---- the handlers ---- */
 
-/* FS_MAP: arg[0] fd, arg[1] first file page, arg[2] pages, arg[3] flags,
- * arg[4] map id. */
+/* FS_MAP: struct fs_map_args (fd, first file page, pages, flags, map id). */
 int64_t do_map(struct server_request *rq)
 {
 	fmap_init();
-	uint64_t first = rq->in[1], count = rq->in[2], flags = rq->in[3], id = rq->in[4];
+	const struct fs_map_args *a = SERVER_IN(rq, struct fs_map_args);
+	uint64_t first = a->first, count = a->count, flags = a->flags, id = a->id;
 	bool omf = flags & FS_MAP_OMF;
 	if (id == 0 || id > UINT32_MAX || count == 0 || count > FS_MAP_MAX_PAGES ||
 	    (flags & ~(uint64_t)MAP_FLAGS) ||
 	    ((flags & FS_MAP_WRITE) && !(flags & FS_MAP_SHARED)) ||
 	    first > (1ull << 32) - count)
 		return -EINVAL;
-	if (map_find(id))
+	if (fmap_find(id))
 		return -EEXIST;
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
 	if (f->kind != FM_FILE)
@@ -451,7 +289,7 @@ int64_t do_map(struct server_request *rq)
 		return -ENXIO;   /* readblock past the end of a read-only file */
 	if (omf && writable && first + count > MAX_FILE_PAGES)
 		return -EFBIG;
-	struct fmap *m = map_new((uint32_t)id);
+	struct fmap *m = fmap_new((uint32_t)id);
 	if (!m)
 		return -EAGAIN;
 	m->ino = f->ino;
@@ -478,35 +316,37 @@ int64_t do_map(struct server_request *rq)
 		records = n;
 	}
 	calls_map++;
-	server_out(rq, 0, writable);
-	server_out(rq, 1, size);
-	server_out(rq, 2, records);
+	struct fs_map_result *res = SERVER_OUT(rq, struct fs_map_result);
+	res->writable = writable;
+	res->size = size;
+	res->records = records;
 	return 0;
 }
 
-/* The map arg[0] names, for a call only the kernel may make (the table's
+/* Map id, for a call only the kernel may make (the table's
  * SERVER_KERNEL_ONLY): 0, or -ENOENT (no such map). */
-static int64_t kernel_map(struct server_request *rq, struct fmap **out)
+static int64_t kernel_map(uint64_t id, struct fmap **out)
 {
 	fmap_init();
-	*out = map_find(rq->in[0]);
+	*out = fmap_find(id);
 	return *out ? 0 : -ENOENT;
 }
 
-/* FS_PAGEIN: arg[0] map id, arg[1] map page, arg[2] 1 for a write fault,
- * arg[3] pages wanted with fault-around (with a data ICA for the records;
- * 0 or 1, or no data ICA: the one page, status 0). */
+/* FS_PAGEIN: struct fs_pagein_args (map id, map page, 1 for a write fault,
+ * pages wanted with fault-around: with a data ICA for the records; 0 or 1,
+ * or no data ICA: the one page, status 0). */
 int64_t do_pagein(struct server_request *rq)
 {
+	const struct fs_pagein_args *a = SERVER_IN(rq, struct fs_pagein_args);
 	struct fmap *m;
-	int64_t found = kernel_map(rq, &m);
+	int64_t found = kernel_map(a->id, &m);
 	if (found < 0)
 		return found;
-	if (rq->in[1] >= m->count || rq->in[2] > 1)
+	if (a->page >= m->count || a->write > 1)
 		return -EINVAL;
-	if (rq->in[2] == 1 && !m->writable)
+	if (a->write == 1 && !m->writable)
 		return -EACCES;
-	uint32_t page = (uint32_t)rq->in[1];
+	uint32_t page = (uint32_t)a->page;
 	if (page >= m->revoked_from || m->ino == 0)
 		return -ENXIO;
 	uint64_t size = 0;
@@ -521,9 +361,10 @@ int64_t do_pagein(struct server_request *rq)
 	if (rc < 0)
 		return rc;
 	calls_pagein++;
-	server_out(rq, 0, handle);
-	server_out(rq, 1, index);
-	uint64_t want = rq->in[3] < FS_PAGEIN_AROUND ? rq->in[3] : FS_PAGEIN_AROUND;
+	struct fs_pagein_result *res = SERVER_OUT(rq, struct fs_pagein_result);
+	res->handle = handle;
+	res->page = index;
+	uint64_t want = a->around < FS_PAGEIN_AROUND ? a->around : FS_PAGEIN_AROUND;
 	if (rq->data_size / sizeof(struct fs_map_page) < want)
 		want = rq->data_size / sizeof(struct fs_map_page);
 	if (!rq->data || want <= 1)
@@ -543,26 +384,28 @@ int64_t do_pagein(struct server_request *rq)
 	return 1 + page_in_around(rq, m, page, size, (uint32_t)want - 1, out + 1);
 }
 
-/* FS_UNMAP: arg[0] map id. Sent asynchronously: the status goes to nobody. */
+/* FS_UNMAP: struct fs_unmap_args (map id). Sent asynchronously: the status
+ * goes to nobody. */
 int64_t do_unmap(struct server_request *rq)
 {
 	struct fmap *m;
-	int64_t found = kernel_map(rq, &m);
+	int64_t found = kernel_map(SERVER_IN(rq, struct fs_unmap_args)->id, &m);
 	if (found < 0)
 		return found;
 	map_release(rq, m);
 	return 0;
 }
 
-/* FS_SYNCMAP: arg[0] map id, arg[1] first map page, arg[2] pages, arg[3] the
- * new size or 0. */
+/* FS_SYNCMAP: struct fs_syncmap_args (map id, first map page, pages, the
+ * new size or 0). */
 int64_t do_syncmap(struct server_request *rq)
 {
+	const struct fs_syncmap_args *a = SERVER_IN(rq, struct fs_syncmap_args);
 	struct fmap *m;
-	int64_t found = kernel_map(rq, &m);
+	int64_t found = kernel_map(a->id, &m);
 	if (found < 0)
 		return found;
-	uint64_t from = rq->in[1], count = rq->in[2], new_size = rq->in[3];
+	uint64_t from = a->first, count = a->count, new_size = a->size;
 	if (from > m->count || count > m->count - from)
 		return -EINVAL;
 	if (new_size) {
@@ -575,10 +418,10 @@ int64_t do_syncmap(struct server_request *rq)
 	}
 	/* What a read-only map holds is as the disk has it, or as someone
 	 * else's write left it: theirs to write back. */
-	for (uint32_t i = m->pins; m->writable && i != NONE; i = pins[i].map_next)
-		if (pins[i].page >= from && pins[i].page - from < count &&
-		    pins[i].block != ZERO_PAGE_BLOCK)
-			cache_sync_mark(pins[i].block);
+	for (uint32_t i = m->pins; m->writable && i != FMAP_NONE; i = fmap_pins[i].map_next)
+		if (fmap_pins[i].page >= from && fmap_pins[i].page - from < count &&
+		    fmap_pins[i].block != ZERO_PAGE_BLOCK)
+			cache_sync_mark(fmap_pins[i].block);
 	int rc = 0;
 	if (new_size) {
 		uint64_t size = 0;
@@ -622,17 +465,17 @@ static int revoke_from(struct fmap *m, uint32_t from)
 		return (int)r;
 	}
 	m->revoked_from = from;
-	map_drop_from(m, from);
+	fmap_drop_from(m, from);
 	return 0;
 }
 
 int fmap_truncate(uint32_t ino, uint64_t size)
 {
-	if (!ready)
+	if (!fmap_ready)
 		return 0;
 	uint64_t end = pages_of(size);   /* the first page wholly past size */
 	for (uint32_t s = 0; s < FMAP_MAX; s++) {
-		struct fmap *m = &maps[s];
+		struct fmap *m = &fmap_maps[s];
 		if (!m->id || m->ino != ino || m->first + m->count <= end)
 			continue;
 		int rc = revoke_from(m, end > m->first ? (uint32_t)(end - m->first) : 0);
@@ -644,10 +487,10 @@ int fmap_truncate(uint32_t ino, uint64_t size)
 
 int fmap_inode_gone(uint32_t ino)
 {
-	if (!ready || ino == 0)
+	if (!fmap_ready || ino == 0)
 		return 0;
 	for (uint32_t s = 0; s < FMAP_MAX; s++) {
-		struct fmap *m = &maps[s];
+		struct fmap *m = &fmap_maps[s];
 		if (!m->id || m->ino != ino)
 			continue;
 		int rc = revoke_from(m, 0);
@@ -660,33 +503,33 @@ int fmap_inode_gone(uint32_t ino)
 
 void fmap_after_request(void)
 {
-	if (!ready || cache_pinned_lost == lost_seen)
+	if (!fmap_ready || cache_pinned_lost == lost_seen)
 		return;
 	lost_seen = cache_pinned_lost;
 	/* A page whose chunk no longer sits in the ICA it was handed out from
 	 * is not the cache's any more: revoke from the first such page. */
 	for (uint32_t s = 0; s < FMAP_MAX; s++) {
-		struct fmap *m = &maps[s];
+		struct fmap *m = &fmap_maps[s];
 		if (!m->id)
 			continue;
 		uint32_t from = m->revoked_from;
-		for (uint32_t i = m->pins; i != NONE; i = pins[i].map_next)
-			if (pins[i].block != ZERO_PAGE_BLOCK && pins[i].page < from &&
-			    cache_handle_of(pins[i].block) != pins[i].handle)
-				from = pins[i].page;
+		for (uint32_t i = m->pins; i != FMAP_NONE; i = fmap_pins[i].map_next)
+			if (fmap_pins[i].block != ZERO_PAGE_BLOCK && fmap_pins[i].page < from &&
+			    cache_handle_of(fmap_pins[i].block) != fmap_pins[i].handle)
+				from = fmap_pins[i].page;
 		if (from < m->revoked_from && revoke_from(m, from) < 0) {
 			m->revoked_from = from;   /* the pages are not the cache's anyway */
-			map_drop_from(m, from);
+			fmap_drop_from(m, from);
 		}
 	}
 }
 
 void fmap_shutdown(struct server_request *rq)
 {
-	if (!ready)
+	if (!fmap_ready)
 		return;
 	for (uint32_t s = 0; s < FMAP_MAX; s++) {
-		struct fmap *m = &maps[s];
+		struct fmap *m = &fmap_maps[s];
 		if (!m->id)
 			continue;
 		fm_log("shutdown: map %u of pid %d (inode %u) still held: revoked", m->id, m->pid,
@@ -700,8 +543,8 @@ void fmap_stats(uint64_t out[8])
 {
 	uint64_t blocks, chunks;
 	cache_pin_counts(&blocks, &chunks);
-	out[FS_MSTAT_MAPS] = live_maps;
-	out[FS_MSTAT_PAGES_HELD] = held_pages;
+	out[FS_MSTAT_MAPS] = fmap_live;
+	out[FS_MSTAT_PAGES_HELD] = fmap_held_pages;
 	out[FS_MSTAT_PINNED_BLOCKS] = blocks;
 	out[FS_MSTAT_PINNED_CHUNKS] = chunks;
 	out[FS_MSTAT_MAP_CALLS] = calls_map;

@@ -28,14 +28,15 @@ static uint8_t dirent_type(uint8_t ft)
 
 int64_t do_readdir(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	const struct fs_readdir_args *a = SERVER_IN(rq, struct fs_readdir_args);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
 	if (f->kind != FM_DIR)
 		return -ENOTDIR;
 	if (f->ino == 0)
 		return -ESTALE;
-	uint64_t room = rq->in[1] < rq->data_size ? rq->in[1] : rq->data_size;
+	uint64_t room = a->length < rq->data_size ? a->length : rq->data_size;
 	if (!rq->data)
 		return -EINVAL;
 	uint64_t used = 0, pos = f->offset;
@@ -98,7 +99,8 @@ int64_t do_mkdir(struct server_request *rq)
 	bool trailing;
 	int rc = request_parent(rq, &dir, name, -EEXIST, &trailing);
 	if (rc == 0)
-		rc = ext2_mkdir(fm_fs_for(rq), dir, name, (uint32_t)rq->in[0] & 07777, 0, 0, &ino);
+		rc = ext2_mkdir(fm_fs_for(rq), dir, name,
+		                (uint32_t)SERVER_IN(rq, struct fs_mkdir_args)->mode & 07777, 0, 0, &ino);
 	return fm_result(rc, "mkdir");
 }
 
@@ -140,10 +142,11 @@ static void forget_if_gone(struct server_request *rq, uint32_t ino)
 
 int64_t do_unlink(struct server_request *rq)
 {
-	/* arg[1]: unlinkat's flags; AT_REMOVEDIR makes it rmdir. */
-	if (rq->in[1] & ~(uint64_t)AT_REMOVEDIR)
+	/* unlinkat's flags; AT_REMOVEDIR makes it rmdir. */
+	uint64_t flags = SERVER_IN(rq, struct fs_unlink_args)->flags;
+	if (flags & ~(uint64_t)AT_REMOVEDIR)
 		return -EINVAL;
-	if (rq->in[1] & AT_REMOVEDIR)
+	if (flags & AT_REMOVEDIR)
 		return do_rmdir(rq);
 	uint32_t dir, ino = 0;
 	char name[EXT2_NAME_MAX + 1];
@@ -192,7 +195,7 @@ int64_t do_rename(struct server_request *rq)
 		return -ENAMETOOLONG;
 	if (from[0] == '\0' || to[0] == '\0')
 		return -ENOENT;
-	/* With FS_AT_DIRFD both relative paths start at descriptor arg[3]. */
+	/* With FS_AT_DIRFD both relative paths start at descriptor dirfd. */
 	uint32_t old_dir, new_dir, replaced = 0;
 	char old_name[EXT2_NAME_MAX + 1], new_name[EXT2_NAME_MAX + 1];
 	bool trailing;

@@ -15,43 +15,46 @@
 
 int64_t do_dup(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	const struct fs_dup_args *a = SERVER_IN(rq, struct fs_dup_args);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
-	if (rq->in[2] > 1)
+	if (a->cloexec > 1)
 		return -EINVAL;
-	return files_install(rq->d.requester, f, rq->in[1], rq->in[2]);
+	return files_install(rq->d.requester, f, a->lowest, a->cloexec);
 }
 
 int64_t do_dup2(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	const struct fs_dup2_args *a = SERVER_IN(rq, struct fs_dup2_args);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
-	if (rq->in[2] > 1)
+	if (a->cloexec > 1)
 		return -EINVAL;
-	if (rq->in[1] >= FS_MAX_FDS)
+	if (a->newfd >= FS_MAX_FDS)
 		return -EBADF;
-	if (rq->in[0] == rq->in[1])
-		return (int64_t)rq->in[1];
-	int rc = files_install_at(rq->d.requester, rq->in[1], f, rq->in[2]);
-	return rc < 0 ? rc : (int64_t)rq->in[1];
+	if (a->fd == a->newfd)
+		return (int64_t)a->newfd;
+	int rc = files_install_at(rq->d.requester, a->newfd, f, a->cloexec);
+	return rc < 0 ? rc : (int64_t)a->newfd;
 }
 
 int64_t do_fcntl(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	const struct fs_fcntl_args *a = SERVER_IN(rq, struct fs_fcntl_args);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
-	uint64_t value = rq->in[2];
-	switch (rq->in[1]) {
+	uint64_t value = a->value;
+	switch (a->cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		return files_install(rq->d.requester, f, value, rq->in[1] == F_DUPFD_CLOEXEC);
+		return files_install(rq->d.requester, f, value, a->cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:
-		return files_cloexec(rq->d.requester, rq->in[0]) ? FD_CLOEXEC : 0;
+		return files_cloexec(rq->d.requester, a->fd) ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		files_set_cloexec(rq->d.requester, rq->in[0], value & FD_CLOEXEC);
+		files_set_cloexec(rq->d.requester, a->fd, value & FD_CLOEXEC);
 		return 0;
 	case F_GETFL:
 		return f->flags;
@@ -65,10 +68,11 @@ int64_t do_fcntl(struct server_request *rq)
 
 int64_t do_pipe(struct server_request *rq)
 {
-	if (rq->in[0] & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK))
+	uint64_t flags = SERVER_IN(rq, struct fs_pipe_args)->flags;
+	if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
-	int nonblock = (int)rq->in[0] & O_NONBLOCK, err = 0;
-	bool cloexec = rq->in[0] & O_CLOEXEC;
+	int nonblock = (int)flags & O_NONBLOCK, err = 0;
+	bool cloexec = flags & O_CLOEXEC;
 	struct pipe *p = pipe_new(&err);
 	if (!p)
 		return err;
@@ -94,8 +98,9 @@ int64_t do_pipe(struct server_request *rq)
 	ofd_unref(w);
 	if (wfd < 0)
 		return wfd;
-	server_out(rq, 0, (uint64_t)rfd);
-	server_out(rq, 1, (uint64_t)wfd);
+	struct fs_pipe_result *res = SERVER_OUT(rq, struct fs_pipe_result);
+	res->read_fd = (uint64_t)rfd;
+	res->write_fd = (uint64_t)wfd;
 	return 0;
 }
 
@@ -110,13 +115,14 @@ static int64_t put_int(struct server_request *rq, int value)
 
 int64_t do_ioctl(struct server_request *rq)
 {
-	struct open_file *f = files_get(rq->d.requester, rq->in[0]);
+	const struct fs_ioctl_args *a = SERVER_IN(rq, struct fs_ioctl_args);
+	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
-	switch (rq->in[1]) {
+	switch (a->request) {
 	case FIOCLEX:
 	case FIONCLEX:
-		files_set_cloexec(rq->d.requester, rq->in[0], rq->in[1] == FIOCLEX);
+		files_set_cloexec(rq->d.requester, a->fd, a->request == FIOCLEX);
 		return 0;
 	case FIONREAD:
 		if (f->kind == FM_PIPE)
@@ -158,7 +164,7 @@ static unsigned readiness(const struct open_file *f, int *console)
 
 int64_t do_poll(struct server_request *rq)
 {
-	uint64_t n = rq->in[0];
+	uint64_t n = SERVER_IN(rq, struct fs_poll_args)->nfds;
 	if (!rq->data || n > rq->data_size / sizeof(struct pollfd))
 		return -EINVAL;
 	int console = -1;

@@ -43,17 +43,16 @@ int64_t do_statfs(struct server_request *rq)
 
 int64_t do_stats(struct server_request *rq)
 {
-	uint64_t v[8];
-	if (rq->in[0] == FS_STATS_MAPS) {
-		fmap_stats(v);
-	} else if (rq->in[0] == 0) {
-		fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
-		memcpy(v, fm_stats.v, sizeof(v));
-	} else {
+	uint64_t which = SERVER_IN(rq, struct fs_stats_args)->which;
+	if (which != 0 && which != FS_STATS_MAPS)
 		return -EINVAL;
+	struct fs_stats_result *res = SERVER_OUT(rq, struct fs_stats_result);
+	if (which == FS_STATS_MAPS) {
+		fmap_stats(res->v);
+	} else {
+		fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
+		memcpy(res->v, fm_stats.v, sizeof(res->v));
 	}
-	for (unsigned i = 0; i < 8; i++)
-		server_out(rq, i, v[i]);
 	return 0;
 }
 

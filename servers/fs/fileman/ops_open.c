@@ -43,7 +43,8 @@ static int create(struct server_request *rq, uint32_t base, const char *path, ui
 /* FS_OPEN of path from directory base (cwd: its text, for special names). */
 static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd, const char *path)
 {
-	int flags = (int)rq->in[0];
+	const struct fs_open_args *a = SERVER_IN(rq, struct fs_open_args);
+	int flags = (int)a->flags;
 	int access = flags & O_ACCMODE;
 	bool cloexec = flags & O_CLOEXEC, exclusive = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 	if (access == O_ACCMODE)
@@ -70,7 +71,7 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	if (rc == 0 && exclusive)
 		return -EEXIST;
 	if (rc == -ENOENT && (flags & O_CREAT))
-		rc = create(rq, base, path, (uint32_t)rq->in[1], &ino);
+		rc = create(rq, base, path, (uint32_t)a->mode, &ino);
 	struct ext2_stat st;
 	if (rc == 0)
 		rc = ext2_stat(fm_fs_for(rq), ino, &st);
@@ -116,14 +117,15 @@ int64_t do_open_as(struct server_request *rq)
 {
 	if (!request_from_pm(rq))
 		return -EPERM;
-	if (rq->in[4] != 0 || rq->in[5] == 0 || rq->in[5] > INT32_MAX)
+	const struct fs_open_args *a = SERVER_IN(rq, struct fs_open_args);
+	if (a->at_flags != 0 || a->pid == 0 || a->pid > INT32_MAX)
 		return -EINVAL;
 	int err = 0;
 	const char *path = request_path(rq, &err);
 	if (!path)
 		return err;
 	const char *cwd;
-	uint32_t base = files_cwd((int)rq->in[5], &cwd);
+	uint32_t base = files_cwd((int)a->pid, &cwd);
 	return open_in(rq, base, cwd, path);
 }
 
@@ -139,12 +141,13 @@ static enum fm_kind special_of(const char *cwd, const char *path, uint32_t *mode
 
 int64_t do_stat(struct server_request *rq)
 {
-	if (rq->in[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
+	const struct fs_stat_args *a = SERVER_IN(rq, struct fs_stat_args);
+	if (a->at_flags & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((rq->in[4] & FS_AT_EMPTY_PATH) && rq->data && rq->data_size > 0 && rq->data[0] == '\0') {
+	if ((a->at_flags & FS_AT_EMPTY_PATH) && rq->data && rq->data_size > 0 && rq->data[0] == '\0') {
 		/* The descriptor itself, or the current directory. */
-		if ((rq->in[4] & FS_AT_DIRFD) && !request_at_fdcwd(rq->in[3])) {
-			struct open_file *f = files_get(rq->d.requester, rq->in[3]);
+		if ((a->at_flags & FS_AT_DIRFD) && !request_at_fdcwd(a->dirfd)) {
+			struct open_file *f = files_get(rq->d.requester, a->dirfd);
 			return f ? stat_description(rq, f) : -EBADF;
 		}
 		const char *text;
@@ -162,7 +165,7 @@ int64_t do_stat(struct server_request *rq)
 	if (special != FM_FREE)
 		return stat_special(rq, mode, rdev, special == FM_NULL ? 2 : 1);
 	uint32_t ino;
-	int rc = path_lookup(rq, base, path, !(rq->in[4] & FS_AT_NOFOLLOW), &ino);
+	int rc = path_lookup(rq, base, path, !(a->at_flags & FS_AT_NOFOLLOW), &ino);
 	if (rc < 0)
 		return fm_result(rc, "stat");
 	return stat_inode(rq, ino);
@@ -170,7 +173,8 @@ int64_t do_stat(struct server_request *rq)
 
 int64_t do_access(struct server_request *rq)
 {
-	uint64_t want = rq->in[0];
+	const struct fs_access_args *a = SERVER_IN(rq, struct fs_access_args);
+	uint64_t want = a->mode;
 	if (want & ~(uint64_t)(R_OK | W_OK | X_OK))
 		return -EINVAL;
 	int err = 0;
@@ -184,7 +188,7 @@ int64_t do_access(struct server_request *rq)
 		return want & X_OK ? -EACCES : 0;
 	uint32_t ino;
 	struct ext2_stat st;
-	int rc = path_lookup(rq, base, path, !(rq->in[4] & FS_AT_NOFOLLOW), &ino);
+	int rc = path_lookup(rq, base, path, !(a->at_flags & FS_AT_NOFOLLOW), &ino);
 	if (rc == 0)
 		rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	if (rc < 0)
@@ -216,9 +220,10 @@ int64_t do_readlink(struct server_request *rq)
 	int len = rc == 0 ? ext2_readlink(fm_fs_for(rq), ino, target, sizeof(target)) : rc;
 	if (len < 0)
 		return fm_result(len, "readlink");
-	/* arg[0]: the caller's buffer (0: the data ICA's size); a longer
-	 * target is cut, as Linux does. */
-	uint64_t room = rq->in[0] && rq->in[0] < rq->data_size ? rq->in[0] : rq->data_size;
+	/* The caller's buffer (0: the data ICA's size); a longer target is
+	 * cut, as Linux does. */
+	uint64_t size = SERVER_IN(rq, struct fs_readlink_args)->size;
+	uint64_t room = size && size < rq->data_size ? size : rq->data_size;
 	uint64_t n = (uint64_t)len < room ? (uint64_t)len : room;
 	memcpy(rq->data, target, n);
 	return (int64_t)n;

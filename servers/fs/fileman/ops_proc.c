@@ -13,17 +13,18 @@
 #include <errno.h>
 #include <string.h>
 
-/* arg[i] as a pid: 1..INT32_MAX, else 0. */
-static int pid_arg(const struct server_request *rq, unsigned i)
+/* An argument word as a pid: 1..INT32_MAX, else 0. */
+static int pid_arg(uint64_t v)
 {
-	return rq->in[i] > 0 && rq->in[i] <= INT32_MAX ? (int)rq->in[i] : 0;
+	return v > 0 && v <= INT32_MAX ? (int)v : 0;
 }
 
 int64_t do_fork(struct server_request *rq)
 {
 	if (!request_from_pm(rq))
 		return -EPERM;
-	int parent = pid_arg(rq, 0), child = pid_arg(rq, 1);
+	const struct fs_fork_args *a = SERVER_IN(rq, struct fs_fork_args);
+	int parent = pid_arg(a->parent), child = pid_arg(a->child);
 	if (!parent || !child || parent == child)
 		return -EINVAL;
 	return files_fork(parent, child);
@@ -33,7 +34,7 @@ int64_t do_exec(struct server_request *rq)
 {
 	if (!request_from_pm(rq))
 		return -EPERM;
-	int pid = pid_arg(rq, 0);
+	int pid = pid_arg(SERVER_IN(rq, struct fs_pid_args)->pid);
 	if (!pid)
 		return -EINVAL;
 	files_exec(pid);
@@ -42,7 +43,7 @@ int64_t do_exec(struct server_request *rq)
 
 int64_t do_exit(struct server_request *rq)
 {
-	int pid = pid_arg(rq, 0);
+	int pid = pid_arg(SERVER_IN(rq, struct fs_pid_args)->pid);
 	if (!pid)
 		return -EINVAL;
 	if (pid != rq->d.requester && !request_from_pm(rq))
@@ -54,17 +55,19 @@ int64_t do_exit(struct server_request *rq)
 int64_t do_cancel(struct server_request *rq)
 {
 	/* Only the requester's own calls: a handle of another's finds nothing. */
-	if (rq->in[0] <= UINT32_MAX)
-		pipe_cancel(rq->d.requester, (uint32_t)rq->in[0]);
+	uint64_t handle = SERVER_IN(rq, struct fs_cancel_args)->handle;
+	if (handle <= UINT32_MAX)
+		pipe_cancel(rq->d.requester, (uint32_t)handle);
 	return 0;
 }
 
 int64_t do_chdir(struct server_request *rq)
 {
 	static char text[FS_PATH_MAX];
+	const struct fs_chdir_args *a = SERVER_IN(rq, struct fs_chdir_args);
 	uint32_t ino;
-	if (rq->in[0] == 1) {   /* fchdir */
-		struct open_file *f = files_get(rq->d.requester, rq->in[1]);
+	if (a->by_fd == 1) {   /* fchdir */
+		struct open_file *f = files_get(rq->d.requester, a->fd);
 		if (!f)
 			return -EBADF;
 		if (f->kind != FM_DIR)
@@ -72,7 +75,7 @@ int64_t do_chdir(struct server_request *rq)
 		if (f->ino == 0)
 			return -ENOENT;
 		ino = f->ino;
-	} else if (rq->in[0] != 0) {
+	} else if (a->by_fd != 0) {
 		return -EINVAL;
 	} else {
 		int err = 0;
@@ -104,7 +107,7 @@ int64_t do_getcwd(struct server_request *rq)
 	if (!rq->data)
 		return -EINVAL;
 	uint64_t len = strlen(text) + 1;
-	if (len > rq->in[0] || len > rq->data_size)
+	if (len > SERVER_IN(rq, struct fs_getcwd_args)->size || len > rq->data_size)
 		return -ERANGE;
 	memcpy(rq->data, text, len);
 	return (int64_t)len;

@@ -71,9 +71,9 @@ int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opc
 	f->arg[2] = a2;
 	/* The result the caller sees is this frame (resultp) with direct
 	 * return; our own frame below gets the same arg[7]. */
-	if (rq->out_mask & 0x80u) {
-		f->arg[7] = rq->out[7];
-		rq->frame->arg[7] = rq->out[7];
+	if (rq->out_mask & (1u << FS_RESULT_KIND)) {
+		f->arg[FS_RESULT_KIND] = rq->out[FS_RESULT_KIND];
+		rq->frame->arg[FS_RESULT_KIND] = rq->out[FS_RESULT_KIND];
 	}
 	/* The caller's data ICAs travel on and come back to it with the result. */
 	for (unsigned i = 0; i < rq->d.ndata && i < MYRMEX_FRAME_DATA; i++)
@@ -123,11 +123,12 @@ const char *request_path_at(struct server_request *rq, uint32_t *dir, const char
 
 int request_base(struct server_request *rq, const char *path, uint32_t *dir, const char **cwd)
 {
+	const struct fs_path_args *a = SERVER_IN(rq, struct fs_path_args);
 	*cwd = NULL;
-	if (rq->in[4] & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
+	if (a->at_flags & ~(uint64_t)(FS_AT_DIRFD | FS_AT_NOFOLLOW | FS_AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((rq->in[4] & FS_AT_DIRFD) && path[0] != '/' && !request_at_fdcwd(rq->in[3])) {
-		struct open_file *f = files_get(rq->d.requester, rq->in[3]);
+	if ((a->at_flags & FS_AT_DIRFD) && path[0] != '/' && !request_at_fdcwd(a->dirfd)) {
+		struct open_file *f = files_get(rq->d.requester, a->dirfd);
 		if (!f)
 			return -EBADF;
 		if (f->kind != FM_DIR)
