@@ -33,6 +33,9 @@
 #define _GNU_SOURCE
 #include <myrmex.h>
 #include <myrmex/device.h>
+#include <myrmex/console.h>
+#include <myrmex/disk.h>
+#include <myrmex/fs.h>
 #include <myrmex/time.h>
 
 #include <errno.h>
@@ -336,8 +339,28 @@ static int virtio_blk_index(int n)
 	return -1;
 }
 
+/* Waits until server pid (just spawned as `name`) has registered coreid, so
+ * that the test's first call reaches it: a server spawned before the test
+ * need not run before it (a timer tick may preempt it before its
+ * registserver, and then a call finds no server: -ESRCH). pid, or -1 with
+ * the reason written and the server killed and reaped. */
+static long server_registered(const char *name, unsigned coreid, long pid, char *reason,
+                              size_t size)
+{
+	for (int tries = 0; tries < 2000 && myrmex_server_pid(coreid) != pid; tries++)
+		myrmex_sleep_ns(1000000);
+	if (myrmex_server_pid(coreid) == pid)
+		return pid;
+	snprintf(reason, size, "%s did not register coreid %u", name, coreid);
+	myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
+	int status;
+	wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS);
+	return -1;
+}
+
 /* Starts the virtio-blk driver with disk `disk` and the server right, for a
- * DISK or FS test: its pid, or -1 with the reason written. */
+ * DISK or FS test, and waits for its registration: its pid, or -1 with the
+ * reason written. */
 static long disk_driver_start(int disk, char *reason, size_t size)
 {
 	int index = virtio_blk_index(disk);
@@ -355,11 +378,12 @@ static long disk_driver_start(int disk, char *reason, size_t size)
 		snprintf(reason, size, "cannot start virtio_blk: %ld (%s)", pid, error_name(pid));
 		return -1;
 	}
-	return pid;
+	return server_registered("virtio_blk", MYRMEX_COREID_DISK, pid, reason, size);
 }
 
 /* Starts the console server (uart) with COM1 and the server right, for a
- * CONSOLE test: its pid, or -1 with the reason written. */
+ * CONSOLE test, and waits for its registration: its pid, or -1 with the
+ * reason written. */
 static long console_server_start(char *reason, size_t size)
 {
 	int index = com1_index();
@@ -376,7 +400,7 @@ static long console_server_start(char *reason, size_t size)
 		snprintf(reason, size, "cannot start uart: %ld (%s)", pid, error_name(pid));
 		return -1;
 	}
-	return pid;
+	return server_registered("uart", MYRMEX_COREID_CONSOLE, pid, reason, size);
 }
 
 /* Starts the time server (timed) with the server right for a TIME test and
@@ -390,16 +414,7 @@ static long time_server_start(char *reason, size_t size)
 		snprintf(reason, size, "cannot start timed: %ld (%s)", pid, error_name(pid));
 		return -1;
 	}
-	for (int tries = 0; tries < 2000 && myrmex_server_pid(MYRMEX_COREID_TIME) != pid; tries++)
-		myrmex_sleep_ns(1000000);
-	if (myrmex_server_pid(MYRMEX_COREID_TIME) != pid) {
-		snprintf(reason, size, "timed did not register");
-		myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
-		int status;
-		wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS);
-		return -1;
-	}
-	return pid;
+	return server_registered("timed", MYRMEX_COREID_TIME, pid, reason, size);
 }
 
 /* Stops the driver after its test (it serves until killed). 1 when it was
@@ -421,7 +436,8 @@ static int disk_driver_stop(long pid, char *reason, size_t size)
 	return 1;
 }
 
-/* Starts the file manager (it waits for the driver and mounts the disk):
+/* Starts the file manager (it registers, then waits for the driver and
+ * mounts the disk; calls queue meanwhile) and waits for its registration:
  * its pid, or -1 with the reason written. */
 static long fileman_start(char *reason, size_t size)
 {
@@ -431,7 +447,7 @@ static long fileman_start(char *reason, size_t size)
 		snprintf(reason, size, "cannot start fileman: %ld (%s)", pid, error_name(pid));
 		return -1;
 	}
-	return pid;
+	return server_registered("fileman", MYRMEX_COREID_FS, pid, reason, size);
 }
 
 /* FS_SHUTDOWN, made on a thread of ours so that the init can give up on a
