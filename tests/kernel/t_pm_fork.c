@@ -17,6 +17,12 @@
  *   t_pm_fork abandon  a process manager that ends with children it never
  *                      started: they go without a trace (the leak check
  *                      counts them), and the waiting parent gets -EPIPE.
+ *   t_pm_fork forged   the real process manager (servers/proc/pm), called
+ *                      by a program instead of the kernel: PM_FORK and
+ *                      PM_EXEC are refused with -EPERM (the origin the
+ *                      delivery gives, not the frame's word, which is
+ *                      forged too), an unknown opcode with -ENOSYS, and no
+ *                      child is made.
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_pm_fork"
@@ -193,6 +199,46 @@ static void run_abandon(void)
 	CHECK_EQ(myrmex_server_pid(MYRMEX_COREID_PM), -ESRCH);
 }
 
+/* One native call to the process manager from this program, with the
+ * frame's origin word forged to the kernel's: its status. */
+static long pm_forged_call(uint32_t opcode)
+{
+	static long handle = -1;
+	if (handle < 0 && (handle = myrmex_ica_alloc(1)) < 0)
+		return handle;
+	struct myrmex_ctl_header *h = myrmex_ctl_init(myrmex_ica_addr((uint32_t)handle));
+	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_PM, opcode);
+	f->arg[0] = (uint64_t)my_tid();
+	f->reserved = MYRMEX_ORIGIN_KERNEL;
+	long r = myrmex_callsync(h);
+	if (r < 0)
+		return r;
+	struct myrmex_frame *res = myrmex_ctl_result(h);
+	return res ? (long)res->status : -EIO;
+}
+
+static void run_forged(void)
+{
+	char *argv[] = { "pm", NULL };
+	long pm = myrmex_spawn_flags("pm", argv, pm_envp, -1, MYRMEX_SPAWN_SERVER);
+	if (pm <= 0) {
+		test_fail("spawn pm: %ld", pm);
+		return;
+	}
+	for (int tries = 0; tries < 2000 && myrmex_server_pid(MYRMEX_COREID_PM) != pm; tries++)
+		myrmex_sleep_ns(PM_MS);
+	CHECK_EQ(myrmex_server_pid(MYRMEX_COREID_PM), pm);
+	CHECK_EQ(pm_forged_call(PM_FORK), -EPERM);
+	CHECK_EQ(pm_forged_call(PM_EXEC), -EPERM);
+	CHECK_EQ(pm_forged_call(77), -ENOSYS);
+	myrmex_syscall6(SYS_kill, pm, SIGKILL, 0, 0, 0, 0);
+	int status = pm_reap(pm);
+	CHECK(status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	      "pm ended with status %#x, expected SIGKILL", status);
+	/* Nothing was forked on our behalf. */
+	CHECK_EQ(myrmex_syscall6(SYS_wait4, -1, 0, WNOHANG, 0, 0, 0), -ECHILD);
+}
+
 int main(int argc, char **argv)
 {
 	if (!myrmex_is_native()) {
@@ -206,6 +252,8 @@ int main(int argc, char **argv)
 		run_calls();
 	else if (strcmp(mode, "abandon") == 0)
 		run_abandon();
+	else if (strcmp(mode, "forged") == 0)
+		run_forged();
 	else
 		test_fail("unknown mode \"%s\"", mode);
 	return test_exit_code();

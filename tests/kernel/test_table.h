@@ -154,6 +154,7 @@ static const struct test tests[] = {
 	{ "pm-fork", "t_pm_fork", { "cow" }, EXITS, 0, 0, SERVER },
 	{ "pm-fork-calls", "t_pm_fork", { "calls" }, EXITS, 0, 1, SERVER },
 	{ "pm-fork-abandon", "t_pm_fork", { "abandon" }, EXITS, 0, 1, SERVER },
+	{ "pm-fork-forged", "t_pm_fork", { "forged" }, EXITS, 0, 1, SERVER },
 	{ "pm-exec-errors", "t_pm_exec", { "errors" }, EXITS, 0, 1, SERVER },
 	{ "pm-exec-threads", "t_pm_exec", { "threads" }, EXITS, 0, 0, SERVER },
 	{ "dev-none", "t_dev", { "none" }, EXITS, 0, 1, 0 },
