@@ -251,13 +251,6 @@ void proc_fault_kill(int status, const char *cause, uptr_t addr, uptr_t ip)
 	proc_kill(p, status);
 }
 
-void proc_check_killed(void)
-{
-	struct thread *t = current_thread();
-	if (t->proc && (t->proc->killed || t->exit_pending))
-		thread_exit();
-}
-
 struct process *proc_find(int pid)
 {
 	struct list_node *n;

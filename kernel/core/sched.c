@@ -126,8 +126,7 @@ void sched_return_to_user(void)
 		enqueue(t);
 		schedule();
 	}
-	if (t->proc && (t->proc->killed || t->exit_pending))
-		thread_exit();
+	proc_check_killed();
 	personality_return_to_user();
 }
 

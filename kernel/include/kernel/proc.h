@@ -128,7 +128,12 @@ void proc_kill(struct process *p, int status);
  * printing the one-line message. */
 void proc_fault_kill(int status, const char *cause, uptr_t addr, uptr_t ip);
 /* Called on every return to user mode: a thread of a killed process exits. */
-void proc_check_killed(void);
+static inline void proc_check_killed(void)
+{
+	struct thread *t = current_thread();
+	if (t->proc && (t->proc->killed || t->exit_pending))
+		thread_exit();
+}
 struct process *proc_find(int pid);
 /* The table in order, zombies included: proc_next(NULL) is the first
  * process, NULL follows the last. p must stay in the table meanwhile. */

@@ -8,6 +8,7 @@
 #define KERNEL_ITIMER_H
 
 #include <kernel/types.h>
+#include <kernel/personality.h>
 
 struct process;
 
@@ -18,7 +19,7 @@ void itimer_set(struct process *p, uint64_t value_ns, uint64_t interval_ns);
 void itimer_get(const struct process *p, uint64_t *value_ns, uint64_t *interval_ns);
 /* Disarms p's timer (the process ends). */
 void itimer_cancel(struct process *p);
-/* From the timer tick: sends SIGALRM for every timer that is due. */
-void personality_tick(uint64_t now_ns);
+/* personality_tick (kernel/personality.h), from the timer tick, sends
+ * SIGALRM for every timer that is due (itimer.c). */
 
 #endif

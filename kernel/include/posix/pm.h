@@ -10,6 +10,7 @@
 #define KERNEL_PM_H
 
 #include <kernel/types.h>
+#include <kernel/personality.h>
 
 struct process;
 struct thread;
@@ -38,8 +39,7 @@ void proc_fork_process_exit(struct process *pm);
  * -ESRCH, -EINVAL, -ENOEXEC, -E2BIG, -ENOMEM before the point of no return;
  * after it any failure kills the process (SIGKILL) and is returned. */
 int proc_exec(struct process *pm, int tid, const struct myrmex_exec *how);
-/* A thread has ended: an exec waiting for the other threads of its target
- * to go looks again. */
-void personality_thread_gone(void);
+/* personality_thread_gone (kernel/personality.h) is exec.c's: an exec
+ * waiting for the other threads of its target to go looks again. */
 
 #endif

@@ -18,6 +18,7 @@
 #define KERNEL_SIGNAL_H
 
 #include <kernel/types.h>
+#include <kernel/personality.h>
 
 struct process;
 struct thread;
@@ -182,27 +183,25 @@ bool signal_ignored(const struct process *p, int sig);
  * dies, with the one-line kernel message naming cause at msg_addr and ip. */
 void signal_fault(int sig, int code, uptr_t si_addr, const char *cause, uptr_t msg_addr,
                   uptr_t ip);
-/* A child of parent has ended: SIGCHLD unless ignored. Returns true when
- * the parent keeps no zombies (SIGCHLD ignored, or SA_NOCLDWAIT): the child
- * is then freed at once. */
-bool personality_child_exit(struct process *parent, const struct process *child);
+/* personality_child_exit (kernel/personality.h) is signal.c's: SIGCHLD
+ * unless ignored; true when the parent keeps no zombies (SIGCHLD ignored,
+ * or SA_NOCLDWAIT). */
 /* The Linux wait status of a death by sig. */
 int signal_kill_status(int sig);
 
 /* ---- Waiting and the way out ---- */
-/* Whether a pending signal would interrupt t's wait (unblocked, and handled
- * or fatal; never during a fork or exec, t->only_death_wakes): thread_block
- * returns -EINTR at once then. */
-bool personality_interrupts(const struct thread *t);
+/* personality_interrupts (kernel/personality.h) is signal.c's: a pending
+ * signal interrupts t's wait when it is unblocked, and handled or fatal;
+ * never in an uninterruptible wait (t->only_death_wakes). */
 /* Whether any signal t does not block is pending (sigsuspend, pause). */
 bool signal_unblocked_pending(const struct thread *t);
 /* For a system call about to return -EINTR: how it may be restarted.
  * Returns -EINTR. */
 long signal_eintr(enum sig_restart how);
-/* On every return to user mode (after proc_check_killed): delivers the
- * current thread's deliverable signals, restarts or finishes an interrupted
- * system call. May end the thread (a fatal signal, a bad stack). */
-void personality_return_to_user(void);
+/* personality_return_to_user (kernel/personality.h) is
+ * signal_deliver.c's: delivers the current thread's deliverable signals,
+ * restarts or finishes an interrupted system call; may end the thread (a
+ * fatal signal, a bad stack). */
 /* Changes the current thread's blocked mask (SIGKILL and SIGSTOP stay
  * unblocked); signals it blocks now may go to another thread. */
 void signal_set_blocked(struct thread *t, uint64_t mask);
