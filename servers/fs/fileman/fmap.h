@@ -13,6 +13,7 @@
 #define FMAP_MAX        1024u
 #define FMAP_PINS_MAX   32768u
 #define FMAP_NONE       UINT32_MAX
+#define FMAP_PIN_HASH   4096u
 #define ZERO_PAGE_BLOCK 0u      /* a pin's block: the shared zero page */
 
 _Static_assert(FMAP_PINS_MAX < 65536u, "cache.c counts pins per block in 16 bits");
@@ -48,6 +49,9 @@ extern struct fmap_pin fmap_pins[FMAP_PINS_MAX];
 extern uint32_t fmap_live, fmap_held_pages;
 /* fmap_init has run. */
 extern bool fmap_ready;
+/* The pin records' (map, page) hash chains, and their free list. */
+extern uint32_t fmap_pin_hash[FMAP_PIN_HASH];
+extern uint32_t fmap_pin_free;
 
 /* Sets the tables up, the first time. */
 void fmap_init(void);
@@ -58,13 +62,51 @@ struct fmap *fmap_find(uint64_t id);
 struct fmap *fmap_new(uint32_t id);
 /* Its slot goes free (what it held was let go first). */
 void fmap_free(struct fmap *m);
+/* The three calls below run once per page on the page-in and populate
+ * paths, so they are inline here rather than calls into fmap_table.c. */
+
+static inline uint32_t fmap_slot(const struct fmap *m)
+{
+	return (uint32_t)(m - fmap_maps);
+}
+
+static inline uint32_t fmap_pin_bucket(uint32_t slot, uint32_t page)
+{
+	return (slot * 2654435761u ^ page) % FMAP_PIN_HASH;
+}
+
 /* The record of map page `page` of m, or NULL when m does not hold it. */
-struct fmap_pin *fmap_pin_find(const struct fmap *m, uint32_t page);
+static inline struct fmap_pin *fmap_pin_find(const struct fmap *m, uint32_t page)
+{
+	uint32_t slot = fmap_slot(m);
+	for (uint32_t i = fmap_pin_hash[fmap_pin_bucket(slot, page)]; i != FMAP_NONE;
+	     i = fmap_pins[i].hash_next)
+		if (fmap_pins[i].map == slot && fmap_pins[i].page == page)
+			return &fmap_pins[i];
+	return NULL;
+}
+
 /* Whether a record is free for fmap_pin_add. */
-bool fmap_pin_room(void);
+static inline bool fmap_pin_room(void)
+{
+	return fmap_pin_free != FMAP_NONE;
+}
+
 /* m holds map page `page`: block (or ZERO_PAGE_BLOCK), at page index of
- * ICA handle (the block pinned by the caller). */
-void fmap_pin_add(struct fmap *m, uint32_t page, uint32_t block, uint32_t handle, uint32_t index);
+ * ICA handle (the block pinned by the caller). A record must be free. */
+static inline void fmap_pin_add(struct fmap *m, uint32_t page, uint32_t block, uint32_t handle,
+                                uint32_t index)
+{
+	uint32_t i = fmap_pin_free;
+	struct fmap_pin *p = &fmap_pins[i];
+	fmap_pin_free = p->map_next;
+	uint32_t b = fmap_pin_bucket(fmap_slot(m), page);
+	*p = (struct fmap_pin){ .map = fmap_slot(m), .page = page, .block = block, .handle = handle,
+	                        .index = index, .hash_next = fmap_pin_hash[b], .map_next = m->pins };
+	fmap_pin_hash[b] = i;
+	m->pins = i;
+	fmap_held_pages++;
+}
 /* Lets go of the map's pages from map page `from` on (0: all of them),
  * unpinning their blocks. */
 void fmap_drop_from(struct fmap *m, uint32_t from);

@@ -9,15 +9,14 @@
 #include <string.h>
 
 #define MAP_HASH 1024u
-#define PIN_HASH 4096u
 
 struct fmap fmap_maps[FMAP_MAX];
 struct fmap_pin fmap_pins[FMAP_PINS_MAX];
 uint32_t fmap_live, fmap_held_pages;
 bool fmap_ready;
 static uint32_t map_hash[MAP_HASH];
-static uint32_t pin_hash[PIN_HASH];
-static uint32_t pin_free = FMAP_NONE;
+uint32_t fmap_pin_hash[FMAP_PIN_HASH];
+uint32_t fmap_pin_free = FMAP_NONE;
 
 void fmap_init(void)
 {
@@ -25,19 +24,14 @@ void fmap_init(void)
 		return;
 	for (uint32_t i = 0; i < MAP_HASH; i++)
 		map_hash[i] = FMAP_NONE;
-	for (uint32_t i = 0; i < PIN_HASH; i++)
-		pin_hash[i] = FMAP_NONE;
+	for (uint32_t i = 0; i < FMAP_PIN_HASH; i++)
+		fmap_pin_hash[i] = FMAP_NONE;
 	for (uint32_t i = FMAP_PINS_MAX; i-- > 0;) {
 		fmap_pins[i].map = FMAP_NONE;
-		fmap_pins[i].map_next = pin_free;
-		pin_free = i;
+		fmap_pins[i].map_next = fmap_pin_free;
+		fmap_pin_free = i;
 	}
 	fmap_ready = true;
-}
-
-static uint32_t fmap_slot(const struct fmap *m)
-{
-	return (uint32_t)(m - fmap_maps);
 }
 
 /* ---- maps by id ---- */
@@ -82,43 +76,11 @@ void fmap_free(struct fmap *m)
 
 /* ---- pin records ---- */
 
-static uint32_t pin_bucket(uint32_t slot, uint32_t page)
-{
-	return (slot * 2654435761u ^ page) % PIN_HASH;
-}
-
-struct fmap_pin *fmap_pin_find(const struct fmap *m, uint32_t page)
-{
-	uint32_t slot = fmap_slot(m);
-	for (uint32_t i = pin_hash[pin_bucket(slot, page)]; i != FMAP_NONE; i = fmap_pins[i].hash_next)
-		if (fmap_pins[i].map == slot && fmap_pins[i].page == page)
-			return &fmap_pins[i];
-	return NULL;
-}
-
-bool fmap_pin_room(void)
-{
-	return pin_free != FMAP_NONE;
-}
-
-void fmap_pin_add(struct fmap *m, uint32_t page, uint32_t block, uint32_t handle, uint32_t index)
-{
-	uint32_t i = pin_free;
-	struct fmap_pin *p = &fmap_pins[i];
-	pin_free = p->map_next;
-	uint32_t b = pin_bucket(fmap_slot(m), page);
-	*p = (struct fmap_pin){ .map = fmap_slot(m), .page = page, .block = block, .handle = handle,
-	                        .index = index, .hash_next = pin_hash[b], .map_next = m->pins };
-	pin_hash[b] = i;
-	m->pins = i;
-	fmap_held_pages++;
-}
-
 /* Lets go of the block of record i (not yet off the map's list). */
 static void fmap_pin_drop(struct fmap *m, uint32_t i)
 {
 	struct fmap_pin *p = &fmap_pins[i];
-	uint32_t *pp = &pin_hash[pin_bucket(p->map, p->page)];
+	uint32_t *pp = &fmap_pin_hash[fmap_pin_bucket(p->map, p->page)];
 	while (*pp != FMAP_NONE && *pp != i)
 		pp = &fmap_pins[*pp].hash_next;
 	if (*pp != FMAP_NONE)
@@ -126,8 +88,8 @@ static void fmap_pin_drop(struct fmap *m, uint32_t i)
 	if (p->block != ZERO_PAGE_BLOCK)
 		cache_unpin(p->block, m->writable);
 	p->map = FMAP_NONE;
-	p->map_next = pin_free;
-	pin_free = i;
+	p->map_next = fmap_pin_free;
+	fmap_pin_free = i;
 	fmap_held_pages--;
 }
 
