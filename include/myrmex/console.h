@@ -92,12 +92,14 @@
  *                  sends this when a signal interrupted the reading thread,
  *                  whose call went on without it: the next line must not
  *                  go to nobody). status 0, or -ESRCH when no such read
- *                  waits.
+ *                  of the same client (the delivery's client pid) waits.
  *
  * The foreground group is the console's only knowledge of processes: a
  * signal goes with kill(-group, sig), and nothing is sent while no group is
- * set. The server does not check who calls: the file manager decides who
- * may reach it.
+ * set. Who may call the console at all is the kernel's business: only the
+ * processes given the right to call coreid 4 (include/myrmex/rights.h: the
+ * file manager; programs reach it through the file manager's /dev/console
+ * and the kernel's channels).
  *
  * Errors (status < 0): -EINVAL no data ICA where the call needs one (WRITE,
  * READ, an ioctl moving a structure), arg[1] larger than the data ICA

@@ -156,8 +156,13 @@ struct myrmex_delivery {
 	                        else 0. Servers trust this, never a word of the frame. */
 	uint32_t parked;     /* bit i: data[i] came parked (attach it before use);
 	                        the others are mapped already */
+	int32_t client;      /* request: the pid of the process whose call this is (the
+	                        first stage's caller; for a Linux call the kernel
+	                        forwards, the process that made it): servers match
+	                        per-client state (a cancel, a sleep) on this */
+	uint32_t reserved;
 };
-_Static_assert(sizeof(struct myrmex_delivery) == 72, "delivery layout");
+_Static_assert(sizeof(struct myrmex_delivery) == 80, "delivery layout");
 
 #define MYRMEX_ORIGIN_KERNEL 1u
 

@@ -89,7 +89,11 @@ struct myrmex_kstats {
 	                               (under -icount: the clock jumps QEMU made while idle) */
 	uint64_t pager_calls;       /* page faults sent to a file mapping's pager (FS_PAGEIN) */
 	uint64_t fmap_revocations;  /* regions whose file pages the file manager revoked */
+	uint64_t ipc_refused;       /* calls refused for want of the right to call the
+	                               target (include/myrmex/rights.h) */
+	uint64_t ipc_quota_refused; /* calls refused by the per-caller queue quota, and ICA
+	                               allocations refused by the ICA quotas */
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 24 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 26 * 8, "kstats layout");
 
 #endif

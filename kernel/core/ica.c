@@ -17,6 +17,7 @@ static struct kmem_cache ica_cache = KMEM_CACHE_INIT(ica_cache, "ica", struct ic
 static struct ica *slots[MYRMEX_ICA_SLOTS];
 static uint32_t generation[MYRMEX_ICA_SLOTS];
 static uint64_t live;
+static uint32_t user_live;   /* of them, allocated by processes without the server right */
 
 static uint32_t slot_of(uint32_t handle)
 {
@@ -97,6 +98,12 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 	uint64_t max_pages = p->may_serve ? ICA_MAX_PAGES_SERVER : ICA_MAX_PAGES_CHARGED;
 	if (p->ica_count >= max_icas || p->ica_pages + npages > max_pages)
 		return -EAGAIN;
+	/* Processes without the server right share all but ICA_SERVER_RESERVE
+	 * slots, so that together they cannot leave the servers none. */
+	if (!p->may_serve && user_live >= MYRMEX_ICA_SLOTS - ICA_SERVER_RESERVE) {
+		STAT_INC(ipc_quota_refused);
+		return -EAGAIN;
+	}
 	uint32_t slot = 0;
 	while (slot < MYRMEX_ICA_SLOTS && slots[slot])
 		slot++;
@@ -133,6 +140,8 @@ int ica_alloc(struct process *p, uint32_t npages, struct ica **out)
 	ica->charged = p;
 	ica->carrier = NULL;
 	ica->kernel_channel = false;
+	ica->user_slot = !p->may_serve;
+	user_live += ica->user_slot;
 	p->ica_count++;
 	p->ica_pages += npages;
 	slots[slot] = ica;
@@ -175,6 +184,7 @@ void ica_destroy(struct ica *ica)
 		ica->charged->ica_pages -= ica->npages;
 	}
 	slots[slot_of(ica->handle)] = NULL;
+	user_live -= ica->user_slot;
 	free_frames(ica);
 	vm_release_pages(ica->npages);
 	kmem_free(&ica_cache, ica);

@@ -2,10 +2,13 @@
  * The communication mechanism (see kernel/ipc.h and docs/ipc.md).
  *
  * A call reads the caller's top frame once into kernel memory, checks it
- * completely (control ICA, frame bounds, target, data ICAs, queue room), and
- * only then moves anything. From then on the kernel follows its own record
- * (struct ipc_call: the hops), never the frames, which the caller may still
- * write. Every mapping into a receiver happens in the receiver's own context
+ * completely (control ICA, frame bounds, the right to call the target,
+ * quotas, data ICAs, queue room), and only then moves anything. From then on
+ * the kernel follows its own record (struct ipc_call: the hops, each with
+ * the opcode, routing flag and lent data ICAs read at its call), never the
+ * frames, which a sync caller may still write while it maps them: at ret it
+ * takes from the frame only the status and data ICAs that this stage was
+ * lent (docs/ipc.md, "What the kernel reads"). Every mapping into a receiver happens in the receiver's own context
  * (its get or its wake-up in callsync); a data ICA that cannot be mapped
  * there is parked for it instead.
  *
@@ -100,17 +103,24 @@ static int check_data(struct process *p, const struct ica *ctl, const struct myr
 	return 0;
 }
 
-/* Detaches checked data ICAs from p; they travel with ctl. */
-static void carry(struct ica *ctl, struct process *p, struct ica **data, uint32_t n)
+/* Data ICAs, unmapped already, travel with ctl. */
+static void carry_unmapped(struct ica *ctl, struct ica **data, uint32_t n)
 {
 	ctl->call.ncarried = n;
 	for (uint32_t i = 0; i < n; i++) {
-		ica_unmap(data[i], p);
 		data[i]->state = ICA_IN_FLIGHT;
 		data[i]->owner = NULL;
 		data[i]->carrier = ctl;
 		ctl->call.carried[i] = data[i];
 	}
+}
+
+/* Detaches checked data ICAs from p; they travel with ctl. */
+static void carry(struct ica *ctl, struct process *p, struct ica **data, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		ica_unmap(data[i], p);
+	carry_unmapped(ctl, data, n);
 }
 
 static void wake_getters(struct process *p)
@@ -137,6 +147,7 @@ static void deliver_result(struct ica *ctl, int64_t status, bool direct, int fro
 	struct ipc_call *c = &ctl->call;
 	for (;;) {
 		uint32_t result_frame = c->hops[c->nhops - 1].frame;
+		c->opcode = c->hops[c->nhops - 1].opcode;
 		struct ipc_hop dest;
 		if (direct) {
 			for (unsigned i = c->nhops - 1; i >= 1; i--)
@@ -210,6 +221,7 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 	} else {
 		c->handler = me;
 	}
+	bool request = c->kind == MYRMEX_DELIVERY_REQUEST;
 	if (out)
 		*out = (struct myrmex_delivery){
 			.control = ica_address(ctl),
@@ -217,14 +229,21 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 			.kind = c->kind,
 			.requester = requester,
 			.frame = c->frame,
-			.opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, c->frame))->opcode,
-			.status = c->kind == MYRMEX_DELIVERY_RESULT ? c->status : 0,
+			.opcode = c->opcode,
+			.status = request ? 0 : c->status,
 			.ndata = c->ncarried,
-			.origin = c->kind == MYRMEX_DELIVERY_REQUEST && c->kernel_origin
-			          ? MYRMEX_ORIGIN_KERNEL : 0,
+			.origin = request && c->kernel_origin ? MYRMEX_ORIGIN_KERNEL : 0,
+			.client = request ? c->hops[0].requester : 0,
 		};
+	/* What this stage is lent: the only ICAs it may give back while the
+	 * caller still maps the frame (ipc_return). */
+	struct ipc_hop *top = request ? &c->hops[c->nhops - 1] : NULL;
+	if (top)
+		top->nlent = (uint8_t)c->ncarried;
 	for (unsigned i = 0; i < c->ncarried; i++) {
 		struct ica *d = c->carried[i];
+		if (top)
+			top->lent[i] = d->handle;
 		d->carrier = NULL;
 		d->owner = me;
 		d->state = ica_map(d, me) == 0 ? ICA_ATTACHED : ICA_PARKED;
@@ -259,6 +278,16 @@ static int receive_sync(struct thread *t)
 
 /* ---- Calls ---- */
 
+/* A request left server's queue: it no longer counts for its caller. */
+static void request_taken(struct process *server, struct ica *ctl)
+{
+	server->request_count--;
+	if (ctl->call.queued_by) {
+		ctl->call.queued_by->calls_queued--;
+		ctl->call.queued_by = NULL;
+	}
+}
+
 int ipc_call(struct thread *t, uptr_t addr, bool sync)
 {
 	struct ica *ctl = ica_at(addr);
@@ -272,10 +301,11 @@ int ipc_call(struct thread *t, uptr_t addr, bool sync)
  * (idle and me's), and a sync caller t waits for the result. Nothing here
  * can fail before t blocks. */
 static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bool idle,
-                       uint32_t off, struct process *server, struct ica **data, uint32_t ndata,
-                       bool sync)
+                       const struct ipc_hop *hop, struct process *server, struct ica **data,
+                       uint32_t ndata, bool sync, bool counted)
 {
 	struct ipc_call *c = &ctl->call;
+	uint32_t off = hop->frame;
 	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
 	/* Only the first stage of a kernel channel's call is the kernel's own: a
 	 * server passing it on speaks for itself. */
@@ -294,11 +324,18 @@ static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bo
 		c->handler = NULL;
 	}
 	carry(ctl, me, data, ndata);
-	c->hops[c->nhops++] = (struct ipc_hop){ me->pid, sync ? t : NULL, off };
+	struct ipc_hop *h = &c->hops[c->nhops++];
+	*h = *hop;
+	h->requester = me->pid;
+	h->waiter = sync ? t : NULL;
+	h->nlent = 0;
 	if (sync)
 		KASSERT(t);
 	c->kind = MYRMEX_DELIVERY_REQUEST;
 	c->frame = off;
+	c->opcode = hop->opcode;
+	c->queued_by = counted ? me : NULL;
+	me->calls_queued += counted;
 	list_push_back(&server->requests, &c->link);
 	server->request_count++;
 	STAT_INC(ipc_calls);
@@ -339,9 +376,22 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 		return -EINVAL;
 	if (idle && f.prev != 0)
 		return -EINVAL;
-	if (f.target > MYRMEX_MAX_COREID || !servers[f.target])
+	if (f.target > MYRMEX_MAX_COREID)
 		return -ESRCH;
+	/* The right to call the target (include/myrmex/rights.h): one bit. */
+	if (!(me->call_rights[f.target / 64] >> (f.target % 64) & 1)) {
+		STAT_INC(ipc_refused);
+		return -EPERM;
+	}
 	struct process *server = servers[f.target];
+	if (!server)
+		return -ESRCH;
+	/* The caller's own first stages count against its quota (kernel/ipc.h);
+	 * a channel's control ICA is never idle here (ipc_call). */
+	if (idle && me->calls_queued >= IPC_QUEUE_PER_CALLER) {
+		STAT_INC(ipc_quota_refused);
+		return -EAGAIN;
+	}
 	if (server->request_count >= IPC_QUEUE_MAX)
 		return -EAGAIN;
 	/* Direct return skips intermediate stages, which must not wait for it. */
@@ -351,7 +401,9 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 	err = check_data(me, ctl, &f, data);
 	if (err)
 		return err;
-	return call_commit(me, t, ctl, idle, off, server, data, f.ndata, sync);
+	struct ipc_hop hop = { .frame = off, .opcode = f.opcode,
+	                       .direct = flags & MYRMEX_CTL_DIRECT_RETURN };
+	return call_commit(me, t, ctl, idle, &hop, server, data, f.ndata, sync, idle);
 }
 
 int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint32_t target,
@@ -368,8 +420,12 @@ int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint
 		return -ESRCH;
 	if (server->request_count >= IPC_QUEUE_MAX)
 		return -EAGAIN;
-	return call_commit(me, t, ctl, true, (uint32_t)sizeof(struct myrmex_ctl_header), server,
-	                   &data, data ? 1 : 0, sync);
+	uint32_t off = (uint32_t)sizeof(struct myrmex_ctl_header);
+	struct ipc_hop hop = {
+		.frame = off,
+		.opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->opcode,
+	};
+	return call_commit(me, t, ctl, true, &hop, server, &data, data ? 1 : 0, sync, false);
 }
 
 int ipc_claim(struct thread *t, uptr_t addr)
@@ -389,6 +445,14 @@ int ipc_claim(struct thread *t, uptr_t addr)
 	return 0;
 }
 
+static bool hop_lent(const struct ipc_hop *hop, uint32_t handle)
+{
+	for (unsigned i = 0; i < hop->nlent; i++)
+		if (hop->lent[i] == handle)
+			return true;
+	return false;
+}
+
 int ipc_return(struct thread *t, uptr_t addr)
 {
 	KASSERT(kernel_lock_held() && t == current_thread());
@@ -397,21 +461,34 @@ int ipc_return(struct thread *t, uptr_t addr)
 	if (!ctl || ctl->state != ICA_IN_FLIGHT || ctl->carrier || ctl->call.handler != me)
 		return -EINVAL;
 	struct ipc_call *c = &ctl->call;
-	uint32_t off = c->hops[c->nhops - 1].frame;
+	const struct ipc_hop *top = &c->hops[c->nhops - 1];
 	struct myrmex_frame f;
-	read_frame_head(ctl, off, &f);
-	uint32_t flags = ((struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->flags;
+	read_frame_head(ctl, top->frame, &f);
 	if (f.ndata > MYRMEX_FRAME_DATA)
 		return -EINVAL;
 	struct ica *data[MYRMEX_FRAME_DATA];
 	int err = check_data(me, ctl, &f, data);
 	if (err)
 		return err;
+	/* A sync caller that still maps the frame may have rewritten it since
+	 * the handler filled it: then the routing flag is the one recorded at
+	 * the call, and only ICAs lent to this stage go back (a handler that
+	 * returns ICAs of its own, or sets the flag, claims first). */
+	bool shared = c->home && c->home != me && !ctl->kernel_channel;
+	bool direct = top->direct;
+	if (shared) {
+		for (uint32_t i = 0; i < f.ndata; i++)
+			if (!hop_lent(top, f.data[i]))
+				return -EINVAL;
+	} else {
+		direct = ((struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->flags &
+		         MYRMEX_CTL_DIRECT_RETURN;
+	}
 	if (me != c->home)
 		ica_unmap(ctl, me);
 	c->handler = NULL;
 	carry(ctl, me, data, f.ndata);
-	deliver_result(ctl, f.status, flags & MYRMEX_CTL_DIRECT_RETURN, me->pid);
+	deliver_result(ctl, f.status, direct, me->pid);
 	return 0;
 }
 
@@ -438,7 +515,7 @@ long ipc_get(struct thread *t, struct myrmex_delivery *out)
 				return err;
 			}
 			if (queue == &me->requests)
-				me->request_count--;
+				request_taken(me, ctl);
 			return (long)ica_address(ctl);
 		}
 		int r = thread_block(&me->ipc_waiters, 0);
@@ -449,8 +526,36 @@ long ipc_get(struct thread *t, struct myrmex_delivery *out)
 
 /* ---- A process ends ---- */
 
-/* An ICA p held goes; a request p was working on fails with -EPIPE; a sync
- * call p made goes on without its home mapping. */
+/* A request p was working on fails with -EPIPE, and the data ICAs it was
+ * lent that p still holds go back with it: a file manager's cache chunk
+ * survives the disk driver's death (its device was quiesced first, in
+ * process_end), and a client gets its buffer back. */
+static void exit_fail_handled(struct ica *ica, void *arg)
+{
+	struct process *p = arg;
+	struct ipc_call *c = &ica->call;
+	if (ica->state != ICA_IN_FLIGHT || ica->carrier || c->handler != p)
+		return;
+	const struct ipc_hop *top = &c->hops[c->nhops - 1];
+	struct ica *back[MYRMEX_FRAME_DATA];
+	uint32_t n = 0;
+	for (unsigned i = 0; i < top->nlent; i++) {
+		struct ica *d = ica_lookup(top->lent[i]);
+		if (d && d->owner == p && d->state != ICA_IN_FLIGHT) {
+			if (d->state == ICA_ATTACHED)
+				ica_unmap(d, p);
+			back[n++] = d;
+		}
+	}
+	if (c->home != p)
+		ica_unmap(ica, p);
+	c->handler = NULL;
+	carry_unmapped(ica, back, n);
+	deliver_result(ica, -EPIPE, false, 0);
+}
+
+/* An ICA p held goes; a sync call p made goes on without its home mapping;
+ * a queued call p made no longer counts for p. */
 static void exit_cleanup(struct ica *ica, void *arg)
 {
 	struct process *p = arg;
@@ -462,15 +567,11 @@ static void exit_cleanup(struct ica *ica, void *arg)
 	if (ica->carrier)
 		return;
 	struct ipc_call *c = &ica->call;
-	bool handled = c->handler == p;
-	if (!handled && c->home != p)
-		return;
-	ica_unmap(ica, p);   /* mapped once, even when p is both */
-	if (c->home == p)
+	if (c->queued_by == p)
+		c->queued_by = NULL;
+	if (c->home == p) {
+		ica_unmap(ica, p);
 		c->home = NULL;
-	if (handled) {
-		c->handler = NULL;
-		deliver_result(ica, -EPIPE, false, 0);
 	}
 }
 
@@ -490,8 +591,9 @@ void ipc_process_exit(struct process *p)
 	/* Requests queued for p, and results p would have passed on, fail. */
 	struct list_node *n;
 	while ((n = list_pop_front(&p->requests))) {
-		p->request_count--;
-		deliver_result(container_of(n, struct ica, call.link), -EPIPE, false, 0);
+		struct ica *ctl = container_of(n, struct ica, call.link);
+		request_taken(p, ctl);
+		deliver_result(ctl, -EPIPE, false, 0);
 	}
 	while ((n = list_pop_front(&p->results))) {
 		struct ica *ctl = container_of(n, struct ica, call.link);
@@ -500,6 +602,7 @@ void ipc_process_exit(struct process *p)
 		else
 			ica_destroy(ctl);
 	}
+	ica_for_each(exit_fail_handled, p);
 	ica_for_each(exit_cleanup, p);
 	ica_for_each(uncharge, p);
 }

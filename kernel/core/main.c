@@ -49,7 +49,11 @@ static void start_init(void)
 	static const char *const envp[] = { "HOME=/", "TERM=vt100", "PATH=/bin" };
 	strlcpy(line, m->cmdline, sizeof(line));
 	int argc = split_cmdline(line, m->name, argv);
-	int pid = proc_spawn(m->name, argv, argc, envp, ARRAY_SIZE(envp), MYRMEX_PRIO_DEFAULT, true, false, NULL);
+	/* The first process holds every power; it hands out less. */
+	struct spawn_powers all = { .may_serve = true, .may_manage = true };
+	memset(all.rights.call, 0xff, sizeof(all.rights.call));
+	int pid = proc_spawn(m->name, argv, argc, envp, ARRAY_SIZE(envp), MYRMEX_PRIO_DEFAULT,
+	                     &all, NULL);
 	if (pid < 0)
 		panic("cannot start init '%s': error %d", m->name, pid);
 	KASSERT(pid == 1);

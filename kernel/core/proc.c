@@ -103,8 +103,8 @@ void process_insert(struct process *p, struct process *parent)
 }
 
 int proc_spawn(const char *module, const char *const *argv, int argc,
-               const char *const *envp, int envc, int prio, bool may_serve,
-               bool posix, struct process *parent)
+               const char *const *envp, int envc, int prio,
+               const struct spawn_powers *powers, struct process *parent)
 {
 	const struct boot_module *m = boot_find_module(module);
 	if (!m)
@@ -144,8 +144,10 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 	strlcpy(p->name, m->name, sizeof(p->name));
 	p->state = PROC_ALIVE;
 	p->prio_ceiling = prio;
-	p->may_serve = may_serve;
-	p->posix = posix;
+	p->may_serve = powers->may_serve;
+	p->may_manage = powers->may_manage;
+	p->posix = powers->posix;
+	memcpy(p->call_rights, powers->rights.call, sizeof(p->call_rights));
 	p->pgid = parent ? parent->pgid : p->pid;
 	p->sid = parent ? parent->sid : p->pid;
 	p->nproc_limit = PROC_MAX;

@@ -1,6 +1,8 @@
 /*
  * Native Myrmex system calls (include/myrmex/syscall.h): spawn a program from
- * a boot module, read the kernel counters, power off, set a thread priority.
+ * a boot module with the powers the caller may give (include/myrmex/rights.h),
+ * narrow one's call rights, read the kernel counters, power off, set a thread
+ * priority.
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
@@ -9,10 +11,12 @@
 #include <kernel/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/stats.h>
+#include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
 #include <myrmex/device.h>
 #include <myrmex/ica.h>
+#include <myrmex/rights.h>
 
 #include <myrmex/syscall.h>
 
@@ -49,12 +53,34 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	int prio = (int)a->arg[3];
 	uint64_t flags = a->arg[4];
 	uint64_t device = (flags >> 8) & 0xff;   /* MYRMEX_SPAWN_DEVICE(index): index + 1 */
-	if (flags & ~(uint64_t)(MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_POSIX | 0xff00))
+	if (flags & ~(uint64_t)(MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_POSIX | MYRMEX_SPAWN_RIGHTS |
+	                        MYRMEX_SPAWN_MANAGER | 0xff00))
 		return -EINVAL;
-	if ((flags & MYRMEX_SPAWN_SERVER) && !t->proc->may_serve)
+	struct process *me = t->proc;
+	if ((flags & MYRMEX_SPAWN_SERVER) && !me->may_serve)
 		return -EPERM;
-	if (device && (t->proc->pid != 1 || device > MYRMEX_MAX_DEVICES || !device_info(device - 1)))
-		return t->proc->pid != 1 ? -EPERM : -ENODEV;
+	if ((device || (flags & MYRMEX_SPAWN_MANAGER)) && !me->may_manage)
+		return -EPERM;
+	if (device && (device > MYRMEX_MAX_DEVICES || !device_info(device - 1)))
+		return -ENODEV;
+	struct spawn_powers powers = {
+		.may_serve = flags & MYRMEX_SPAWN_SERVER,
+		.may_manage = flags & MYRMEX_SPAWN_MANAGER,
+		.posix = flags & MYRMEX_SPAWN_POSIX,
+	};
+	/* Rights are given by someone who holds them: named ones must be a
+	 * subset of the caller's; by default a child inherits the caller's,
+	 * and a POSIX child gets none (the kernel's channels reach the servers
+	 * for it). */
+	if (flags & MYRMEX_SPAWN_RIGHTS) {
+		if (copy_from_user(&powers.rights, a->arg[5], sizeof(powers.rights)) < 0)
+			return -EFAULT;
+		for (unsigned i = 0; i < MYRMEX_RIGHTS_WORDS; i++)
+			if (powers.rights.call[i] & ~me->call_rights[i])
+				return -EPERM;
+	} else if (!powers.posix) {
+		memcpy(powers.rights.call, me->call_rights, sizeof(powers.rights.call));
+	}
 	if (prio == -1)
 		prio = t->prio;
 	if (prio < 0 || prio > t->proc->prio_ceiling)
@@ -80,8 +106,7 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	else if (envc < 0)
 		r = envc;
 	else
-		r = proc_spawn(name, argv, argc, envp, envc, prio, flags & MYRMEX_SPAWN_SERVER,
-		               flags & MYRMEX_SPAWN_POSIX, t->proc);
+		r = proc_spawn(name, argv, argc, envp, envc, prio, &powers, me);
 	if (r > 0 && device) {
 		int err = device_grant((unsigned)(device - 1), proc_find((int)r));
 		if (err) {
@@ -91,6 +116,21 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	}
 	pmm_free(scratch, SPAWN_ARG_BYTES / PAGE_SIZE + 1);
 	return r;
+}
+
+long sys_myrmex_rights(const struct syscall_args *a)
+{
+	struct process *me = current_thread()->proc;
+	if (a->arg[0]) {
+		struct myrmex_rights keep;
+		if (copy_from_user(&keep, a->arg[0], sizeof(keep)) < 0)
+			return -EFAULT;
+		for (unsigned i = 0; i < MYRMEX_RIGHTS_WORDS; i++)
+			me->call_rights[i] &= keep.call[i];
+	}
+	if (a->arg[1] && copy_to_user(a->arg[1], me->call_rights, sizeof(me->call_rights)) < 0)
+		return -EFAULT;
+	return 0;
 }
 
 long sys_myrmex_kstats(const struct syscall_args *a)

@@ -15,6 +15,7 @@
 #include <myrmex/clock.h>
 #include <myrmex/device.h>
 #include <myrmex/ica.h>
+#include <myrmex/rights.h>
 #include <myrmex/syscall.h>
 
 static const syscall_fn native_calls[] = {
@@ -42,6 +43,7 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_DEV_PORT_WRITE - MYRMEX_SYS_BASE] = sys_dev_port_write,
 	[MYRMEX_SYS_SERVER_PID - MYRMEX_SYS_BASE] = sys_server_pid,
 	[MYRMEX_SYS_CLOCK_INFO - MYRMEX_SYS_BASE] = sys_myrmex_clock_info,
+	[MYRMEX_SYS_RIGHTS - MYRMEX_SYS_BASE] = sys_myrmex_rights,
 };
 
 static syscall_fn lookup(uint64_t nr)

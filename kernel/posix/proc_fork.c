@@ -45,6 +45,9 @@ static void copy_process(struct process *child, const struct process *parent)
 	child->nproc_limit = parent->nproc_limit;
 	child->posix = parent->posix;
 	child->may_serve = false;   /* the right to serve is not inherited */
+	child->may_manage = false;
+	/* Call rights are: a child may do what its parent may, no more. */
+	memcpy(child->call_rights, parent->call_rights, sizeof(child->call_rights));
 	signal_fork_copy(child, parent);
 }
 

@@ -12,6 +12,7 @@
 #include <myrmex/syscall.h>
 #include <myrmex/ica.h>
 #include <myrmex/proc.h>
+#include <myrmex/rights.h>
 
 /* Native calls (see include/myrmex/syscall.h for the contracts).
  * Each returns the kernel's result: >= 0 on success, -errno on failure. */
@@ -20,6 +21,13 @@ long myrmex_spawn(const char *module, char *const argv[], char *const envp[], in
  * myrmex_spawn is this with flags 0. */
 long myrmex_spawn_flags(const char *module, char *const argv[], char *const envp[], int prio,
                         unsigned flags);
+/* spawn with the child's call rights named (MYRMEX_SPAWN_RIGHTS, added to
+ * flags): a subset of the caller's, include/myrmex/rights.h. */
+long myrmex_spawn_rights(const char *module, char *const argv[], char *const envp[], int prio,
+                         unsigned flags, const struct myrmex_rights *rights);
+/* Narrows the caller's call rights to keep (NULL: unchanged); *out (may be
+ * NULL) gets the set that remains. */
+long myrmex_rights(const struct myrmex_rights *keep, struct myrmex_rights *out);
 long myrmex_kstats(struct myrmex_kstats *out);
 long myrmex_poweroff(int code);
 long myrmex_setprio(int tid, int prio);

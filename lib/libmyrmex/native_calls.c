@@ -12,6 +12,18 @@ long myrmex_spawn_flags(const char *module, char *const argv[], char *const envp
 	                       prio, (long)flags, 0);
 }
 
+long myrmex_spawn_rights(const char *module, char *const argv[], char *const envp[], int prio,
+                         unsigned flags, const struct myrmex_rights *rights)
+{
+	return myrmex_syscall6(MYRMEX_SYS_SPAWN, (long)module, (long)argv, (long)envp,
+	                       prio, (long)(flags | MYRMEX_SPAWN_RIGHTS), (long)rights);
+}
+
+long myrmex_rights(const struct myrmex_rights *keep, struct myrmex_rights *out)
+{
+	return myrmex_syscall6(MYRMEX_SYS_RIGHTS, (long)keep, (long)out, 0, 0, 0, 0);
+}
+
 long myrmex_spawn(const char *module, char *const argv[], char *const envp[], int prio)
 {
 	return myrmex_spawn_flags(module, argv, envp, prio, 0);

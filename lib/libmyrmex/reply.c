@@ -4,8 +4,9 @@
  * ret(). If ret refuses, it is because a data ICA came parked (the kernel
  * could not map it at get(), and only an attached one travels back) or a
  * caller's other thread rewrote the frame: both are mended once and ret is
- * tried again. A request that still cannot go back would keep its data ICAs
- * here for good, so they are freed, with a line on stderr.
+ * tried again. A request that still cannot go back is claimed (the frame is
+ * then ours alone) and returned without its data ICAs, which are freed, with
+ * a line on stderr.
  */
 #include "myrmex.h"
 
@@ -31,9 +32,16 @@ long myrmex_reply(const char *who, const struct myrmex_delivery *d, int64_t stat
 	r = myrmex_ret(ctl);
 	if (r == 0)
 		return 0;
-	myrmex_log(who, "cannot return a request of pid %d (opcode %u): %ld; its data ICAs are freed",
-	           d->requester, d->opcode, r);
+	/* The caller keeps rewriting the frame: take the control ICA from it
+	 * (claim), so that the frame is ours alone, and return the status
+	 * without data; the data ICAs, which would stay here for good, go. */
+	myrmex_log(who, "cannot return a request of pid %d (opcode %u): %ld; returned without "
+	           "its data ICAs, which are freed", d->requester, d->opcode, r);
+	myrmex_claim(ctl);
 	for (uint32_t i = 0; i < d->ndata && i < MYRMEX_FRAME_DATA; i++)
 		myrmex_ica_free(d->data[i]);
-	return r;
+	struct myrmex_frame *f = (struct myrmex_frame *)(uintptr_t)(d->control + d->frame);
+	f->status = status;
+	f->ndata = 0;
+	return myrmex_ret(ctl);
 }

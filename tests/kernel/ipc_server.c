@@ -73,8 +73,11 @@ static void last_stage(struct myrmex_ctl_header *h, struct myrmex_frame *mine,
 	if (mine->arg[3])
 		myrmex_sleep_ns(mine->arg[3] * IPC_MS);
 	upper_all(d, mine->arg[0]);
-	if ((d->opcode & IPC_OP_MASK) == IPC_FWD_SYNC_SETDIRECT)
+	if ((d->opcode & IPC_OP_MASK) == IPC_FWD_SYNC_SETDIRECT) {
+		/* Routing set at ret counts only in a frame the caller no longer maps. */
+		myrmex_claim((void *)(uintptr_t)d->control);
 		h->flags |= MYRMEX_CTL_DIRECT_RETURN;
+	}
 	mine->status = 1;
 	mine->arg[1] = 1;
 	copy_data(mine, d->ndata, d->data);
@@ -211,6 +214,9 @@ static int serve_one(struct myrmex_ctl_header *h, struct myrmex_frame *f,
 		f->ndata = 0;
 		return 1;
 	case IPC_OP_SWAP: {
+		/* It returns an ICA of its own: only from a frame its caller can
+		 * no longer rewrite (docs/ipc.md, "What the kernel reads"). */
+		myrmex_claim((void *)(uintptr_t)d->control);
 		for (uint32_t i = 0; i < d->ndata; i++)
 			myrmex_ica_free(d->data[i]);
 		long n = myrmex_ica_alloc(1);

@@ -1,14 +1,16 @@
 /*
- * t_ipc_queue: a server's request queue holds 64 requests. The server
- * (ipc_server noget, coreid 116) registers and never calls get. This
- * process queues 32 requests with callasync (the first doubles as the
- * readiness probe); a helper process (ipc_server flood) queues 32 more and
- * exits, leaving them queued; the 65th call is refused with -EAGAIN, for
- * callasync and callsync alike, moving nothing. Then the server is killed:
- * each of our queued requests comes back through get() as a RESULT with
- * status -EPIPE (and its data ICA, for the first eight, which carry one);
- * the helper's, whose caller is gone, are freed by the kernel (the leak
- * check around the test sees it).
+ * t_ipc_queue: the per-caller quota on server queues (kernel/ipc.h). The
+ * server (ipc_server noget, coreid 116) registers and never calls get. This
+ * process queues 48 requests with callasync (the first doubles as the
+ * readiness probe): its quota. The 49th is refused with -EAGAIN, for
+ * callasync and callsync alike, moving nothing, and the kernel counts both
+ * refusals (kstats.ipc_quota_refused). The queue is not full for others: a
+ * helper process (ipc_server flood) still queues 32 calls and exits,
+ * leaving them queued. Then the server is killed: each of our queued
+ * requests comes back through get() as a RESULT with status -EPIPE (and its
+ * data ICA, for the first eight, which carry one); the helper's, whose
+ * caller is gone, are freed by the kernel (the leak check around the test
+ * sees it).
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_ipc_queue"
@@ -16,9 +18,8 @@
 #include "ipc_test.h"
 
 #define COREID 116u
-#define QUEUE_MAX 64
+#define OURS 48            /* IPC_QUEUE_PER_CALLER */
 #define HELPER_CALLS 32
-#define OURS (QUEUE_MAX - HELPER_CALLS)
 
 #define WITH_DATA 8   /* the first calls carry a data ICA (64 ICAs per process) */
 
@@ -55,8 +56,12 @@ static void check_full(void)
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, COREID, IPC_OP_NOP);
 	f->ndata = 1;
 	f->data[0] = data[OURS];
+	struct myrmex_kstats before, after;
+	myrmex_kstats(&before);
 	CHECK_EQ(myrmex_callasync(h), -EAGAIN);
 	CHECK_EQ(myrmex_callsync(h), -EAGAIN);
+	myrmex_kstats(&after);
+	CHECK_EQ(after.ipc_quota_refused - before.ipc_quota_refused, 2);
 	/* Nothing moved. */
 	CHECK_EQ(myrmex_ica_detach(data[OURS]), 0);
 	CHECK_EQ(myrmex_ica_attach(data[OURS]), 0);
@@ -106,12 +111,12 @@ int main(void)
 		snprintf(count, sizeof count, "%d", HELPER_CALLS);
 		snprintf(id, sizeof id, "%u", COREID);
 		const char *args[] = { "flood", id, count, NULL };
+		check_full();
 		long helper = ipc_spawn_server_argv(args, 0);
 		if (helper > 0) {
 			int status = ipc_reap(helper);
 			CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			      "the helper's calls: status %#x", status);
-			check_full();
+			      "the helper's calls, beside our full quota: status %#x", status);
 		} else {
 			test_fail("spawn helper: %ld", helper);
 		}

@@ -39,7 +39,7 @@ static void check_right(void)
 	const char *passon[] = { "spawncheck", "111", "0", NULL };
 	run_probe("passing the right on", passon, MYRMEX_SPAWN_SERVER);
 	const char *badflag[] = { "regcheck", "110", "0", NULL };
-	CHECK_EQ(ipc_spawn_server_argv(badflag, 4), -EINVAL);
+	CHECK_EQ(ipc_spawn_server_argv(badflag, 16), -EINVAL);
 	CHECK_EQ(ipc_spawn_server_argv(badflag, MYRMEX_SPAWN_SERVER | 0x80000000u), -EINVAL);
 }
 

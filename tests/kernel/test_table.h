@@ -35,7 +35,15 @@ struct test {
 #define CONSOLE (1u << 28)   /* testinit only: the console server (uart) runs during the test */
 #define GIVE_COM1 (1u << 23) /* testinit only: give the test COM1, the serial port's UART */
 #define TIME (1u << 22)      /* testinit only: the time server (timed) runs during the test */
-#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME)
+/* testinit only: a POSIX test (which holds no call rights by default) given
+ * the right to call the file manager and the time server directly, for
+ * their statistics and the cache drop it measures with. */
+#define MEASURE (1u << 21)
+/* testinit only: the test holds no call rights at all (an ordinary program,
+ * as the shell starts them), even when it is not a POSIX process. */
+#define NO_RIGHTS (1u << 20)
+#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
+                        MEASURE | NO_RIGHTS)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -200,15 +208,15 @@ static const struct test tests[] = {
 	{ "posix-calls", "t_posix_calls", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	/* File mappings (docs/fmap.md): the On-Memory File and mmap of files,
 	 * POSIX processes on fs.img (their scratch files removed at the end). */
-	{ "omf", "t_omf", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
-	{ "omf-dma", "t_omf", { "dma" }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
-	{ "mmap-file", "t_mmap_file", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	{ "omf", "t_omf", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
+	{ "omf-dma", "t_omf", { "dma" }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
+	{ "mmap-file", "t_mmap_file", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
 	/* The time server: the Linux time calls of a POSIX process through it
 	 * (messages on the console, so with the file manager and the console
 	 * server); a native test forging its requests beside POSIX sleepers;
 	 * the server's death (the test starts and kills its own timed). */
 	{ "time-server", "t_time_server", { "posix" }, EXITS, 0, 0,
-	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
 	{ "time-server-forged", "t_time_server", { "forged" }, EXITS, 0, 1, TIME },
 	{ "time-server-death", "t_time_server", { "death" }, EXITS, 0, 0, SERVER },
 	FS_TEST("fs-full", "t_fs_full", "full", DISK_FULL),

@@ -191,9 +191,18 @@ static long start_test(const struct test *t)
 	for (int i = 0; i < MAX_ARGS && t->args[i]; i++)
 		argv[argc++] = (char *)t->args[i];
 	argv[argc] = NULL;
-	if (native)
-		return myrmex_spawn_flags(t->module, argv, test_envp, TEST_PRIO, test_spawn_flags(t));
-	return host_spawn(t->module, argv);
+	if (!native)
+		return host_spawn(t->module, argv);
+	if (t->spawn_flags & (MEASURE | NO_RIGHTS)) {
+		struct myrmex_rights rights = { { 0 } };
+		if (t->spawn_flags & MEASURE) {
+			myrmex_rights_add(&rights, MYRMEX_COREID_FS);
+			myrmex_rights_add(&rights, MYRMEX_COREID_TIME);
+		}
+		return myrmex_spawn_rights(t->module, argv, test_envp, TEST_PRIO, test_spawn_flags(t),
+		                           &rights);
+	}
+	return myrmex_spawn_flags(t->module, argv, test_envp, TEST_PRIO, test_spawn_flags(t));
 }
 
 static long wait_nohang(long pid, int *status)

@@ -33,20 +33,33 @@ struct thread;
  * memory budget (vm_reserve_pages) still bounds them all. */
 #define ICA_MAX_PER_SERVER        512
 #define ICA_MAX_PAGES_SERVER      65536   /* 256 MiB */
+/* Slots only processes with the server right may take: the others share
+ * the rest (-EAGAIN, counted in kstats.ipc_quota_refused). */
+#define ICA_SERVER_RESERVE        256
 
 enum ica_state { ICA_ATTACHED, ICA_PARKED, ICA_IN_FLIGHT };
 
-/* One stage of a call: who called, and the frame that describes it. */
+/* One stage of a call: who called, the frame that describes it, and what
+ * the kernel read when the stage was called (the caller may rewrite the
+ * frame afterwards; these copies are what ret and the delivery believe). */
 struct ipc_hop {
 	int requester;          /* pid */
 	struct thread *waiter;  /* the thread blocked in callsync, or NULL (async) */
 	uint32_t frame;         /* offset of the frame in the control ICA */
+	uint32_t opcode;        /* the frame's opcode as checked at the call */
+	bool direct;            /* MYRMEX_CTL_DIRECT_RETURN was set at the call */
+	uint8_t nlent;
+	uint32_t lent[MYRMEX_FRAME_DATA];   /* handles of the data ICAs delivered with the
+	                                       request: what the handler may give back
+	                                       while the caller still maps the frame */
 };
 
 /* The kernel's state of a control ICA in flight (kernel/ipc.c). [ipc] */
 struct ipc_call {
 	struct process *home;       /* sync original caller: the ICA stays mapped there */
 	struct process *handler;    /* the server working on it: mapped there too */
+	struct process *queued_by;  /* counted in its calls_queued while on a request
+	                               queue (first-stage user calls only) */
 	struct list_node link;      /* on a request queue or a result queue */
 	unsigned nhops;
 	struct ipc_hop hops[MYRMEX_MAX_STAGES];
@@ -58,6 +71,7 @@ struct ipc_call {
 	int64_t status;
 	int from;                   /* result: pid of the server that produced it */
 	uint32_t frame;             /* the frame the delivery concerns */
+	uint32_t opcode;            /* its opcode, from the kernel's record */
 };
 
 struct ica {
@@ -75,6 +89,8 @@ struct ica {
 	 * attach or send it, and such a control ICA can carry only channel data
 	 * ICAs. */
 	bool kernel_channel;
+	bool user_slot;             /* allocated by a process without the server right:
+	                               counts against the slots they share */
 	struct ipc_call call;       /* a control ICA in flight */
 };
 

@@ -14,7 +14,17 @@ struct process;
 struct thread;
 struct ica;
 
-#define IPC_QUEUE_MAX 64   /* requests waiting for one server */
+/* Quotas. A process's own first-stage calls may wait in server queues at
+ * most IPC_QUEUE_PER_CALLER at a time (-EAGAIN, kstats.ipc_quota_refused).
+ * Forwarded stages are bounded by the requests their server took, and the
+ * kernel's channel calls by the threads it makes them for, so neither
+ * counts. A queue is not bounded otherwise: every request in it is a control
+ * ICA, and processes without the server right share at most
+ * MYRMEX_ICA_SLOTS - ICA_SERVER_RESERVE of those (kernel/ica.h), so no set
+ * of programs can fill a queue and shut others out; IPC_QUEUE_MAX, which no
+ * queue can reach, stays as the invariant's check. */
+#define IPC_QUEUE_PER_CALLER 48
+#define IPC_QUEUE_MAX MYRMEX_ICA_SLOTS
 
 int ipc_register(struct process *p, uint64_t coreid);
 /* The process registered for coreid, or NULL. */

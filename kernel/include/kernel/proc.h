@@ -20,6 +20,7 @@
 #include <kernel/vm.h>
 #include <kernel/sched.h>
 #include <kernel/arch.h>
+#include <myrmex/rights.h>
 
 #define PROC_NAME_MAX        32
 #define PROC_MAX             64     /* processes in the system */
@@ -89,6 +90,9 @@ struct process {
 	struct vm_space vm;            /* [vm] */
 	bool fork_pending;             /* made by proc_fork, not yet started (posix/pm.h) */
 	bool may_serve;                /* may call registserver */
+	bool may_manage;               /* may give devices and rights at spawn (pid 1 and
+	                                  the service manager, include/myrmex/rights.h) */
+	uint64_t call_rights[MYRMEX_RIGHTS_WORDS];   /* coreids it may call; never widened */
 	bool posix;                    /* a POSIX process: file calls go to the file manager,
 	                                  fork/execve to the process manager (docs/posix.md) */
 	unsigned nproc_limit;          /* RLIMIT_NPROC: fork refuses (-EAGAIN) from this
@@ -97,6 +101,8 @@ struct process {
 	int server_coreid;             /* -1 when not a server */
 	struct list_node requests;     /* control ICAs queued for this server */
 	unsigned request_count;
+	unsigned calls_queued;         /* requests this process made that wait in some server's
+	                                  queue: at most IPC_QUEUE_PER_CALLER (kernel/ipc.h) */
 	struct list_node results;      /* control ICAs whose results wait for get */
 	struct waitq ipc_waiters;      /* threads blocked in get [sched] */
 	/* [dev] */
@@ -106,12 +112,18 @@ struct process {
 	uint64_t ica_pages;
 };
 
+/* What a spawned process may do: register as a server, give devices and
+ * rights itself, call which coreids; and whether it is a POSIX process. */
+struct spawn_powers {
+	bool may_serve, may_manage, posix;
+	struct myrmex_rights rights;
+};
 /* Starts a program from a boot module. argv/envp are kernel strings. The new
- * process is a child of parent (NULL for init); may_serve gives it the right
- * to register as a server. Returns the pid or -errno. */
+ * process is a child of parent (NULL for init) with the given powers.
+ * Returns the pid or -errno. */
 int proc_spawn(const char *module, const char *const *argv, int argc,
-               const char *const *envp, int envc, int prio, bool may_serve,
-               bool posix, struct process *parent);
+               const char *const *envp, int envc, int prio,
+               const struct spawn_powers *powers, struct process *parent);
 /* Creates a thread in the current process that enters user mode at the
  * current system call's return point, with stack sp (clone). Returns the
  * tid or -EAGAIN/-ENOMEM. */

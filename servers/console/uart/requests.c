@@ -81,13 +81,15 @@ void readers_interrupt(void)
 }
 
 /* CONSOLE_CANCEL: the waiting read whose control ICA is arg[0] leaves the
- * FIFO (the others keep their order) and is answered -EINTR. */
+ * FIFO (the others keep their order) and is answered -EINTR. Only a read of
+ * the same client (the kernel's word in the delivery, whoever forwarded
+ * it) can be cancelled: -ESRCH for anyone else's. */
 int64_t do_cancel(struct server_request *rq)
 {
 	uint64_t handle = SERVER_IN(rq, struct console_cancel_args)->handle;
 	for (unsigned i = 0; i < readers_count; i++) {
 		struct reader *r = &readers[(readers_first + i) % CONSOLE_MAX_READERS];
-		if (r->rq.d.handle != handle)
+		if (r->rq.d.handle != handle || r->rq.d.client != rq->d.client)
 			continue;
 		struct reader gone = *r;
 		for (unsigned j = i; j + 1 < readers_count; j++)

@@ -115,7 +115,7 @@ int64_t do_cancel(struct server_request *rq)
 	lock();
 	for (unsigned i = 0; i < TIME_MAX_SLEEPS && !found; i++) {
 		struct sleeper *s = &table[i];
-		if (s->used && s->rq.d.handle == handle && s->rq.d.requester == rq->d.requester) {
+		if (s->used && s->rq.d.handle == handle && s->rq.d.client == rq->d.client) {
 			gone = s->rq;
 			s->used = 0;
 			parked--;
