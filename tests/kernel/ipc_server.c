@@ -236,6 +236,11 @@ static int serve_one(struct myrmex_ctl_header *h, struct myrmex_frame *f,
 		f->arg[2] = (uint64_t)raw0(SYS_gettid);
 		copy_data(f, d->ndata, d->data);
 		return 1;
+	case IPC_OP_FILL_SLEEP:
+		f->status = 0;
+		copy_data(f, d->ndata, d->data);
+		myrmex_sleep_ns(f->arg[0] * IPC_MS);
+		return 1;
 	case IPC_OP_CLAIM:
 		f->status = myrmex_claim(h);
 		f->arg[1] = (uint64_t)myrmex_claim(h);   /* claiming twice is harmless */
@@ -290,8 +295,10 @@ static void serve_loop(void *unused)
 		if (p) {
 			last_return = got < 0 ? got : 0;
 			if (got < 0) {
-				/* Our result was refused: say so without data. */
+				/* Our result was refused: say so without data, from a
+				 * frame the caller can no longer rewrite (claimed). */
 				count(&return_failures);
+				myrmex_claim(p);
 				struct myrmex_frame *f = myrmex_ctl_top(p);
 				if (f) {
 					f->ndata = 0;

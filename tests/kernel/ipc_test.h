@@ -49,6 +49,9 @@
 #define IPC_OP_HOG     10u  /* hog mode: status = MiB committed; arg0 1: touch them all first */
 #define IPC_OP_CLAIM   11u  /* claims the control ICA, sleeps arg0 ms; status = claim's result,
                                arg1 = a second claim's; returns the data ICAs */
+#define IPC_OP_FILL_SLEEP 12u  /* writes its result (status 0, the data ICAs) first, then
+                                  sleeps arg0 ms before returning: a window in which the
+                                  caller's other threads may rewrite the frame */
 /* Forward mode (arg0 bytes of each data ICA are upper-cased by the last
  * stage, which first sleeps arg3 ms; both travel along the chain): */
 #define IPC_FWD_SYNC   20u  /* pass on with callsync, return after */

@@ -158,6 +158,12 @@ static const struct test tests[] = {
 	{ "ipc-touch-passed-data", "t_ipc_touch", { "passed-data" }, KILLED, SIGSEGV, 1, SERVER },
 	{ "ipc-touch-passed-ctl", "t_ipc_touch", { "passed-ctl" }, KILLED, SIGSEGV, 1, SERVER },
 	{ "ipc-touch-returned", "t_ipc_touch", { "returned" }, KILLED, SIGSEGV, 1, SERVER },
+	/* Isolation (issue 14): what an ordinary program may not do to servers. */
+	{ "attack-calls", "t_attack", { "calls" }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | TIME | NO_RIGHTS },
+	{ "attack-cancel-other", "t_attack", { "cancel-other" }, EXITS, 0, 1, CONSOLE | SERVER },
+	{ "attack-ret-theft", "t_attack", { "ret-theft" }, EXITS, 0, 1, SERVER },
+	{ "attack-ica-slots", "t_attack", { "ica-slots" }, EXITS, 0, 1, SERVER },
 	/* The process manager's kernel calls: the test registers as coreid 5. */
 	{ "pm-fork", "t_pm_fork", { "cow" }, EXITS, 0, 0, SERVER },
 	{ "pm-fork-calls", "t_pm_fork", { "calls" }, EXITS, 0, 1, SERVER },
