@@ -210,6 +210,11 @@ $(BUILD)/servers/%: $$(wildcard servers/*/$$*/*.c) $$(wildcard servers/*/$$*/*.h
 		$(wildcard include/myrmex/*.h) $(LIBMYRMEX)
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) -o $@
+# The service manager's table (docs/services.md), a boot module of its own.
+SERVICE_TABLE := $(BUILD)/servers/services.conf
+$(SERVICE_TABLE): servers/proc/svcman/services.conf
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # ------------------------------------------------------------ disk images --
 # The raw pattern disk of the driver tests, written by tools/mkpattern.py:
@@ -250,7 +255,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 all: kernel user servers tests benchmarks unit posix
 kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
-servers: $(SERVER_BINS)
+servers: $(SERVER_BINS) $(SERVICE_TABLE)
 tests: $(KTEST_BINS)
 benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS) $(BENCH_FMAP_BINS)
 unit: $(UNIT_BINS)
@@ -263,7 +268,8 @@ setup:
 
 # Boot modules: the first is init (pid 1); the others are programs it spawns.
 # make run: sysinit brings the servers up and runs the shell from the disk.
-RUN_MODULES  := "$(BUILD)/user/sysinit /bin/sh" $(BUILD)/user/posix_start $(SERVER_BINS)
+RUN_MODULES  := "$(BUILD)/user/sysinit /bin/sh" $(BUILD)/user/posix_start $(SERVER_BINS) \
+	$(SERVICE_TABLE)
 # make demo: the demo init shows the mechanisms one by one and powers off.
 DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init $(BUILD)/user/sysinit,$(USER_BINS)) \
 	$(SERVER_BINS)
@@ -273,7 +279,7 @@ BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SE
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
 BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \
 	$(BUILD)/servers/virtio_blk $(BUILD)/servers/uart $(BUILD)/servers/fileman \
-	$(BUILD)/servers/pm
+	$(BUILD)/servers/pm $(BUILD)/servers/svcman $(SERVICE_TABLE)
 
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)

@@ -40,7 +40,7 @@ EXIT = "--- exit "
 # Linux kernel's printk lines, and Myrmex's kernel and server messages.
 NOISE = [re.compile(p) for p in (
     r"^\[\s*\d+\.\d+\] ",
-    r"^(myrmex|sysinit|timed|fileman|pm|uart|virtio_blk|posix_start): ",
+    r"^(myrmex|sysinit|svcman|timed|fileman|pm|uart|virtio_blk|posix_start): ",
 )]
 
 

@@ -319,15 +319,17 @@ def prune_cache(cache_dir):
 
 # ======================================================================
 # THE MYRMEX BOOT OF THE SUITE - the one place that says how Myrmex runs it.
-# sysinit (user/sysinit, pid 1) starts the servers named here from the
-# boot modules (timed, virtio_blk on the disk, uart on COM1, fileman, pm), then
-# spawns posix_start (user/posix_start) with its arguments; posix_start
+# sysinit (user/sysinit, pid 1) starts the service manager (svcman), which
+# starts the servers named in its table (servers/services.conf: timed,
+# virtio_blk on the disk, uart on COM1, fileman, pm) from the boot modules,
+# then spawns posix_start (user/posix_start) with its arguments; posix_start
 # opens /dev/console as fds 0, 1 and 2 and execs /bin/sh /posix/run.sh from
-# the disk. When it exits, sysinit shuts the file manager down and powers off.
+# the disk. When it exits, sysinit stops the service manager (which shuts the
+# file manager down) and powers off.
 MYRMEX_INIT = "user/sysinit"
 MYRMEX_FIRST = "user/posix_start"
 MYRMEX_SERVERS = ["servers/timed", "servers/virtio_blk", "servers/uart", "servers/fileman",
-                  "servers/pm"]
+                  "servers/pm", "servers/svcman", "servers/services.conf"]
 
 
 def myrmex_boot(build, args=()):

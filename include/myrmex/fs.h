@@ -608,6 +608,11 @@ struct fs_map_page {
 #define FS_MSTAT_SYNCMAPS      6   /* FS_SYNCMAP calls served */
 #define FS_MSTAT_REVOKES       7   /* fmap_revoke calls made */
 
+/* FS_STATS with arg[0] = FS_STATS_RECOVERY: surviving the others' deaths. */
+#define FS_STATS_RECOVERY      2u
+#define FS_RSTAT_DISK_RETRIES  0   /* disk calls made again after the driver died */
+#define FS_RSTAT_WRITEBACKS    1   /* periodic write-backs of the dirty blocks */
+
 /* Linux's struct stat on x86-64 (144 bytes). */
 struct myrmex_stat {
 	uint64_t st_dev;

@@ -56,6 +56,15 @@
  */
 #define MYRMEX_SYS_SETPRIO   (MYRMEX_SYS_BASE + 3)
 
+/*
+ * module_read(const char *name, uint64_t offset, void *buf, uint64_t size)
+ * Copies up to size bytes of boot module `name` from offset to buf: the
+ * boot image's files that are not programs (the service table). Returns the
+ * number of bytes copied (0 at or past the end), -ENOENT no such module,
+ * -EFAULT bad pointer.
+ */
+#define MYRMEX_SYS_MODULE_READ (MYRMEX_SYS_BASE + 50)
+
 #define MYRMEX_PRIO_MAX      31
 #define MYRMEX_PRIO_DEFAULT  16
 

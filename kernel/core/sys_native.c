@@ -6,6 +6,7 @@
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
+#include <kernel/boot.h>
 #include <kernel/device.h>
 #include <kernel/errno.h>
 #include <kernel/pmm.h>
@@ -116,6 +117,23 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	}
 	pmm_free(scratch, SPAWN_ARG_BYTES / PAGE_SIZE + 1);
 	return r;
+}
+
+long sys_myrmex_module_read(const struct syscall_args *a)
+{
+	char name[MODULE_NAME_MAX];
+	long n = copy_string_from_user(name, a->arg[0], sizeof(name));
+	if (n < 0)
+		return n == -E2BIG ? -ENOENT : n;
+	const struct boot_module *m = boot_find_module(name);
+	if (!m)
+		return -ENOENT;
+	uint64_t length = m->end - m->start, offset = a->arg[1];
+	if (offset >= length)
+		return 0;
+	uint64_t size = MIN(a->arg[3], length - offset);
+	int err = copy_to_user(a->arg[2], arch_phys_to_virt(m->start + offset), size);
+	return err ? err : (long)size;
 }
 
 long sys_myrmex_rights(const struct syscall_args *a)

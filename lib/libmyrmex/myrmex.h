@@ -29,6 +29,8 @@ long myrmex_spawn_rights(const char *module, char *const argv[], char *const env
  * NULL) gets the set that remains. */
 long myrmex_rights(const struct myrmex_rights *keep, struct myrmex_rights *out);
 long myrmex_kstats(struct myrmex_kstats *out);
+/* Reads a boot module's bytes (the service table): bytes copied or -errno. */
+long myrmex_module_read(const char *name, uint64_t offset, void *buf, uint64_t size);
 long myrmex_poweroff(int code);
 long myrmex_setprio(int tid, int prio);
 /* The pid of the server registered for coreid, or -ESRCH. */

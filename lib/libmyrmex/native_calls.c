@@ -24,6 +24,12 @@ long myrmex_rights(const struct myrmex_rights *keep, struct myrmex_rights *out)
 	return myrmex_syscall6(MYRMEX_SYS_RIGHTS, (long)keep, (long)out, 0, 0, 0, 0);
 }
 
+long myrmex_module_read(const char *name, uint64_t offset, void *buf, uint64_t size)
+{
+	return myrmex_syscall6(MYRMEX_SYS_MODULE_READ, (long)name, (long)offset, (long)buf,
+	                       (long)size, 0, 0);
+}
+
 long myrmex_spawn(const char *module, char *const argv[], char *const envp[], int prio)
 {
 	return myrmex_spawn_flags(module, argv, envp, prio, 0);

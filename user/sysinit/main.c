@@ -1,47 +1,39 @@
 /*
  * sysinit: the init (pid 1) of a Myrmex running POSIX programs. It starts
- * the servers from the boot modules (the time server, the virtio-blk driver
- * on the first disk, the console server on COM1, the file manager on that
- * disk, the process manager), then the first POSIX process with its
- * arguments:
+ * the service manager (svcman, docs/services.md), which starts the servers
+ * from the service table (the time server, the virtio-blk driver, the
+ * console server on COM1, the file manager, the process manager) with the
+ * rights the table gives them and restarts the ones that die; then the first
+ * POSIX process with its arguments:
  *
  *     sysinit /bin/sh [args...]     (make run: an interactive shell)
  *
- * When that process ends, sysinit shuts the file manager down (everything
- * written reaches the disk, the file system is marked clean) and powers the
- * machine off with the program's exit status. Without a time server (no
- * module timed) the kernel answers the time calls itself.
+ * When that process ends, sysinit stops the service manager (which shuts
+ * the file manager down: everything written reaches the disk, the file
+ * system is marked clean) and powers the machine off with the program's exit
+ * status. When the service manager ends first (a server whose state cannot
+ * be rebuilt died: the file manager or the process manager), sysinit says
+ * so and powers off with status 1.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <myrmex.h>
+#include <myrmex/fs.h>
 #include <myrmex/proc.h>
-#include <myrmex/time.h>
 
 static char *const env[] = { "HOME=/", NULL };
 
-/* Starts a server from its boot module; device >= 0 gives it that device. */
-static long start(const char *module, char *const argv[], int device)
-{
-	unsigned flags = MYRMEX_SPAWN_SERVER | (device >= 0 ? MYRMEX_SPAWN_DEVICE(device) : 0);
-	long pid = myrmex_spawn_flags(module, argv, env, -1, flags);
-	if (pid < 0)
-		printf("sysinit: cannot start %s: error %ld\n", module, -pid);
-	return pid;
-}
-
-static int device_arg(int index, char *buf, size_t size)
-{
-	snprintf(buf, size, "%d", index);
-	return index;
-}
-
-/* Waits until server coreid is registered (it registers as it starts). */
+/* Waits until server coreid is registered. */
 static void await_server(unsigned coreid)
 {
-	for (int i = 0; i < 1000 && myrmex_server_pid(coreid) < 0; i++)
+	for (int i = 0; i < 10000 && myrmex_server_pid(coreid) < 0; i++)
 		myrmex_sleep_ns(1000000);
+}
+
+static int code_of(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int main(int argc, char **argv)
@@ -50,27 +42,13 @@ int main(int argc, char **argv)
 		printf("usage: sysinit program [args...]\n");
 		myrmex_poweroff(2);
 	}
-	static const uint16_t blk_ids[] = { 0x1042, 0x1001 };
-	static const uint16_t com1[] = { MYRMEX_DEV_LEGACY_COM1 };
-	int disk = myrmex_dev_find(0x1af4, blk_ids, 2, NULL);
-	int uart = myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, com1, 1, NULL);
-	if (disk < 0 || uart < 0) {
-		printf("sysinit: need a virtio-blk disk and COM1 (disk %d, COM1 %d)\n", disk, uart);
+	char *const svc_argv[] = { "svcman", NULL };
+	long svcman = myrmex_spawn_flags("svcman", svc_argv, env, -1,
+	                                 MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_MANAGER);
+	if (svcman < 0) {
+		printf("sysinit: cannot start the service manager: error %ld\n", -svcman);
 		myrmex_poweroff(1);
 	}
-	char disk_arg[16], uart_arg[16];
-	char *const blk_argv[] = { "virtio_blk", disk_arg, NULL };
-	char *const uart_argv[] = { "uart", uart_arg, NULL };
-	char *const fm_argv[] = { "fileman", "64", NULL };
-	char *const pm_argv[] = { "pm", NULL };
-	char *const timed_argv[] = { "timed", NULL };
-	if (start("timed", timed_argv, -1) > 0)
-		await_server(MYRMEX_COREID_TIME);
-	start("virtio_blk", blk_argv, device_arg(disk, disk_arg, sizeof disk_arg));
-	start("uart", uart_argv, device_arg(uart, uart_arg, sizeof uart_arg));
-	await_server(MYRMEX_COREID_CONSOLE);
-	start("fileman", fm_argv, -1);
-	start("pm", pm_argv, -1);
 	await_server(MYRMEX_COREID_FS);
 	await_server(MYRMEX_COREID_PM);
 	fflush(stdout);
@@ -79,16 +57,28 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc && i < 63; i++)
 		first_argv[i] = argv[i];
 	long pid = myrmex_spawn_flags("posix_start", first_argv, env, -1, MYRMEX_SPAWN_POSIX);
-	int status = 0;
+	int status = 0, code = 1;
 	if (pid < 0) {
 		printf("sysinit: cannot start posix_start: error %ld\n", -pid);
-		status = 1 << 8;
 	} else {
-		waitpid((pid_t)pid, &status, 0);
+		/* The first of the two to end decides. */
+		long who;
+		do
+			who = waitpid(-1, &status, 0);
+		while (who != pid && who != svcman && who >= 0);
+		if (who == svcman) {
+			printf("sysinit: the service manager stopped (status %d): a server that cannot be "
+			       "restarted died; powering off\n", code_of(status));
+			fflush(stdout);
+			myrmex_poweroff(1);
+		}
+		code = code_of(status);
 	}
-	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	printf("sysinit: %s ended with status %d; file manager shut down: %d\n", argv[1], code,
-	       myrmex_fs_shutdown());
+	kill((pid_t)svcman, SIGTERM);
+	int svc_status = 0;
+	waitpid((pid_t)svcman, &svc_status, 0);
+	printf("sysinit: %s ended with status %d; services stopped: %d\n", argv[1], code,
+	       code_of(svc_status));
 	fflush(stdout);
 	myrmex_poweroff(code);
 	return code;

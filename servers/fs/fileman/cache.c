@@ -58,6 +58,7 @@ struct chunk {
 };
 
 struct fm_stats fm_stats;
+struct fm_stats fm_recovery;
 
 static struct chunk *chunks;
 static unsigned chunk_count, chunk_max;

@@ -10,6 +10,10 @@
  * The data travels in a cache chunk ICA, which the driver fills or drains
  * by DMA at the given offset: nothing is copied between the two servers.
  *
+ * When the driver dies with a call of ours (its service manager restarts
+ * it), the chunk it was lent comes back with -EPIPE and the call is made
+ * again once the driver is registered anew (diskio_transfer).
+ *
  * Before the first disk frame goes onto a client's control ICA, the file
  * manager claims it (server_claim, once per request): a synchronous caller lends its control
  * ICA, and a second thread of the caller could otherwise rewrite the
@@ -22,6 +26,11 @@
 #include <myrmex/disk.h>
 
 #define SECTORS_PER_BLOCK (FM_BLOCK / DISK_SECTOR_SIZE)
+
+/* A call the driver's death cut short is made again this many times, each
+ * after waiting up to DISKIO_DRIVER_WAIT_MS for the driver to be back. */
+#define DISKIO_RETRIES 3
+#define DISKIO_DRIVER_WAIT_MS 10000
 
 static struct myrmex_ctl_header *own_ctl;
 
@@ -86,6 +95,25 @@ int64_t diskio_start(unsigned timeout_ms, uint32_t *info_flags)
 	return (int64_t)info->sectors;
 }
 
+/* Whether the ICA is ours (attached, or parked and now attached). */
+static bool ica_is_ours(uint32_t ica)
+{
+	return myrmex_ica_attach(ica) == 0 ||
+	       (myrmex_ica_detach(ica) == 0 && myrmex_ica_attach(ica) == 0);
+}
+
+/* The driver is gone (-EPIPE: it died with our call; -ESRCH: not registered
+ * now): waits until the service manager has started it again. */
+static bool driver_back(void)
+{
+	for (unsigned ms = 0; ms < DISKIO_DRIVER_WAIT_MS; ms++) {
+		if (myrmex_server_pid(MYRMEX_COREID_DISK) > 0)
+			return true;
+		myrmex_sleep_ns(1000000);
+	}
+	return false;
+}
+
 int diskio_transfer(struct server_request *rq, bool write, uint64_t block, uint32_t count,
                     uint32_t ica, uint64_t offset, bool *lost)
 {
@@ -94,12 +122,27 @@ int diskio_transfer(struct server_request *rq, bool write, uint64_t block, uint3
 		.count = (uint64_t)count * SECTORS_PER_BLOCK,
 		.offset = offset,
 	};
-	int64_t status = disk_call(rq, write ? DISK_WRITE : DISK_READ, &args, ica, NULL);
-	fm_stats.v[write ? FS_STAT_DISK_WRITES : FS_STAT_DISK_READS]++;
+	int64_t status;
+	for (unsigned attempt = 0;; attempt++) {
+		status = disk_call(rq, write ? DISK_WRITE : DISK_READ, &args, ica, NULL);
+		fm_stats.v[write ? FS_STAT_DISK_WRITES : FS_STAT_DISK_READS]++;
+		/* A driver that died hands the chunk it was lent back with -EPIPE
+		 * (its device stopped first): the transfer is made again once the
+		 * driver is back, so neither the caller nor the cache loses it. */
+		if ((status != -EPIPE && status != -ESRCH) || attempt == DISKIO_RETRIES)
+			break;
+		if (status == -EPIPE && !ica_is_ours(ica))
+			break;
+		myrmex_log("fileman", "disk driver gone (%lld) during a %s of block %llu: retrying",
+		           (long long)status, write ? "write" : "read", (unsigned long long)block);
+		if (!driver_back())
+			break;
+		fm_recovery.v[FS_RSTAT_DISK_RETRIES]++;
+	}
 	/* -EPIPE, -ECANCELED, -EINTR: the call was made and the driver never
-	 * answered; the ICA it carried went with it. Other refusals happen
-	 * before anything moves. */
-	*lost = status == -EPIPE || status == -ECANCELED || status == -EINTR;
+	 * answered; the ICA it carried went with it unless it came back. Other
+	 * refusals happen before anything moves. */
+	*lost = (status == -EPIPE || status == -ECANCELED || status == -EINTR) && !ica_is_ours(ica);
 	/* The ICA came back parked if it could not be mapped at once (no page
 	 * table); map it now rather than fault on it. Attached: -EINVAL, no-op. */
 	if (!*lost)

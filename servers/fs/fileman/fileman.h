@@ -137,6 +137,13 @@ struct fm_stats {
 	uint64_t v[8];                /* FS_STAT_* */
 };
 extern struct fm_stats fm_stats;
+extern struct fm_stats fm_recovery;   /* FS_RSTAT_* */
+
+/* ---- writeback.c ---- */
+
+/* Starts the thread that has the dirty blocks written back every
+ * FM_WRITEBACK_NS (an FS_SYNC to ourselves, served in turn). */
+int writeback_start(void);
 
 /* The most chunks (64-block ICAs, 256 KiB each) the cache may hold: under
  * the kernel's ICA limit for a server (512), leaving room for the rest. */

@@ -98,5 +98,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mount_disk(cache_chunks(argc, argv));
+	if (fm_fs_state == 0 && writeback_start() < 0)
+		fm_log("cannot start the write-back thread: dirty blocks wait for sync or shutdown");
 	server_run(&fm_server);
 }

@@ -1,7 +1,8 @@
 /*
  * ops_fs.c - the handlers for the file system as a whole: sync, statfs,
- * stats (the cache's counters, or the file mappings'), drop-cache (blocks
- * that maps hold stay) and shutdown (maps still held are revoked first).
+ * stats (the cache's counters, the file mappings' or recovery's), drop-cache
+ * (blocks that maps hold stay) and shutdown (maps still held are revoked
+ * first; only from the init or our service manager).
  *
  * FS_SYNC writes the dirty blocks back itself, then passes the last step,
  * the disk's DISK_FLUSH, on to the driver with direct return: the file
@@ -12,10 +13,13 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <myrmex/disk.h>
 
 int64_t do_sync(struct server_request *rq)
 {
+	if (rq->d.requester == getpid())
+		fm_recovery.v[FS_RSTAT_WRITEBACKS]++;   /* our own periodic write-back */
 	int rc = cache_sync(rq, false);
 	if (rc < 0)
 		return fm_result(rc, "sync");
@@ -44,11 +48,13 @@ int64_t do_statfs(struct server_request *rq)
 int64_t do_stats(struct server_request *rq)
 {
 	uint64_t which = SERVER_IN(rq, struct fs_stats_args)->which;
-	if (which != 0 && which != FS_STATS_MAPS)
+	if (which != 0 && which != FS_STATS_MAPS && which != FS_STATS_RECOVERY)
 		return -EINVAL;
 	struct fs_stats_result *res = SERVER_OUT(rq, struct fs_stats_result);
 	if (which == FS_STATS_MAPS) {
 		fmap_stats(res->v);
+	} else if (which == FS_STATS_RECOVERY) {
+		memcpy(res->v, fm_recovery.v, sizeof(res->v));
 	} else {
 		fm_stats.v[FS_STAT_CACHED] = cache_cached_blocks();
 		memcpy(res->v, fm_stats.v, sizeof(res->v));
@@ -62,9 +68,10 @@ int64_t do_drop_cache(struct server_request *rq)
 	return fm_result(cache_drop(rq), "drop-cache");
 }
 
+/* Only the init or the service manager that started us may shut us down. */
 int64_t do_shutdown(struct server_request *rq)
 {
-	if (rq->d.requester != 1)
+	if (rq->d.requester != 1 && rq->d.requester != getppid())
 		return -EPERM;
 	if (fm_fs_state != 0)
 		return 0;   /* nothing mounted: nothing to write */
