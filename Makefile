@@ -215,6 +215,9 @@ SERVICE_TABLE := $(BUILD)/servers/services.conf
 $(SERVICE_TABLE): servers/proc/svcman/services.conf
 	@mkdir -p $(dir $@)
 	cp $< $@
+$(BUILD)/tests/kernel/services.test: tests/kernel/services.test
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # ------------------------------------------------------------ disk images --
 # The raw pattern disk of the driver tests, written by tools/mkpattern.py:
@@ -256,7 +259,7 @@ all: kernel user servers tests benchmarks unit posix
 kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
 servers: $(SERVER_BINS) $(SERVICE_TABLE)
-tests: $(KTEST_BINS)
+tests: $(KTEST_BINS) $(BUILD)/tests/kernel/services.test
 benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS) $(BENCH_FMAP_BINS)
 unit: $(UNIT_BINS)
 posix: $(POSIX_BINS)
@@ -273,7 +276,8 @@ RUN_MODULES  := "$(BUILD)/user/sysinit /bin/sh" $(BUILD)/user/posix_start $(SERV
 # make demo: the demo init shows the mechanisms one by one and powers off.
 DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init $(BUILD)/user/sysinit,$(USER_BINS)) \
 	$(SERVER_BINS)
-TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS)
+TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS) \
+	$(BUILD)/tests/kernel/services.test
 BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).

@@ -153,6 +153,8 @@ long forward_call(struct fwd *f)
 		cancel_orphan(p, f->service, ctl_handle);
 		return signal_eintr(SIG_RESTART_SA);   /* SA_RESTART: the call runs again */
 	}
+	if (r == -EPIPE)
+		return posix_route(f->service)->died_errno;   /* the server died with the call */
 	if (r < 0)
 		return r;
 	if (!ctl)

@@ -4,6 +4,7 @@
  * notices; the system calls name a service.
  */
 #include <posix/route.h>
+#include <kernel/errno.h>
 #include <kernel/ipc.h>
 #include <myrmex/console.h>
 #include <myrmex/fs.h>
@@ -18,12 +19,15 @@ static const struct posix_route routes[SERVICE_COUNT] = {
 		.cancel_op = FS_CANCEL,
 		.cancel_at = BIT(SERVICE_FILES) | BIT(SERVICE_CONSOLE),
 		.exit_op = FS_EXIT,
+		.died_errno = -EIO,
 	},
-	[SERVICE_PROCESSES] = { .coreid = MYRMEX_COREID_PM },
+	[SERVICE_PROCESSES] = { .coreid = MYRMEX_COREID_PM, .died_errno = -EIO },
 	/* A sleep is cancelled by the time calls themselves (posix/timesrv.c),
-	 * which know its handle and the time left. */
-	[SERVICE_TIME] = { .coreid = MYRMEX_COREID_TIME },
-	[SERVICE_CONSOLE] = { .coreid = MYRMEX_COREID_CONSOLE, .cancel_op = CONSOLE_CANCEL },
+	 * which know its handle and the time left; when the server dies with
+	 * a call, the kernel finishes it itself (posix/sys_time.c). */
+	[SERVICE_TIME] = { .coreid = MYRMEX_COREID_TIME, .died_errno = -EPIPE },
+	[SERVICE_CONSOLE] = { .coreid = MYRMEX_COREID_CONSOLE, .cancel_op = CONSOLE_CANCEL,
+	                      .died_errno = -EINTR },
 };
 
 const struct posix_route *posix_route(enum posix_service s)

@@ -8,7 +8,7 @@
 #include <kernel/types.h>
 
 #define BOOT_MAX_RANGES  32
-#define BOOT_MAX_MODULES 64
+#define BOOT_MAX_MODULES 128
 #define BOOT_MODULE_CMDLINE 256
 
 struct boot_range {

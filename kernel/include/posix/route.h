@@ -30,6 +30,11 @@ struct posix_route {
 	uint32_t cancel_at;
 	/* A POSIX process ended: this opcode, arg[0] the pid; 0: not told. */
 	uint32_t exit_op;
+	/* What a call in flight returns when its server dies with it (-EPIPE
+	 * from the kernel): -EINTR for the console, which the service manager
+	 * restarts, so that the program simply asks again; -EPIPE for the time
+	 * calls, which then finish the call in the kernel; -EIO otherwise. */
+	int32_t died_errno;
 };
 
 /* The route of service s (s < SERVICE_COUNT). */

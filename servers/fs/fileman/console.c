@@ -18,13 +18,21 @@
 
 static struct myrmex_ctl_header *poll_ctl;   /* ours, for CONSOLE_POLL */
 
-/* The passed-on frame's arg[0] is the descriptor fd (as ours). */
+static bool console_seen;   /* a console server took a call of ours once */
+
+/* The passed-on frame's arg[0] is the descriptor fd (as ours). No console
+ * server: -ENXIO, or -EINTR when there was one (it died, and the service
+ * manager is starting it again: the caller asks again). */
 static int64_t forward(struct server_request *rq, uint32_t opcode, uint64_t fd, uint64_t a1,
                        uint64_t a2)
 {
 	server_out(rq, FS_RESULT_KIND, FS_KIND_CONSOLE);
 	int64_t r = request_pass_on(rq, MYRMEX_COREID_CONSOLE, opcode, fd, a1, a2);
-	return r == -ESRCH ? -ENXIO : r;   /* -ENXIO: no console server runs */
+	if (r != -ESRCH) {
+		console_seen |= r == SERVER_LATER;
+		return r;
+	}
+	return console_seen ? -EINTR : -ENXIO;
 }
 
 int64_t console_forward(struct server_request *rq, const struct open_file *f, bool write)

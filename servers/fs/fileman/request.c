@@ -48,7 +48,10 @@ void request_result(const struct myrmex_delivery *d)
 	struct myrmex_frame *mine = myrmex_ctl_top(h);
 	if (!mine)
 		return;
-	mine->status = d->status;
+	/* The next server died with the call (the kernel's -EPIPE, from pid 0):
+	 * the console is restarted by the service manager, so the reader is
+	 * told EINTR and reads again. */
+	mine->status = d->status == -EPIPE && d->requester == 0 ? -EINTR : d->status;
 	mine->ndata = 0;
 	for (unsigned i = 0; i < d->ndata && i < MYRMEX_FRAME_DATA; i++)
 		mine->data[mine->ndata++] = d->data[i];

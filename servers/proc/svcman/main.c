@@ -49,7 +49,7 @@ static void on_term(int sig)
 	stopping = 1;
 }
 
-/* The device a table entry names: its index, or -1. "virtio-blk#n" is the
+/* The device a table entry names: its index, or -1. "virtio-blk:n" is the
  * n-th virtio-blk disk (0 the first), in the kernel's list order. */
 static int device_index(const char *spec)
 {
@@ -58,8 +58,8 @@ static int device_index(const char *spec)
 		return myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, com1, 1, NULL);
 	}
 	unsigned nth = 0;
-	if (!strncmp(spec, "virtio-blk", 10) && (spec[10] == '\0' || spec[10] == '#')) {
-		if (spec[10] == '#')
+	if (!strncmp(spec, "virtio-blk", 10) && (spec[10] == '\0' || spec[10] == ':')) {
+		if (spec[10] == ':')
 			nth = (unsigned)atoi(spec + 11);
 		struct myrmex_pci_info info;
 		for (unsigned i = 0; i < MYRMEX_MAX_DEVICES; i++) {

@@ -26,7 +26,7 @@ struct service {
 	char name[SVC_NAME_MAX];
 	char program[SVC_ARG_LEN];
 	int coreid;                    /* -1: registers none */
-	char device[SVC_ARG_LEN];      /* "", "virtio-blk[#n]", "com1" */
+	char device[SVC_ARG_LEN];      /* "", "virtio-blk[:n]", "com1" */
 	struct myrmex_rights calls;    /* the coreids it may call */
 	char args[SVC_ARGS_MAX][SVC_ARG_LEN];
 	unsigned nargs;

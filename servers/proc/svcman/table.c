@@ -2,7 +2,7 @@
  * table.c - the service table's text form (docs/services.md): one service
  * per line, `service <name>` followed by key=value words; '#' starts a
  * comment. Keys: program (boot module, default the name), coreid, device
- * (virtio-blk, virtio-blk#<n> for the n-th, com1), calls (comma-separated
+ * (virtio-blk, virtio-blk:<n> for the n-th, com1), calls (comma-separated
  * coreids or service names already listed, or "-"), args (comma-separated),
  * restart (always, reboot, never).
  */

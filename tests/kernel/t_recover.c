@@ -1,0 +1,306 @@
+/*
+ * t_recover: servers that die under load come back by themselves (issue
+ * 14). The test starts the service manager (svcman) with the table
+ * tests/kernel/services.test (timed, the virtio-blk driver on fs.img, the
+ * console server, the file manager), then POSIX programs that work through
+ * the kernel's channels as any program does:
+ *
+ *   files <n>   writes /recover.<n> (FILE_BLOCKS blocks of a pattern of its
+ *               own, with fsync), reads it back and compares, round after
+ *               round; a call that fails (the driver died under it) is made
+ *               again; every round must read back what it wrote.
+ *   sleeps      CLOCK_MONOTONIC sleeps of SLEEP_MS, each at least that long
+ *               by the clock (a sleep the time server died with is finished
+ *               by the kernel); EINTR sleeps the time left.
+ *   console     writes lines to /dev/console; EINTR (the console server is
+ *               being restarted) writes the line again.
+ * Each works until the test has made all its kills (it then creates
+ * /recover.stop, with the program `stop`), and at least MIN_ROUNDS rounds.
+ *
+ * Meanwhile the test kills the disk driver, the time server and the
+ * console server, KILLS times each (SIGKILL), waiting each time until the
+ * service manager has a new one registered, and prints how long that took
+ * (RECOVER-RESTART lines, read by the benchmark report). Every program must
+ * end with 0; the file manager's recovery counters are printed; SIGTERM
+ * then stops the service manager, which shuts the file manager down
+ * cleanly (the runner's e2fsck of fs.img follows).
+ */
+#define _GNU_SOURCE
+#define TEST_NAME "t_recover"
+#include "test_check.h"
+#include "ipc_test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <myrmex/console.h>
+#include <myrmex/disk.h>
+#include <myrmex/fs.h>
+#include <myrmex/time.h>
+
+#define KILLS 3
+#define MIN_ROUNDS 4
+#define MAX_ROUNDS 100000   /* bounds every loop, should the stop never come */
+#define FILE_BLOCKS 32
+#define SLEEP_MS 5
+#define LINE_MS 20
+#define STOP_FILE "/recover.stop"
+#define TRIES 2000          /* a call that keeps failing: the program gives up */
+#define LOAD_MS 40          /* work between kills */
+#define REGISTER_WAIT_MS 20000
+
+static uint8_t block[4096];
+
+/* Whether the test has made its kills and this program its rounds. */
+static int done(unsigned round)
+{
+	return round >= MAX_ROUNDS || (round >= MIN_ROUNDS && access(STOP_FILE, F_OK) == 0);
+}
+
+/* ------------------------------------------------------------ programs */
+
+static void fill(uint8_t *buf, unsigned seed, unsigned round, unsigned b)
+{
+	for (unsigned i = 0; i < sizeof block; i++)
+		buf[i] = (uint8_t)(seed * 31 + round * 7 + b * 13 + i * 3);
+}
+
+static int retry_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	for (int t = 0; t < TRIES; t++)
+		if (pwrite(fd, buf, n, off) == (ssize_t)n)
+			return 0;
+	return -1;
+}
+
+static int retry_pread(int fd, void *buf, size_t n, off_t off)
+{
+	for (int t = 0; t < TRIES; t++)
+		if (pread(fd, buf, n, off) == (ssize_t)n)
+			return 0;
+	return -1;
+}
+
+static int files_program(unsigned seed)
+{
+	char path[32];
+	snprintf(path, sizeof path, "/recover.%u", seed);
+	int fd = -1;
+	for (int t = 0; t < TRIES && fd < 0; t++)
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return 2;
+	uint8_t want[sizeof block];
+	for (unsigned r = 0; !done(r); r++) {
+		for (unsigned b = 0; b < FILE_BLOCKS; b++) {
+			fill(block, seed, r, b);
+			if (retry_pwrite(fd, block, sizeof block, (off_t)b * sizeof block) < 0)
+				return 3;
+		}
+		for (int t = 0; t < TRIES && fsync(fd) != 0; t++)
+			;
+		for (unsigned b = 0; b < FILE_BLOCKS; b++) {
+			if (retry_pread(fd, block, sizeof block, (off_t)b * sizeof block) < 0)
+				return 4;
+			fill(want, seed, r, b);
+			if (memcmp(block, want, sizeof block))
+				return 5;   /* data lost or mixed up */
+		}
+	}
+	close(fd);
+	for (int t = 0; t < TRIES; t++)
+		if (unlink(path) == 0)
+			return 0;
+	return 6;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int sleeps_program(void)
+{
+	for (unsigned i = 0; !done(i); i++) {
+		uint64_t start = monotonic_ns();
+		struct timespec d = { 0, SLEEP_MS * 1000000L };
+		int t = 0;
+		for (; t < TRIES && clock_nanosleep(CLOCK_MONOTONIC, 0, &d, &d) != 0; t++)
+			;   /* EINTR: the time left is in d; sleep that */
+		if (t == TRIES)
+			return 2;
+		if (monotonic_ns() - start < SLEEP_MS * 1000000ull)
+			return 3;   /* woke early: a sleep went missing */
+	}
+	return 0;
+}
+
+static int console_program(void)
+{
+	int fd = -1;
+	for (int t = 0; t < TRIES && fd < 0; t++)
+		fd = open("/dev/console", O_WRONLY);
+	if (fd < 0)
+		return 2;
+	for (unsigned i = 0; !done(i); i++) {
+		char line[64];
+		int n = snprintf(line, sizeof line, "t_recover: console line %u\n", i);
+		int t = 0;
+		for (; t < TRIES && write(fd, line, (size_t)n) != n; t++)
+			usleep(1000);
+		if (t == TRIES)
+			return 3;
+		usleep(LINE_MS * 1000);
+	}
+	return 0;
+}
+
+static int stop_program(void)
+{
+	int fd = open(STOP_FILE, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		return 2;
+	close(fd);
+	return 0;
+}
+
+static int unstop_program(void)
+{
+	return unlink(STOP_FILE) == 0 ? 0 : 2;
+}
+
+/* ------------------------------------------------------------ the test */
+
+static char *const env[] = { "MYRMEX_TEST=1", NULL };
+
+static long spawn_program(char *const argv[])
+{
+	long pid = myrmex_spawn_flags("t_recover", argv, env, -1, MYRMEX_SPAWN_POSIX);
+	if (pid <= 0)
+		test_fail("spawn %s: %ld", argv[1], pid);
+	return pid;
+}
+
+static long await_new(unsigned coreid, long old)
+{
+	for (int ms = 0; ms < REGISTER_WAIT_MS; ms++) {
+		long pid = myrmex_server_pid(coreid);
+		if (pid > 0 && pid != old)
+			return pid;
+		myrmex_sleep_ns(IPC_MS);
+	}
+	return -1;
+}
+
+static void kill_and_wait(const char *name, unsigned coreid)
+{
+	for (int k = 0; k < KILLS; k++) {
+		myrmex_sleep_ns(LOAD_MS * IPC_MS);
+		long pid = myrmex_server_pid(coreid);
+		if (pid <= 0) {
+			test_fail("%s is not running before kill %d", name, k);
+			return;
+		}
+		uint64_t start = myrmex_now_ns();
+		raw2(SYS_kill, pid, SIGKILL);
+		long now = await_new(coreid, pid);
+		if (now < 0) {
+			test_fail("%s did not come back after kill %d", name, k);
+			return;
+		}
+		printf("RECOVER-RESTART %s %llu us (pid %ld -> %ld)\n", name,
+		       (unsigned long long)((myrmex_now_ns() - start) / 1000), pid, now);
+		fflush(stdout);
+	}
+}
+
+static void print_recovery(void)
+{
+	uint32_t ctl;
+	struct myrmex_ctl_header *h = ipc_new_ctl(&ctl);
+	if (!h)
+		return;
+	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_FS, FS_STATS);
+	f->arg[0] = FS_STATS_RECOVERY;
+	long r = myrmex_callsync(h);
+	struct myrmex_frame *res = myrmex_ctl_result(h);
+	if (r == 0 && res && res->status == 0)
+		printf("RECOVER-FILEMAN disk-retries %llu writebacks %llu\n",
+		       (unsigned long long)res->arg[FS_RSTAT_DISK_RETRIES],
+		       (unsigned long long)res->arg[FS_RSTAT_WRITEBACKS]);
+	else
+		test_fail("FS_STATS recovery: %ld / %lld", r, res ? (long long)res->status : 0LL);
+	myrmex_ica_free(ctl);
+}
+
+static int run_test(void)
+{
+	char *svc_argv[] = { "svcman", "services.test", NULL };
+	long svcman = myrmex_spawn_flags("svcman", svc_argv, env, -1,
+	                                 MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_MANAGER);
+	if (svcman <= 0) {
+		test_fail("spawn svcman: %ld", svcman);
+		return test_exit_code();
+	}
+	static const unsigned needed[] = { MYRMEX_COREID_TIME, MYRMEX_COREID_DISK,
+	                                   MYRMEX_COREID_CONSOLE, MYRMEX_COREID_FS };
+	for (unsigned i = 0; i < 4; i++)
+		if (await_new(needed[i], 0) < 0)
+			test_fail("coreid %u never registered", needed[i]);
+	char *files0[] = { "t_recover", "files", "0", NULL };
+	char *files1[] = { "t_recover", "files", "1", NULL };
+	char *sleeps[] = { "t_recover", "sleeps", NULL };
+	char *console[] = { "t_recover", "console", NULL };
+	long pids[] = { spawn_program(files0), spawn_program(files1), spawn_program(sleeps),
+	                spawn_program(console) };
+	kill_and_wait("virtio_blk", MYRMEX_COREID_DISK);
+	kill_and_wait("timed", MYRMEX_COREID_TIME);
+	kill_and_wait("uart", MYRMEX_COREID_CONSOLE);
+	char *stop[] = { "t_recover", "stop", NULL };
+	long stopper = spawn_program(stop);
+	if (stopper > 0)
+		CHECK_EQ(ipc_reap(stopper), 0);
+	for (unsigned i = 0; i < sizeof pids / sizeof pids[0]; i++) {
+		if (pids[i] <= 0)
+			continue;
+		int status = ipc_reap(pids[i]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "program %u ended with %#x", i,
+		      status);
+	}
+	char *unstop[] = { "t_recover", "unstop", NULL };
+	long unstopper = spawn_program(unstop);
+	if (unstopper > 0)
+		CHECK_EQ(ipc_reap(unstopper), 0);
+	print_recovery();
+	raw2(SYS_kill, svcman, SIGTERM);
+	int status = ipc_reap(svcman);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "svcman ended with %#x", status);
+	return test_exit_code();
+}
+
+int main(int argc, char **argv)
+{
+	if (!myrmex_is_native()) {
+		test_note("not on Myrmex: skipped");
+		return 0;
+	}
+	const char *mode = argc > 1 ? argv[1] : "";
+	if (!strcmp(mode, "files"))
+		return files_program((unsigned)atoi(argc > 2 ? argv[2] : "0"));
+	if (!strcmp(mode, "sleeps"))
+		return sleeps_program();
+	if (!strcmp(mode, "console"))
+		return console_program();
+	if (!strcmp(mode, "stop"))
+		return stop_program();
+	if (!strcmp(mode, "unstop"))
+		return unstop_program();
+	if (!strcmp(mode, "test"))
+		return run_test();
+	test_fail("unknown mode '%s'", mode);
+	return test_exit_code();
+}
