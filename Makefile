@@ -218,6 +218,9 @@ $(SERVICE_TABLE): servers/proc/svcman/services.conf
 $(BUILD)/tests/kernel/services.test: tests/kernel/services.test
 	@mkdir -p $(dir $@)
 	cp $< $@
+$(BUILD)/bench/services.bench: bench/services.bench
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # ------------------------------------------------------------ disk images --
 # The raw pattern disk of the driver tests, written by tools/mkpattern.py:
@@ -278,7 +281,8 @@ DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init $(BUILD)/user
 	$(SERVER_BINS)
 TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS) \
 	$(BUILD)/tests/kernel/services.test
-BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman
+BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman $(BUILD)/servers/svcman \
+	$(BUILD)/servers/timed $(BUILD)/servers/uart $(BUILD)/bench/services.bench
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
 BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \

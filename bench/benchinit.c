@@ -11,7 +11,8 @@
  * manager before it, and stops them after it. On Linux the harness has
  * mounted the disk (tools/linux_guest.py). Without the disk (no virtio-blk
  * device on Myrmex, no file on Linux) it prints `BENCH-SKIP bench_fs <why>`
- * instead, and the skip is no failure.
+ * instead, and the skip is no failure. bench_restart starts its own service
+ * manager (with the power to give devices) and servers.
  */
 #define _DEFAULT_SOURCE /* wait4, clock_gettime, kill with -std=c17 */
 #include <myrmex.h>
@@ -41,7 +42,11 @@ static const char *const all_benchmarks[] = {
 	"bench_ipc_remap",
 	"bench_ipc_stages",
 	"bench_fs",
+	"bench_restart",
 };
+
+/* It starts the service manager, which gives devices: it needs that power. */
+static const char restart_benchmark[] = "bench_restart";
 
 /* The benchmark that reads files, and the file manager's cache for it (MiB):
  * more than the 64 MiB file, so the warm runs find all of it cached. On
@@ -96,7 +101,10 @@ static long start(const char *self, const char *name)
 	char *envp[] = { NULL };
 
 	/* With the server right: the IPC benchmarks start their own servers. */
-	long pid = myrmex_spawn_flags(name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
+	unsigned flags = MYRMEX_SPAWN_SERVER;
+	if (strcmp(name, restart_benchmark) == 0)
+		flags |= MYRMEX_SPAWN_MANAGER;
+	long pid = myrmex_spawn_flags(name, argv, envp, -1, flags);
 	if (pid != -ENOSYS)
 		return pid;
 
