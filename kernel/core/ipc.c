@@ -301,11 +301,10 @@ int ipc_call(struct thread *t, uptr_t addr, bool sync)
  * (idle and me's), and a sync caller t waits for the result. Nothing here
  * can fail before t blocks. */
 static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bool idle,
-                       const struct ipc_hop *hop, struct process *server, struct ica **data,
-                       uint32_t ndata, bool sync, bool counted)
+                       uint32_t off, uint32_t opcode, bool direct, struct process *server,
+                       struct ica **data, uint32_t ndata, bool sync, bool counted)
 {
 	struct ipc_call *c = &ctl->call;
-	uint32_t off = hop->frame;
 	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
 	/* Only the first stage of a kernel channel's call is the kernel's own: a
 	 * server passing it on speaks for itself. */
@@ -325,15 +324,17 @@ static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bo
 	}
 	carry(ctl, me, data, ndata);
 	struct ipc_hop *h = &c->hops[c->nhops++];
-	*h = *hop;
 	h->requester = me->pid;
 	h->waiter = sync ? t : NULL;
+	h->frame = off;
+	h->opcode = opcode;
+	h->direct = direct;
 	h->nlent = 0;
 	if (sync)
 		KASSERT(t);
 	c->kind = MYRMEX_DELIVERY_REQUEST;
 	c->frame = off;
-	c->opcode = hop->opcode;
+	c->opcode = opcode;
 	c->queued_by = counted ? me : NULL;
 	me->calls_queued += counted;
 	list_push_back(&server->requests, &c->link);
@@ -379,7 +380,7 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 	if (f.target > MYRMEX_MAX_COREID)
 		return -ESRCH;
 	/* The right to call the target (include/myrmex/rights.h): one bit. */
-	if (!(me->call_rights[f.target / 64] >> (f.target % 64) & 1)) {
+	if (!me->may_call[f.target]) {
 		STAT_INC(ipc_refused);
 		return -EPERM;
 	}
@@ -401,9 +402,8 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 	err = check_data(me, ctl, &f, data);
 	if (err)
 		return err;
-	struct ipc_hop hop = { .frame = off, .opcode = f.opcode,
-	                       .direct = flags & MYRMEX_CTL_DIRECT_RETURN };
-	return call_commit(me, t, ctl, idle, &hop, server, data, f.ndata, sync, idle);
+	return call_commit(me, t, ctl, idle, off, f.opcode, flags & MYRMEX_CTL_DIRECT_RETURN, server,
+	                   data, f.ndata, sync, idle);
 }
 
 int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint32_t target,
@@ -421,11 +421,9 @@ int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint
 	if (server->request_count >= IPC_QUEUE_MAX)
 		return -EAGAIN;
 	uint32_t off = (uint32_t)sizeof(struct myrmex_ctl_header);
-	struct ipc_hop hop = {
-		.frame = off,
-		.opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->opcode,
-	};
-	return call_commit(me, t, ctl, true, &hop, server, &data, data ? 1 : 0, sync, false);
+	uint32_t opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->opcode;
+	return call_commit(me, t, ctl, true, off, opcode, false, server, &data, data ? 1 : 0, sync,
+	                   false);
 }
 
 int ipc_claim(struct thread *t, uptr_t addr)

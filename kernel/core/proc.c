@@ -147,7 +147,7 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 	p->may_serve = powers->may_serve;
 	p->may_manage = powers->may_manage;
 	p->posix = powers->posix;
-	memcpy(p->call_rights, powers->rights.call, sizeof(p->call_rights));
+	proc_set_rights(p, &powers->rights);
 	p->pgid = parent ? parent->pgid : p->pid;
 	p->sid = parent ? parent->sid : p->pid;
 	p->nproc_limit = PROC_MAX;
@@ -230,6 +230,20 @@ void thread_exit(void)
 	}
 	personality_thread_gone();
 	sched_exit_current();
+}
+
+void proc_get_rights(const struct process *p, struct myrmex_rights *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned c = 0; c <= MYRMEX_MAX_COREID; c++)
+		if (p->may_call[c])
+			myrmex_rights_add(out, c);
+}
+
+void proc_set_rights(struct process *p, const struct myrmex_rights *rights)
+{
+	for (unsigned c = 0; c <= MYRMEX_MAX_COREID; c++)
+		p->may_call[c] = (uint8_t)myrmex_rights_has(rights, c);
 }
 
 void proc_kill(struct process *p, int status)

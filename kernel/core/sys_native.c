@@ -73,14 +73,16 @@ long sys_myrmex_spawn(const struct syscall_args *a)
 	 * subset of the caller's; by default a child inherits the caller's,
 	 * and a POSIX child gets none (the kernel's channels reach the servers
 	 * for it). */
+	struct myrmex_rights mine;
+	proc_get_rights(me, &mine);
 	if (flags & MYRMEX_SPAWN_RIGHTS) {
 		if (copy_from_user(&powers.rights, a->arg[5], sizeof(powers.rights)) < 0)
 			return -EFAULT;
 		for (unsigned i = 0; i < MYRMEX_RIGHTS_WORDS; i++)
-			if (powers.rights.call[i] & ~me->call_rights[i])
+			if (powers.rights.call[i] & ~mine.call[i])
 				return -EPERM;
 	} else if (!powers.posix) {
-		memcpy(powers.rights.call, me->call_rights, sizeof(powers.rights.call));
+		powers.rights = mine;
 	}
 	if (prio == -1)
 		prio = t->prio;
@@ -139,14 +141,17 @@ long sys_myrmex_module_read(const struct syscall_args *a)
 long sys_myrmex_rights(const struct syscall_args *a)
 {
 	struct process *me = current_thread()->proc;
+	struct myrmex_rights mine;
+	proc_get_rights(me, &mine);
 	if (a->arg[0]) {
 		struct myrmex_rights keep;
 		if (copy_from_user(&keep, a->arg[0], sizeof(keep)) < 0)
 			return -EFAULT;
 		for (unsigned i = 0; i < MYRMEX_RIGHTS_WORDS; i++)
-			me->call_rights[i] &= keep.call[i];
+			mine.call[i] &= keep.call[i];
+		proc_set_rights(me, &mine);
 	}
-	if (a->arg[1] && copy_to_user(a->arg[1], me->call_rights, sizeof(me->call_rights)) < 0)
+	if (a->arg[1] && copy_to_user(a->arg[1], &mine, sizeof(mine)) < 0)
 		return -EFAULT;
 	return 0;
 }

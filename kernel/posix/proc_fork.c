@@ -47,7 +47,7 @@ static void copy_process(struct process *child, const struct process *parent)
 	child->may_serve = false;   /* the right to serve is not inherited */
 	child->may_manage = false;
 	/* Call rights are: a child may do what its parent may, no more. */
-	memcpy(child->call_rights, parent->call_rights, sizeof(child->call_rights));
+	memcpy(child->may_call, parent->may_call, sizeof(child->may_call));
 	signal_fork_copy(child, parent);
 }
 

@@ -92,7 +92,9 @@ struct process {
 	bool may_serve;                /* may call registserver */
 	bool may_manage;               /* may give devices and rights at spawn (pid 1 and
 	                                  the service manager, include/myrmex/rights.h) */
-	uint64_t call_rights[MYRMEX_RIGHTS_WORDS];   /* coreids it may call; never widened */
+	uint8_t may_call[MYRMEX_MAX_COREID + 1];   /* 1: may call that coreid (rights.h, kept
+	                                              a byte per coreid: one compare on the
+	                                              call path); never widened */
 	bool posix;                    /* a POSIX process: file calls go to the file manager,
 	                                  fork/execve to the process manager (docs/posix.md) */
 	unsigned nproc_limit;          /* RLIMIT_NPROC: fork refuses (-EAGAIN) from this
@@ -147,6 +149,9 @@ static inline void proc_check_killed(void)
 		thread_exit();
 }
 struct process *proc_find(int pid);
+/* p's call rights as the ABI's bit set, and back. */
+void proc_get_rights(const struct process *p, struct myrmex_rights *out);
+void proc_set_rights(struct process *p, const struct myrmex_rights *rights);
 /* The table in order, zombies included: proc_next(NULL) is the first
  * process, NULL follows the last. p must stay in the table meanwhile. */
 struct process *proc_next(struct process *p);
