@@ -20,10 +20,12 @@
  * Meanwhile the test kills the disk driver, the time server and the
  * console server, KILLS times each (SIGKILL), waiting each time until the
  * service manager has a new one registered, and prints how long that took
- * (RECOVER-RESTART lines, read by the benchmark report). Every program must
- * end with 0; the file manager's recovery counters are printed; SIGTERM
- * then stops the service manager, which shuts the file manager down
- * cleanly (the runner's e2fsck of fs.img follows).
+ * (RECOVER-RESTART lines). Every program must end with 0; the file
+ * manager's recovery counters are printed. Last, the test kills the process
+ * manager, whose state cannot be rebuilt (restart=reboot): the service
+ * manager must stop the system in order by itself, shutting the file
+ * manager down cleanly (the runner's e2fsck of fs.img follows) and ending
+ * with status 3, which sysinit turns into a message and a power-off.
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_recover"
@@ -218,23 +220,43 @@ static void kill_and_wait(const char *name, unsigned coreid)
 	}
 }
 
-static void print_recovery(void)
+/* The file manager's recovery counters (FS_RSTAT_*) into v; 0 or -1. */
+static int recovery_stats(uint64_t v[8])
 {
 	uint32_t ctl;
 	struct myrmex_ctl_header *h = ipc_new_ctl(&ctl);
 	if (!h)
-		return;
+		return -1;
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_FS, FS_STATS);
 	f->arg[0] = FS_STATS_RECOVERY;
 	long r = myrmex_callsync(h);
 	struct myrmex_frame *res = myrmex_ctl_result(h);
-	if (r == 0 && res && res->status == 0)
-		printf("RECOVER-FILEMAN disk-retries %llu writebacks %llu\n",
-		       (unsigned long long)res->arg[FS_RSTAT_DISK_RETRIES],
-		       (unsigned long long)res->arg[FS_RSTAT_WRITEBACKS]);
+	int ok = r == 0 && res && res->status == 0;
+	if (ok)
+		memcpy(v, res->arg, 8 * sizeof(uint64_t));
 	else
 		test_fail("FS_STATS recovery: %ld / %lld", r, res ? (long long)res->status : 0LL);
 	myrmex_ica_free(ctl);
+	return ok ? 0 : -1;
+}
+
+/* Prints the counters, after waiting for one periodic write-back (every
+ * 5 s: the file manager's own FS_SYNC, made by its second thread). */
+static void print_recovery(void)
+{
+	uint64_t v[8];
+	if (recovery_stats(v) < 0)
+		return;
+	uint64_t first = v[FS_RSTAT_WRITEBACKS];
+	for (int i = 0; i < 80 && v[FS_RSTAT_WRITEBACKS] == first; i++) {
+		myrmex_sleep_ns(100 * IPC_MS);
+		if (recovery_stats(v) < 0)
+			return;
+	}
+	CHECK(v[FS_RSTAT_WRITEBACKS] > first, "no periodic write-back in 8 s");
+	printf("RECOVER-FILEMAN disk-retries %llu writebacks %llu\n",
+	       (unsigned long long)v[FS_RSTAT_DISK_RETRIES],
+	       (unsigned long long)v[FS_RSTAT_WRITEBACKS]);
 }
 
 static int run_test(void)
@@ -247,8 +269,9 @@ static int run_test(void)
 		return test_exit_code();
 	}
 	static const unsigned needed[] = { MYRMEX_COREID_TIME, MYRMEX_COREID_DISK,
-	                                   MYRMEX_COREID_CONSOLE, MYRMEX_COREID_FS };
-	for (unsigned i = 0; i < 4; i++)
+	                                   MYRMEX_COREID_CONSOLE, MYRMEX_COREID_FS,
+	                                   MYRMEX_COREID_PM };
+	for (unsigned i = 0; i < sizeof needed / sizeof needed[0]; i++)
 		if (await_new(needed[i], 0) < 0)
 			test_fail("coreid %u never registered", needed[i]);
 	char *files0[] = { "t_recover", "files", "0", NULL };
@@ -276,9 +299,11 @@ static int run_test(void)
 	if (unstopper > 0)
 		CHECK_EQ(ipc_reap(unstopper), 0);
 	print_recovery();
-	raw2(SYS_kill, svcman, SIGTERM);
+	raw2(SYS_kill, myrmex_server_pid(MYRMEX_COREID_PM), SIGKILL);
 	int status = ipc_reap(svcman);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "svcman ended with %#x", status);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 3,
+	      "svcman ended with %#x after the process manager died (expected exit 3)", status);
+	CHECK_EQ(myrmex_server_pid(MYRMEX_COREID_FS), -ESRCH);   /* stopped, in order */
 	return test_exit_code();
 }
 
