@@ -106,6 +106,7 @@ class BenchParser:
         self.panic = False
         self.problems = []
         self.skipped = []       # "BENCH-SKIP <program> <why>" lines, as text
+        self.recovery = []      # "BENCH-RECOVERY kills=.. recovered=.. lost=.." (bench_restart)
 
     def is_panic(self, line):
         """Does this console line report a kernel panic? (Myrmex's marker.)"""
@@ -129,6 +130,8 @@ class BenchParser:
                 self.problems.append("malformed line: %r" % line)
         elif head == "BENCH-SKIP":
             self.skipped.append(" ".join(words[1:]))
+        elif head == "BENCH-RECOVERY":
+            self.recovery.append(" ".join(words[1:]))
         elif head == "BENCH":
             try:
                 self.figures.append(parse_bench_line(line))
@@ -216,6 +219,8 @@ def run_boot(res, cmd, log_path, timeout, quiet, describe=None):
     p = res.parser
     res.notes.extend(p.problems)
     res.notes.extend("skipped: %s" % text for text in p.skipped)
+    res.notes.extend("fault injection under load (%s mode, bench_restart): %s" % (res.mode, text)
+                     for text in p.recovery)
     if p.panic:
         res.notes.append("KERNEL PANIC on the console (see %s)" % log_path)
     if not p.done:

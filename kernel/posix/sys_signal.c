@@ -4,9 +4,12 @@
  * tkill and tgkill. Each checks all its arguments, and writes the old
  * value it reports, before it changes anything.
  *
- * Permission: there are no user ids yet, so any process may signal any
- * other, except that init (pid 1) takes only the signals it has handlers
- * for: kill gives -EPERM for the others (Linux drops them silently).
+ * Permission: there are no user ids yet. A POSIX process may signal only
+ * POSIX processes: the servers, the service manager and the other native
+ * programs are not its business (-EPERM; kill(-1) and group kills pass
+ * them by), so that no program can kill a driver or the file manager.
+ * Init (pid 1) takes only the signals it has handlers for: kill gives
+ * -EPERM for the others (Linux drops them silently).
  */
 #include <posix/posix.h>
 #include <posix/syscall.h>
@@ -184,9 +187,12 @@ long sys_sigaltstack(const struct syscall_args *a)
 
 /* ---- Sending ---- */
 
-/* Whether kill may send sig to p: init takes only what it handles. */
+/* Whether the caller may send sig to p: a POSIX process only to POSIX
+ * processes; init takes only what it handles. */
 static bool may_signal(const struct process *p, int sig)
 {
+	if (self()->posix && !p->posix)
+		return false;
 	return sig == 0 || p->pid != 1 || signal_has_handler(p, sig);
 }
 
@@ -202,6 +208,8 @@ static long kill_many(int pid, int sig, const struct sig_info *info)
 			continue;
 		if (pid == -1 ? (p->pid == 1 || p == me) : p->pgid != group)
 			continue;
+		if (me->posix && !p->posix)
+			continue;   /* not found: not the caller's business */
 		found = true;
 		if (sig && may_signal(p, sig))
 			signal_send_process(p, sig, info);

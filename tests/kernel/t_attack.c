@@ -26,6 +26,10 @@
  *                         keeps rewriting the frame to name K: ret refuses
  *                         it, the server answers -EIO without data from the
  *                         frame it claimed, and K never comes to us.
+ *   t_attack signals      (a POSIX process, the servers running) kill and
+ *                         tkill of each server: -EPERM; kill(-1, SIGKILL)
+ *                         passes them by (-ESRCH: no other POSIX process);
+ *                         every server is still registered, same pid.
  *   t_attack ica-slots    (server right) 13 children without the server
  *                         right allocate ICAs until refused: together they
  *                         get at most 768 slots (kstats.ipc_quota_refused
@@ -294,6 +298,31 @@ static void check_ret_theft(void)
 	ipc_stop(server);
 }
 
+/* -------------------------------------------------------- signals */
+
+static void check_signals(void)
+{
+	static const unsigned servers[] = { MYRMEX_COREID_DISK, MYRMEX_COREID_FS,
+	                                    MYRMEX_COREID_CONSOLE, MYRMEX_COREID_TIME };
+	long pids[4];
+	for (unsigned i = 0; i < 4; i++) {
+		pids[i] = myrmex_server_pid(servers[i]);
+		if (pids[i] <= 0) {
+			test_fail("coreid %u has no server", servers[i]);
+			return;
+		}
+		CHECK_EQ(raw2(SYS_kill, pids[i], SIGKILL), -EPERM);
+		CHECK_EQ(raw2(SYS_kill, pids[i], 0), -EPERM);
+		CHECK_EQ(raw3(SYS_tgkill, pids[i], pids[i], SIGKILL), -EPERM);
+		CHECK_EQ(raw2(SYS_tkill, pids[i], SIGTERM), -EPERM);
+	}
+	CHECK_EQ(raw2(SYS_kill, 1, SIGKILL), -EPERM);   /* init */
+	CHECK_EQ(raw2(SYS_kill, -1, SIGKILL), -ESRCH);  /* no other POSIX process */
+	for (unsigned i = 0; i < 4; i++)
+		CHECK(myrmex_server_pid(servers[i]) == pids[i], "coreid %u: server %ld, was %ld",
+		      servers[i], myrmex_server_pid(servers[i]), pids[i]);
+}
+
 /* -------------------------------------------------------- ica-slots */
 
 #define SLOT_CHILDREN 13
@@ -360,6 +389,8 @@ int main(int argc, char **argv)
 		check_ret_theft();
 	else if (!strcmp(mode, "ica-slots"))
 		check_ica_slots();
+	else if (!strcmp(mode, "signals"))
+		check_signals();
 	else if (!strcmp(mode, "slots-child"))
 		slots_child();
 	else

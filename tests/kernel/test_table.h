@@ -164,6 +164,8 @@ static const struct test tests[] = {
 	{ "attack-cancel-other", "t_attack", { "cancel-other" }, EXITS, 0, 1, CONSOLE | SERVER },
 	{ "attack-ret-theft", "t_attack", { "ret-theft" }, EXITS, 0, 1, SERVER },
 	{ "attack-ica-slots", "t_attack", { "ica-slots" }, EXITS, 0, 1, SERVER },
+	{ "attack-signals", "t_attack", { "signals" }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | TIME | POSIX },
 	/* Recovery (issue 14): the service manager restarts the disk driver, the
 	 * time server and the console server killed under load. */
 	{ "recover", "t_recover", { "test" }, EXITS, 0, 0, SERVER | MYRMEX_SPAWN_MANAGER },
