@@ -14,6 +14,10 @@
  *               by the kernel); EINTR sleeps the time left.
  *   console     writes lines to /dev/console; EINTR (the console server is
  *               being restarted) writes the line again.
+ *   reader      reads /dev/console as a shell does, through the console
+ *               kills (EINTR: it reads again), until the line the test has
+ *               the host type after the kills arrives: the restarted console
+ *               serves the same reader on the same terminal.
  * Each works until the test has made all its kills (it then creates
  * /recover.stop, with the program `stop`), and at least MIN_ROUNDS rounds.
  *
@@ -161,6 +165,30 @@ static int console_program(void)
 	return 0;
 }
 
+#define READER_LINE "recover-line"
+
+static int reader_program(void)
+{
+	int fd = -1;
+	for (int t = 0; t < TRIES && fd < 0; t++)
+		fd = open("/dev/console", O_RDONLY);
+	if (fd < 0)
+		return 2;
+	char line[64];
+	for (unsigned i = 0; i < MAX_ROUNDS; i++) {
+		ssize_t n = read(fd, line, sizeof line - 1);
+		if (n < 0) {
+			if (errno != EINTR)
+				return 3;
+			continue;   /* the console server died with our read: read again */
+		}
+		line[n] = '\0';
+		if (!strcmp(line, READER_LINE "\n"))
+			return 0;
+	}
+	return 4;
+}
+
 static int stop_program(void)
 {
 	int fd = open(STOP_FILE, O_WRONLY | O_CREAT, 0644);
@@ -278,11 +306,16 @@ static int run_test(void)
 	char *files1[] = { "t_recover", "files", "1", NULL };
 	char *sleeps[] = { "t_recover", "sleeps", NULL };
 	char *console[] = { "t_recover", "console", NULL };
+	char *reader[] = { "t_recover", "reader", NULL };
 	long pids[] = { spawn_program(files0), spawn_program(files1), spawn_program(sleeps),
-	                spawn_program(console) };
+	                spawn_program(console), spawn_program(reader) };
 	kill_and_wait("virtio_blk", MYRMEX_COREID_DISK);
 	kill_and_wait("timed", MYRMEX_COREID_TIME);
 	kill_and_wait("uart", MYRMEX_COREID_CONSOLE);
+	/* The host types the reader's line into the restarted console. */
+	myrmex_sleep_ns(LOAD_MS * IPC_MS);
+	printf("CONSOLE-TYPE 7265636f7665722d6c696e650a\n");   /* "recover-line\n" */
+	fflush(stdout);
 	char *stop[] = { "t_recover", "stop", NULL };
 	long stopper = spawn_program(stop);
 	if (stopper > 0)
@@ -322,6 +355,8 @@ int main(int argc, char **argv)
 		return console_program();
 	if (!strcmp(mode, "stop"))
 		return stop_program();
+	if (!strcmp(mode, "reader"))
+		return reader_program();
 	if (!strcmp(mode, "unstop"))
 		return unstop_program();
 	if (!strcmp(mode, "test"))
