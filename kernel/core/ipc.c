@@ -8,9 +8,11 @@
  * the opcode, routing flag and lent data ICAs read at its call), never the
  * frames, which a sync caller may still write while it maps them: at ret it
  * takes from the frame only the status and data ICAs that this stage was
- * lent (docs/ipc.md, "What the kernel reads"). Every mapping into a receiver happens in the receiver's own context
- * (its get or its wake-up in callsync); a data ICA that cannot be mapped
- * there is parked for it instead.
+ * lent (docs/ipc.md, "What the kernel reads"). Every mapping into a
+ * receiver happens in the receiver's own context (its get or its wake-up in
+ * callsync); a data ICA that cannot be mapped there is parked for it
+ * instead. A server that dies hands back with its -EPIPE what each of its
+ * requests was lent.
  *
  * Locking: the kernel lock (kernel/klock.h) guards the server table, the
  * queues and every call's state; the entry points (ipc_call_ica,
