@@ -4,7 +4,8 @@
  * defines (MAX_ARGS); each entry names the test, the program (a boot
  * module), its arguments, how it must end, whether it is hostile (then
  * t_alive runs after it) and what it needs (the server right, a device, the
- * disk driver, the file manager, the console server).
+ * disk driver, the file manager, the console server, the time server, the
+ * process manager).
  */
 #ifndef TEST_TABLE_H
 #define TEST_TABLE_H
@@ -35,7 +36,8 @@ struct test {
 #define CONSOLE (1u << 28)   /* testinit only: the console server (uart) runs during the test */
 #define GIVE_COM1 (1u << 23) /* testinit only: give the test COM1, the serial port's UART */
 #define TIME (1u << 22)      /* testinit only: the time server (timed) runs during the test */
-#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME)
+#define PM (1u << 21)        /* testinit only (with FS): the process manager (pm) runs during it */
+#define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | PM)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
