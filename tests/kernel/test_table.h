@@ -205,6 +205,8 @@ static const struct test tests[] = {
 	{ "omf", "t_omf", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	{ "omf-dma", "t_omf", { "dma" }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	{ "mmap-file", "t_mmap_file", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	{ "mmap-file-notice-self", "t_mmap_file", { "notice-self" }, EXITS, 0, 0,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	/* The time server: the Linux time calls of a POSIX process through it
 	 * (messages on the console, so with the file manager and the console
 	 * server); a native test forging its requests beside POSIX sleepers;
