@@ -169,6 +169,8 @@ static const struct test tests[] = {
 	{ "disk-small", "t_disk", { "small" }, EXITS, 0, 1, DISK },
 	{ "disk-badop", "t_disk", { "badop" }, EXITS, 0, 1, DISK },
 	{ "disk-orphan", "t_disk", { "orphan" }, EXITS, 0, 0, DISK },
+	/* On fs.img, with the file manager: the driver serves it alone. */
+	{ "disk-not-client", "t_disk", { "not-client" }, EXITS, 0, 1, FS | ON_DISK(DISK_FS) },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

@@ -367,8 +367,9 @@ static long server_registered(const char *name, unsigned coreid, long pid, char 
 
 /* Starts the virtio-blk driver with disk `disk` and the server right, for a
  * DISK or FS test, and waits for its registration: its pid, or -1 with the
- * reason written. */
-static long disk_driver_start(int disk, char *reason, size_t size)
+ * reason written. For an FS test it serves the file manager alone (its
+ * client coreid); a DISK test drives it directly. */
+static long disk_driver_start(int disk, int for_fileman, char *reason, size_t size)
 {
 	int index = virtio_blk_index(disk);
 	if (index < 0) {
@@ -378,7 +379,9 @@ static long disk_driver_start(int disk, char *reason, size_t size)
 	}
 	char arg[16];
 	snprintf(arg, sizeof arg, "%d", index);
-	char *argv[] = { "virtio_blk", arg, NULL };
+	char client[16];
+	snprintf(client, sizeof client, "%u", MYRMEX_COREID_FS);
+	char *argv[] = { "virtio_blk", arg, for_fileman ? client : NULL, NULL };
 	long pid = myrmex_spawn_flags("virtio_blk", argv, test_envp, TEST_PRIO,
 	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
 	if (pid <= 0) {
@@ -561,7 +564,8 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	if (native && (t->spawn_flags & TIME) && (timed = time_server_start(reason, size)) < 0)
 		return 0;
 	if (native && (t->spawn_flags & (DISK | FS)) &&
-	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), reason, size)) < 0) {
+	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), (t->spawn_flags & FS) != 0, reason,
+	                                size)) < 0) {
 		if (timed > 0)
 			server_stop("timed", timed, reason, size);
 		return 0;

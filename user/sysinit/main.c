@@ -59,7 +59,9 @@ int main(int argc, char **argv)
 		myrmex_poweroff(1);
 	}
 	char disk_arg[16], uart_arg[16];
-	char *const blk_argv[] = { "virtio_blk", disk_arg, NULL };
+	/* The driver serves the file manager alone (its client coreid). */
+	_Static_assert(MYRMEX_COREID_FS == 3, "virtio_blk's client argument below");
+	char *const blk_argv[] = { "virtio_blk", disk_arg, "3", NULL };
 	char *const uart_argv[] = { "uart", uart_arg, NULL };
 	char *const fm_argv[] = { "fileman", "64", NULL };
 	char *const pm_argv[] = { "pm", NULL };
