@@ -62,6 +62,9 @@ enum {
 #define FS_CACHE_MIB "2"
 #define FS_SHUTDOWN_NS (30ULL * 1000000000ULL)
 
+/* The fuzzer's processes: POSIX ones, with every server they may call. */
+#define FUZZ_FLAGS (FS | ON_DISK(DISK_FS) | CONSOLE | TIME | PM | POSIX)
+
 #define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
 /* A signal test mode that must end the process with SIGSEGV (hostile). */
 #define SIGNAL_DEATH(prefix, module, mode) \
@@ -222,6 +225,11 @@ static const struct test tests[] = {
 	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),
 	FS_TEST("fs-corrupt-inode", "t_fs_corrupt", "inode", DISK_BAD_INODE),
 	FS_TEST("fs-corrupt-dirent", "t_fs_corrupt", "dirent", DISK_BAD_DIRENT),
+	/* The system-call fuzzer (docs/testing.md): children of a POSIX
+	 * process make random Linux and native calls; then the system must
+	 * still work. Last, on fs.img, after the tests that read its tree. */
+	{ "fuzz", "t_fuzz", { "1", "2000", "4" }, EXITS, 0, 1, FUZZ_FLAGS },
+	{ "fuzz-2", "t_fuzz", { "2", "2000", "4" }, EXITS, 0, 1, FUZZ_FLAGS },
 };
 
 #endif
