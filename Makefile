@@ -306,8 +306,8 @@ test: setup
 ifndef SEED
 SEED := $(shell date +%s)
 endif
-ROUNDS        ?= 3000
-PROCS         ?= 4
+ROUNDS        ?= 20000
+PROCS         ?= 8
 FUZZ_DEADLINE ?= 300
 FUZZ_SLACK    ?= 300
 FUZZ_VERBOSE  ?= 0
