@@ -1516,40 +1516,87 @@ static void child_main(unsigned index, uint64_t seed, unsigned long rounds, int 
 
 /* ------------------------------------------------------------ the parent */
 
-/* Removes path and everything under it (depth bounded); 0 or -errno. */
+/* Renames of the pool's directories into each other nest them without
+ * bound: a directory this deep is moved up to /tmp, to be removed by the
+ * next pass (paths stay shorter than FS_PATH_MAX: names are at most 255
+ * bytes). */
+#define TREE_DEPTH   12
+#define TREE_PASSES  64
+static unsigned lifted;
+static int last_pass;   /* report what cannot be removed */
+
+__attribute__((format(printf, 1, 2)))
+static void removal_failed(const char *fmt, ...)
+{
+	if (!last_pass)
+		return;
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	test_fail("removing %s", msg);
+}
+
+/* Removes path and everything under it, or moves what lies too deep up to
+ * /tmp; 0 or -errno. */
 static long remove_tree(const char *path, int depth)
 {
 	long r = raw1(SYS_unlink, (long)path);
 	if (r == 0 || r == -ENOENT)
-		return r == -ENOENT ? 0 : 0;
-	if (depth >= 8)
+		return 0;
+	if (depth >= TREE_DEPTH) {
+		char up[48];
+		snprintf(up, sizeof up, "/tmp/lifted.%u", lifted++);
+		r = raw2(SYS_rename, (long)path, (long)up);
+		if (r < 0)
+			removal_failed("%s: rename to %s: %ld", path, up, r);
 		return r;
+	}
 	long fd = raw3(SYS_open, (long)path, O_RDONLY | O_DIRECTORY, 0);
-	if (fd < 0)
+	if (fd < 0) {
+		removal_failed("%s: unlink %ld, open %ld", path, r, fd);
 		return fd;
-	static char buf[8][4096];
+	}
+	static char buf[TREE_DEPTH][4096];
+	static char child[TREE_DEPTH][FS_PATH_MAX];
 	char *b = buf[depth];
 	for (int rounds = 0; rounds < 1000; rounds++) {
 		long n = raw3(SYS_getdents64, fd, (long)b, 4096);
 		if (n <= 0)
 			break;
-		for (long off = 0; off < n;) {
+		for (long off = 0; off + 19 < n;) {
 			uint16_t reclen;
 			memcpy(&reclen, b + off + 16, 2);
 			const char *name = b + off + 19;
 			if (reclen == 0)
 				break;
 			if (strcmp(name, ".") && strcmp(name, "..")) {
-				char child[1024];
-				snprintf(child, sizeof child, "%s/%s", path, name);
-				remove_tree(child, depth + 1);
+				if ((size_t)snprintf(child[depth], FS_PATH_MAX, "%s/%s", path, name) <
+				    FS_PATH_MAX)
+					remove_tree(child[depth], depth + 1);
+				else
+					removal_failed("%s: a path of more than %u bytes in it", path,
+					               FS_PATH_MAX);
 			}
 			off += reclen;
 		}
 	}
 	raw1(SYS_close, fd);
 	r = raw1(SYS_rmdir, (long)path);
+	if (r < 0 && r != -ENOENT)
+		removal_failed("%s: rmdir %ld", path, r);
 	return r == -ENOENT ? 0 : r;
+}
+
+/* Removes /tmp, a pass at a time (each may move deep directories up). */
+static void remove_tmp(void)
+{
+	for (int pass = 0; pass < TREE_PASSES; pass++) {
+		last_pass = pass == TREE_PASSES - 1;
+		if (remove_tree("/tmp", 0) == 0)
+			return;
+	}
 }
 
 static const unsigned checked_servers[] = { MYRMEX_COREID_DISK, MYRMEX_COREID_FS,
@@ -1739,9 +1786,7 @@ int main(int argc, char **argv)
 	check_system(server_pids);
 	if (shared_progress)
 		raw2(SYS_munmap, (long)shared_progress, PAGE);
-	r = remove_tree("/tmp", 0);
-	if (r < 0)
-		test_fail("removing /tmp: %ld", r);
+	remove_tmp();
 	say("t_fuzz: %s", test_exit_code() ? "FAILED" : "the system still works");
 	return test_exit_code();
 }
