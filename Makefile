@@ -4,6 +4,7 @@
 #   make run      boot Myrmex in QEMU to a busybox shell on the serial console
 #   make demo     boot the demo init (the mechanisms one by one), then power off
 #   make test     host unit tests + booted integration tests: "N passed, N failed"
+#   make fuzz     the system-call fuzzer, one long seeded round (SEED= ROUNDS= PROCS=)
 #   make bench    benchmarks under TCG -icount (instructions) and normally (cycles)
 #   make clean
 #
@@ -256,7 +257,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 
 # ------------------------------------------------------------- commands --
 .PHONY: all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
-	port-check
+	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
 kernel: $(KERNEL_BIN)
@@ -309,6 +310,36 @@ test: setup
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
 		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
+
+# The system-call fuzzer alone (tests/kernel/t_fuzz.c, docs/testing.md): the
+# test init runs only its `fuzz` entry, with SEED (default: the date, in
+# seconds), ROUNDS calls per thread, PROCS processes and FUZZ_DEADLINE
+# seconds after which it kills its processes; FUZZ_VERBOSE=1 prints every
+# call. The guest run is bounded by FUZZ_DEADLINE plus FUZZ_SLACK seconds.
+# The last line says how to replay the run.
+ifndef SEED
+SEED := $(shell date +%s)
+endif
+ROUNDS        ?= 20000
+PROCS         ?= 8
+FUZZ_DEADLINE ?= 300
+FUZZ_SLACK    ?= 300
+FUZZ_VERBOSE  ?= 0
+FUZZ_ARGS = $(SEED),$(ROUNDS),$(PROCS),deadline=$(FUZZ_DEADLINE)$(if $(filter 1,$(FUZZ_VERBOSE)),$(comma)verbose)
+comma := ,
+fuzz: setup
+	@$(MAKE) --no-print-directory kernel tests servers
+	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
+	$(PYTHON) tools/mkfsimage.py tests $(BUILD)/test
+	@$(PYTHON) tools/run_tests.py --no-panic-checks --kernel $(KERNEL_BIN) \
+		$(addprefix --disk ,$(TEST_DISKS)) --fs-image $(BUILD)/test/fs.img \
+		--log $(BUILD)/test/fuzz.log --timeout $$(($(FUZZ_DEADLINE) + $(FUZZ_SLACK))) \
+		--init "$(BUILD)/tests/kernel/testinit -t$$(($(FUZZ_DEADLINE) + $(FUZZ_SLACK) / 2)) fuzz=$(FUZZ_ARGS)" \
+		--modules $(TEST_MODULES); \
+	status=$$?; \
+	echo "fuzz: seed $(SEED), $(ROUNDS) rounds, $(PROCS) processes; log $(BUILD)/test/fuzz.log"; \
+	echo "fuzz: replay with: make fuzz SEED=$(SEED) ROUNDS=$(ROUNDS) PROCS=$(PROCS) [FUZZ_VERBOSE=1]"; \
+	exit $$status
 
 # The POSIX conformance suite alone (make test runs it too): Linux's output
 # (cached in $(BUILD)/posix-suite/linux-cache) against Myrmex's.

@@ -16,6 +16,7 @@
  */
 #define _DEFAULT_SOURCE /* wait4, clock_gettime, kill with -std=c17 */
 #include <myrmex.h>
+#include <myrmex/fs.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -150,7 +151,9 @@ static int start_fs_servers(long pids[2])
 	}
 	char arg[16];
 	snprintf(arg, sizeof arg, "%d", index);
-	char *driver_argv[] = { "virtio_blk", arg, NULL };
+	/* The driver serves the file manager alone (its client coreid). */
+	_Static_assert(MYRMEX_COREID_FS == 3, "virtio_blk's client argument below");
+	char *driver_argv[] = { "virtio_blk", arg, "3", NULL };
 	pids[0] = myrmex_spawn_flags("virtio_blk", driver_argv, envp, -1,
 	                             MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
 	if (pids[0] < 0) {

@@ -219,8 +219,17 @@ void forward_thread_exit(struct thread *t)
 int forward_notify(struct process *p, enum posix_service service, uint32_t opcode, uint64_t arg0)
 {
 	uint32_t target = posix_route(service)->coreid;
-	if (!ipc_server(target))
+	struct process *server = ipc_server(target);
+	if (!server)
 		return -ESRCH;
+	/* Never a notice from the server to itself: the channel ICA made for
+	 * it is hidden from the process it is charged to, so the server could
+	 * not map the request it would get (fmap_flush in the file manager's
+	 * own munmap, carrying another process's FS_UNMAP: the file manager
+	 * read the frame and was killed for the fault). The notice waits for
+	 * the next flush by another process. */
+	if (server == p)
+		return -EAGAIN;
 	struct ica *ctl;
 	int err = ica_alloc(p, 1, &ctl);
 	if (err)

@@ -23,6 +23,10 @@
  *   t_disk orphan  a child starts reads with callasync and exits at once; the
  *                  driver completes them for nobody (the kernel frees their
  *                  ICAs: ica_live comes back down) and goes on serving
+ *   t_disk not-client  (on fs.img, under the file manager) the driver serves
+ *                  its client, the file manager, alone: a program's
+ *                  DISK_READ, DISK_WRITE and DISK_FLUSH get -EPERM and touch
+ *                  nothing; DISK_INFO still answers
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_disk"
@@ -442,6 +446,23 @@ static void test_orphan(void)
 	CHECK_EQ(myrmex_ica_free((uint32_t)data), 0);
 }
 
+/* Found by the fuzzer (make fuzz SEED=32 ROUNDS=3000 PROCS=4): a process
+ * wrote sectors of the file system under the file manager (e2fsck: "Root
+ * inode is not a directory"). The writes here go to sector 0, which ext2
+ * leaves unused, with what the refused read left in the ICA. */
+static void test_not_client(void)
+{
+	struct myrmex_frame r;
+	CHECK_EQ(disk_call(DISK_INFO, 0, 0, -1, &r), 0);
+	long data = new_data(1);
+	if (data < 0)
+		return;
+	CHECK_EQ(disk_call(DISK_READ, 0, SECTORS_PER_PAGE, data, NULL), -EPERM);
+	CHECK_EQ(disk_call(DISK_WRITE, 0, 1, data, NULL), -EPERM);
+	CHECK_EQ(disk_call(DISK_FLUSH, 0, 0, -1, NULL), -EPERM);
+	CHECK_EQ(myrmex_ica_free((uint32_t)data), 0);
+}
+
 static const struct {
 	const char *mode;
 	void (*run)(void);
@@ -449,6 +470,7 @@ static const struct {
 	{ "info", test_info }, { "read", test_read }, { "write", test_write },
 	{ "async", test_async }, { "range", test_range }, { "small", test_small },
 	{ "badop", test_badop }, { "orphan", test_orphan }, { "orphan-child", orphan_child },
+	{ "not-client", test_not_client },
 };
 
 int main(int argc, char **argv)
@@ -465,6 +487,6 @@ int main(int argc, char **argv)
 			return test_exit_code();
 		}
 	}
-	test_fail("usage: t_disk info|read|write|async|range|small|badop|orphan");
+	test_fail("usage: t_disk info|read|write|async|range|small|badop|orphan|not-client");
 	return 1;
 }

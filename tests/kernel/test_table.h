@@ -4,7 +4,8 @@
  * defines (MAX_ARGS); each entry names the test, the program (a boot
  * module), its arguments, how it must end, whether it is hostile (then
  * t_alive runs after it) and what it needs (the server right, a device, the
- * disk driver, the file manager, the console server).
+ * disk driver, the file manager, the console server, the time server, the
+ * process manager).
  */
 #ifndef TEST_TABLE_H
 #define TEST_TABLE_H
@@ -42,8 +43,9 @@ struct test {
 /* testinit only: the test holds no call rights at all (an ordinary program,
  * as the shell starts them), even when it is not a POSIX process. */
 #define NO_RIGHTS (1u << 20)
+#define PM (1u << 19)        /* testinit only (with FS): the process manager (pm) runs during it */
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
-                        MEASURE | NO_RIGHTS)
+                        MEASURE | NO_RIGHTS | PM)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -67,6 +69,9 @@ enum {
  * it evict and write back. */
 #define FS_CACHE_MIB "2"
 #define FS_SHUTDOWN_NS (30ULL * 1000000000ULL)
+
+/* The fuzzer's processes: POSIX ones, with every server they may call. */
+#define FUZZ_FLAGS (FS | ON_DISK(DISK_FS) | CONSOLE | TIME | PM | POSIX)
 
 #define FAULT(kind, sig) { "fault-" kind, "t_fault", { kind }, KILLED, sig, 1, 0 }
 /* A signal test mode that must end the process with SIGSEGV (hostile). */
@@ -186,6 +191,8 @@ static const struct test tests[] = {
 	{ "disk-small", "t_disk", { "small" }, EXITS, 0, 1, DISK },
 	{ "disk-badop", "t_disk", { "badop" }, EXITS, 0, 1, DISK },
 	{ "disk-orphan", "t_disk", { "orphan" }, EXITS, 0, 0, DISK },
+	/* On fs.img, with the file manager: the driver serves it alone. */
+	{ "disk-not-client", "t_disk", { "not-client" }, EXITS, 0, 1, FS | ON_DISK(DISK_FS) },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },
@@ -222,6 +229,8 @@ static const struct test tests[] = {
 	{ "omf", "t_omf", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
 	{ "omf-dma", "t_omf", { "dma" }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
 	{ "mmap-file", "t_mmap_file", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
+	{ "mmap-file-notice-self", "t_mmap_file", { "notice-self" }, EXITS, 0, 0,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
 	/* The time server: the Linux time calls of a POSIX process through it
 	 * (messages on the console, so with the file manager and the console
 	 * server); a native test forging its requests beside POSIX sleepers;
@@ -235,6 +244,11 @@ static const struct test tests[] = {
 	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),
 	FS_TEST("fs-corrupt-inode", "t_fs_corrupt", "inode", DISK_BAD_INODE),
 	FS_TEST("fs-corrupt-dirent", "t_fs_corrupt", "dirent", DISK_BAD_DIRENT),
+	/* The system-call fuzzer (docs/testing.md): children of a POSIX
+	 * process make random Linux and native calls; then the system must
+	 * still work. Last, on fs.img, after the tests that read its tree. */
+	{ "fuzz", "t_fuzz", { "1", "2000", "4" }, EXITS, 0, 1, FUZZ_FLAGS },
+	{ "fuzz-2", "t_fuzz", { "2", "2000", "4" }, EXITS, 0, 1, FUZZ_FLAGS },
 };
 
 #endif

@@ -14,18 +14,23 @@
  * with the console server (uart), given COM1, started and killed the same
  * way; its input comes from the host, which types what a "CONSOLE-TYPE"
  * line asks for. A time test (TIME) runs with the time server (timed),
- * started (and awaited until it has registered) and killed the same way.
- * Prints TEST-PLAN,
+ * started (and awaited until it has registered) and killed the same way;
+ * a process-manager test (PM, with FS) with the process manager (pm), so
+ * that its POSIX processes can fork. Prints TEST-PLAN,
  * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
  * when everything passed, 1 otherwise.
  *
- * Usage: testinit [-v] [name ...]
+ * Usage: testinit [-v] [-t<seconds>] [name[=arg,arg...] ...]
  *   -v      also print a line before each test
+ *   -t<s>   the time each test may take before it is killed (default 120)
  *   name    run only these tests: a test name ("mmap", "fault-ud"), or a
  *           program name ("t_mmap", "t_fault": every test that runs it); a
  *           trailing '*' matches a prefix ("fault-*"). The alive-after test
  *           of a chosen hostile test always runs. A name that matches
  *           nothing is reported as a failed test.
+ *   =args   the chosen tests run with these arguments (comma-separated,
+ *           at most MAX_ARGS) instead of their table's: `make fuzz` runs
+ *           "fuzz=<seed>,<rounds>,<procs>" this way.
  *
  * On Linux (no spawn call) it runs the programs from its own directory with
  * posix_spawn and skips the leak check, which makes it testable on a host.
@@ -43,6 +48,7 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -55,12 +61,12 @@
 #define TEST_PRIO 15
 _Static_assert(TEST_PRIO < MYRMEX_PRIO_DEFAULT, "tests run below the init");
 
-#define TIMEOUT_NS (120ULL * 1000000000ULL)  /* per test, guest time */
+#define TIMEOUT_S 120ULL                    /* per test, guest time (-t) */
 #define POLL_NS (5ULL * 1000000ULL)
 #define REAP_AFTER_KILL_NS (10ULL * 1000000000ULL)
 #define LEAK_SETTLE_TRIES 100                  /* re-reads of kstats, 2 ms apart */
 #define LEAK_SETTLE_NS (2ULL * 1000000ULL)
-#define MAX_ARGS 4
+#define MAX_ARGS 6
 #define LINE_MAX_LEN 512
 
 #include "test_table.h"
@@ -72,6 +78,7 @@ static char *test_envp[] = { "MYRMEX_TEST=1", NULL };
 
 static int native;                 /* on Myrmex: spawn and kstats work */
 static int verbose;
+static uint64_t timeout_ns = TIMEOUT_S * 1000000000ULL;   /* per test (-t) */
 static const char *program_dir = "."; /* Linux: where the test programs are */
 static int passed, failed;
 
@@ -292,12 +299,12 @@ static int run_once(const struct test *t, char *reason, size_t size)
 		return -1;
 	}
 	int status = 0;
-	long r = wait_with_timeout(pid, &status, TIMEOUT_NS);
+	long r = wait_with_timeout(pid, &status, timeout_ns);
 	if (r == 0) {
 		myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
 		long reaped = wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS);
 		snprintf(reason, size, "timeout after %llu s%s",
-		         (unsigned long long)(TIMEOUT_NS / 1000000000ULL),
+		         (unsigned long long)(timeout_ns / 1000000000ULL),
 		         reaped == pid ? "" : " (and SIGKILL did not end it)");
 		return -1;
 	}
@@ -369,8 +376,9 @@ static long server_registered(const char *name, unsigned coreid, long pid, char 
 
 /* Starts the virtio-blk driver with disk `disk` and the server right, for a
  * DISK or FS test, and waits for its registration: its pid, or -1 with the
- * reason written. */
-static long disk_driver_start(int disk, char *reason, size_t size)
+ * reason written. For an FS test it serves the file manager alone (its
+ * client coreid); a DISK test drives it directly. */
+static long disk_driver_start(int disk, int for_fileman, char *reason, size_t size)
 {
 	int index = virtio_blk_index(disk);
 	if (index < 0) {
@@ -380,7 +388,9 @@ static long disk_driver_start(int disk, char *reason, size_t size)
 	}
 	char arg[16];
 	snprintf(arg, sizeof arg, "%d", index);
-	char *argv[] = { "virtio_blk", arg, NULL };
+	char client[16];
+	snprintf(client, sizeof client, "%u", MYRMEX_COREID_FS);
+	char *argv[] = { "virtio_blk", arg, for_fileman ? client : NULL, NULL };
 	long pid = myrmex_spawn_flags("virtio_blk", argv, test_envp, TEST_PRIO,
 	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
 	if (pid <= 0) {
@@ -426,20 +436,37 @@ static long time_server_start(char *reason, size_t size)
 	return server_registered("timed", MYRMEX_COREID_TIME, pid, reason, size);
 }
 
-/* Stops the driver after its test (it serves until killed). 1 when it was
- * still running and is reaped now; 0 with the reason added otherwise. */
-static int disk_driver_stop(long pid, char *reason, size_t size)
+/* Starts the process manager (pm) with the server right for a PM test,
+ * after the file manager it uses, and waits until it has registered: its
+ * pid, or -1 with the reason written. */
+static long pm_start(char *reason, size_t size)
+{
+	char *argv[] = { "pm", NULL };
+	long pid = myrmex_spawn_flags("pm", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER);
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start pm: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	return server_registered("pm", MYRMEX_COREID_PM, pid, reason, size);
+}
+
+/* Stops a server after its test (it serves until killed): the disk
+ * driver, the console server, the time server, the process manager. 1
+ * when it was still running and is reaped now; 0 with the reason added
+ * otherwise (a server that ended during the test was killed, or gave up:
+ * the test broke it). */
+static int server_stop(const char *name, long pid, char *reason, size_t size)
 {
 	int status = 0;
 	if (wait_nohang(pid, &status) == pid) {
 		char how[64];
 		describe_status(status, how, sizeof how);
-		add_reason(reason, size, "the driver ended during the test (%s)", how);
+		add_reason(reason, size, "%s ended during the test (%s)", name, how);
 		return 0;
 	}
 	myrmex_syscall6(SYS_kill, pid, SIGKILL, 0, 0, 0, 0);
 	if (wait_with_timeout(pid, &status, REAP_AFTER_KILL_NS) != pid) {
-		add_reason(reason, size, "the driver did not end after SIGKILL");
+		add_reason(reason, size, "%s did not end after SIGKILL", name);
 		return 0;
 	}
 	return 1;
@@ -542,38 +569,53 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	int check_leaks = native && read_counts(&before) == 0;
 	reason[0] = '\0';
 
-	long driver = 0, fileman = 0, console = 0, timed = 0;
+	long driver = 0, fileman = 0, console = 0, timed = 0, pm = 0;
 	if (native && (t->spawn_flags & TIME) && (timed = time_server_start(reason, size)) < 0)
 		return 0;
 	if (native && (t->spawn_flags & (DISK | FS)) &&
-	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), reason, size)) < 0) {
+	    (driver = disk_driver_start(DISK_OF(t->spawn_flags), (t->spawn_flags & FS) != 0, reason,
+	                                size)) < 0) {
 		if (timed > 0)
-			disk_driver_stop(timed, reason, size);
+			server_stop("timed", timed, reason, size);
 		return 0;
 	}
 	if (native && (t->spawn_flags & FS) && (fileman = fileman_start(reason, size)) < 0) {
-		disk_driver_stop(driver, reason, size);
+		server_stop("virtio_blk", driver, reason, size);
 		if (timed > 0)
-			disk_driver_stop(timed, reason, size);
+			server_stop("timed", timed, reason, size);
 		return 0;
 	}
 	if (native && (t->spawn_flags & CONSOLE) && (console = console_server_start(reason, size)) < 0) {
 		if (fileman > 0)
 			fileman_stop(fileman, reason, size);
 		if (driver > 0)
-			disk_driver_stop(driver, reason, size);
+			server_stop("virtio_blk", driver, reason, size);
 		if (timed > 0)
-			disk_driver_stop(timed, reason, size);
+			server_stop("timed", timed, reason, size);
+		return 0;
+	}
+	if (native && (t->spawn_flags & PM) && (pm = pm_start(reason, size)) < 0) {
+		if (console > 0)
+			server_stop("uart", console, reason, size);
+		if (fileman > 0)
+			fileman_stop(fileman, reason, size);
+		if (driver > 0)
+			server_stop("virtio_blk", driver, reason, size);
+		if (timed > 0)
+			server_stop("timed", timed, reason, size);
 		return 0;
 	}
 	int ok = run_once(t, reason, size);
-	if (console > 0 && !disk_driver_stop(console, reason, size) && ok > 0)
+	/* The process manager first: it calls the file manager. */
+	if (pm > 0 && !server_stop("pm", pm, reason, size) && ok > 0)
+		ok = 0;
+	if (console > 0 && !server_stop("uart", console, reason, size) && ok > 0)
 		ok = 0;
 	if (fileman > 0 && !fileman_stop(fileman, reason, size) && ok > 0)
 		ok = 0;
-	if (driver > 0 && !disk_driver_stop(driver, reason, size) && ok > 0)
+	if (driver > 0 && !server_stop("virtio_blk", driver, reason, size) && ok > 0)
 		ok = 0;
-	if (timed > 0 && !disk_driver_stop(timed, reason, size) && ok > 0)
+	if (timed > 0 && !server_stop("timed", timed, reason, size) && ok > 0)
 		ok = 0;
 	if (ok < 0)
 		return 0;
@@ -588,9 +630,40 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	return ok;
 }
 
-static void run_test(const struct test *t, const char *name)
+/* Arguments given on the command line ("name=a,b,c") for table entry i,
+ * or NULL: the table's. */
+static char *arg_override[TEST_COUNT];
+
+/* t with its arguments replaced by the comma-separated list text (into
+ * *copy, whose argument strings live in buf). */
+static const struct test *with_args(const struct test *t, const char *text, struct test *copy,
+                                    char *buf, size_t size)
+{
+	*copy = *t;
+	snprintf(buf, size, "%s", text);
+	for (int i = 0; i < MAX_ARGS; i++)
+		copy->args[i] = NULL;
+	int n = 0;
+	for (char *p = buf; *p && n < MAX_ARGS; n++) {
+		copy->args[n] = p;
+		char *comma = strchr(p, ',');
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma + 1;
+	}
+	return copy;
+}
+
+/* Runs t (with the command line's arguments `args` instead of its own,
+ * when not NULL) and reports it as name. */
+static void run_test(const struct test *t, const char *name, const char *args)
 {
 	char reason[LINE_MAX_LEN - 64];
+	struct test copy;
+	char buf[LINE_MAX_LEN];
+	if (args)
+		t = with_args(t, args, &copy, buf, sizeof buf);
 	if (verbose)
 		emit("testinit: running %s (%s%s%s%s%s)", name, t->module,
 		     t->args[0] ? " " : "", t->args[0] ? t->args[0] : "",
@@ -609,9 +682,16 @@ static int pattern_matches(const char *pattern, const char *name)
 	return strcmp(pattern, name) == 0;
 }
 
-/* A command-line name chooses a test by its own name or its program's. */
-static int name_matches(const char *pattern, const struct test *t)
+/* A command-line name chooses a test by its own name or its program's;
+ * what follows a '=' in it is the arguments, not part of the name. */
+static int name_matches(const char *word, const struct test *t)
 {
+	char pattern[128];
+	size_t len = strcspn(word, "=");
+	if (len >= sizeof pattern)
+		return 0;
+	memcpy(pattern, word, len);
+	pattern[len] = '\0';
 	return pattern_matches(pattern, t->name) || pattern_matches(pattern, t->module);
 }
 
@@ -625,10 +705,13 @@ static void select_tests(int argc, char **argv, int *selected, int *unknown_name
 			continue;
 		any_name = 1;
 		int found = 0;
+		char *args = strchr(argv[a], '=');
 		for (size_t i = 0; i < TEST_COUNT; i++) {
 			if (name_matches(argv[a], &tests[i])) {
 				selected[i] = 1;
 				found = 1;
+				if (args)
+					arg_override[i] = args + 1;
 			}
 		}
 		if (!found)
@@ -657,6 +740,8 @@ static void parse_options(int argc, char **argv)
 	for (int a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "-v") == 0)
 			verbose = 1;
+		else if (strncmp(argv[a], "-t", 2) == 0 && argv[a][2] >= '1' && argv[a][2] <= '9')
+			timeout_ns = strtoull(argv[a] + 2, NULL, 10) * 1000000000ULL;
 		else if (argv[a][0] == '-')
 			emit("testinit: ignoring unknown option %s", argv[a]);
 	}
@@ -738,11 +823,11 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < TEST_COUNT; i++) {
 		if (!selected[i])
 			continue;
-		run_test(&tests[i], tests[i].name);
+		run_test(&tests[i], tests[i].name, arg_override[i]);
 		if (tests[i].hostile) {
 			char name[128];
 			snprintf(name, sizeof name, "alive-after-%s", tests[i].name);
-			run_test(&alive_test, name);
+			run_test(&alive_test, name, NULL);
 		}
 	}
 	emit("TEST-SUMMARY %d %d", passed, failed);

@@ -67,7 +67,8 @@ long forward_call(struct fwd *f);
 long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8], void **data);
 /* An asynchronous request from the kernel in p's name, whose result nobody
  * takes (the mechanism frees it): 0 or -errno (-ESRCH no server, -EAGAIN
- * p's ICA limit or the server's queue). p must be alive. */
+ * p's ICA limit or the server's queue, or p is that server itself: its
+ * channel would be hidden from it). p must be alive. */
 int forward_notify(struct process *p, enum posix_service service, uint32_t opcode, uint64_t arg0);
 /* Frees a thread's channel (thread exit); ICAs in flight are left to the
  * mechanism, which frees an orphan's result. */

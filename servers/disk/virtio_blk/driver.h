@@ -23,8 +23,12 @@ struct blk_request {
 	uint64_t data_phys;           /* physical address of the transfer */
 };
 
-/* table.c: the driver for server_run (operations, interrupt callback). */
+/* table.c: the driver for server_run (operations, the client check,
+ * interrupt callback). */
 extern const struct server blk_server;
+/* table.c: from now on reads, writes and flushes are served only for the
+ * server registered as coreid (the others get -EPERM). */
+void blk_serve_only(unsigned coreid);
 
 /* blk.c: handlers (a status, or SERVER_LATER once given to the device). */
 int64_t do_read(struct server_request *rq);

@@ -2,11 +2,15 @@
  * virtio_blk: the disk driver server for a virtio block device on the
  * modern virtio PCI transport. The init starts it with the server right and
  * the device (MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index)), passing the
- * device index as its argument:
+ * device index as its argument, and the coreid of its client when it has
+ * one (the file manager's, MYRMEX_COREID_FS):
  *
- *     virtio_blk <device index>
+ *     virtio_blk <device index> [client coreid]
  *
  * Without an argument it takes the first virtio-blk device dev_info lists.
+ * With a client, only the server registered as that coreid may read, write
+ * or flush the disk (-EPERM for the others); without one, anyone may (the
+ * disk tests drive it directly).
  * It brings the device up, registers MYRMEX_COREID_DISK, and then serves
  * the disk protocol (include/myrmex/disk.h) forever with the server
  * library: requests and interrupts both arrive through get(). Exits with 1 when the device cannot be used.
@@ -49,6 +53,15 @@ int main(int argc, char **argv)
 		drv_log("no virtio-blk device%s%s", argc > 1 ? " at index " : "", argc > 1 ? argv[1] : "");
 		return 1;
 	}
+	if (argc > 2) {
+		char *end;
+		unsigned long coreid = strtoul(argv[2], &end, 10);
+		if (*argv[2] == '\0' || *end != '\0' || coreid == 0 || coreid > MYRMEX_MAX_COREID) {
+			drv_log("bad client coreid '%s'", argv[2]);
+			return 1;
+		}
+		blk_serve_only((unsigned)coreid);
+	}
 	if (blk_init(&info) < 0)
 		return 1;
 	long r = myrmex_registserver(MYRMEX_COREID_DISK);
@@ -58,7 +71,8 @@ int main(int argc, char **argv)
 	}
 	char about[160];
 	blk_describe(about, sizeof about);
-	drv_log("device %d: %s", index, about);
+	drv_log("device %d: %s%s%s", index, about, argc > 2 ? "; serves only coreid " : "",
+	        argc > 2 ? argv[2] : "");
 
 	server_run(&blk_server);
 }
