@@ -316,6 +316,8 @@ test: setup
 # seconds), ROUNDS calls per thread, PROCS processes and FUZZ_DEADLINE
 # seconds after which it kills its processes; FUZZ_VERBOSE=1 prints every
 # call. The guest run is bounded by FUZZ_DEADLINE plus FUZZ_SLACK seconds.
+# FUZZ_TEST=fuzz-2 fuzzes with the right to call every server (the servers'
+# own checks), the default `fuzz` as an ordinary program without rights.
 # The last line says how to replay the run.
 ifndef SEED
 SEED := $(shell date +%s)
@@ -325,6 +327,7 @@ PROCS         ?= 8
 FUZZ_DEADLINE ?= 300
 FUZZ_SLACK    ?= 300
 FUZZ_VERBOSE  ?= 0
+FUZZ_TEST     ?= fuzz
 FUZZ_ARGS = $(SEED),$(ROUNDS),$(PROCS),deadline=$(FUZZ_DEADLINE)$(if $(filter 1,$(FUZZ_VERBOSE)),$(comma)verbose)
 comma := ,
 fuzz: setup
@@ -334,11 +337,11 @@ fuzz: setup
 	@$(PYTHON) tools/run_tests.py --no-panic-checks --kernel $(KERNEL_BIN) \
 		$(addprefix --disk ,$(TEST_DISKS)) --fs-image $(BUILD)/test/fs.img \
 		--log $(BUILD)/test/fuzz.log --timeout $$(($(FUZZ_DEADLINE) + $(FUZZ_SLACK))) \
-		--init "$(BUILD)/tests/kernel/testinit -t$$(($(FUZZ_DEADLINE) + $(FUZZ_SLACK) / 2)) fuzz=$(FUZZ_ARGS)" \
+		--init "$(BUILD)/tests/kernel/testinit -t$$(($(FUZZ_DEADLINE) + $(FUZZ_SLACK) / 2)) $(FUZZ_TEST)=$(FUZZ_ARGS)" \
 		--modules $(TEST_MODULES); \
 	status=$$?; \
 	echo "fuzz: seed $(SEED), $(ROUNDS) rounds, $(PROCS) processes; log $(BUILD)/test/fuzz.log"; \
-	echo "fuzz: replay with: make fuzz SEED=$(SEED) ROUNDS=$(ROUNDS) PROCS=$(PROCS) [FUZZ_VERBOSE=1]"; \
+	echo "fuzz: replay with: make fuzz FUZZ_TEST=$(FUZZ_TEST) SEED=$(SEED) ROUNDS=$(ROUNDS) PROCS=$(PROCS) [FUZZ_VERBOSE=1]"; \
 	exit $$status
 
 # The POSIX conformance suite alone (make test runs it too): Linux's output

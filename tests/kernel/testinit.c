@@ -200,12 +200,15 @@ static long start_test(const struct test *t)
 	argv[argc] = NULL;
 	if (!native)
 		return host_spawn(t->module, argv);
-	if (t->spawn_flags & (MEASURE | NO_RIGHTS)) {
+	if (t->spawn_flags & (MEASURE | NO_RIGHTS | SERVER_RIGHTS)) {
 		struct myrmex_rights rights = { { 0 } };
 		if (t->spawn_flags & MEASURE) {
 			myrmex_rights_add(&rights, MYRMEX_COREID_FS);
 			myrmex_rights_add(&rights, MYRMEX_COREID_TIME);
 		}
+		if (t->spawn_flags & SERVER_RIGHTS)
+			for (unsigned c = MYRMEX_COREID_DISK; c <= MYRMEX_COREID_TIME; c++)
+				myrmex_rights_add(&rights, c);
 		return myrmex_spawn_rights(t->module, argv, test_envp, TEST_PRIO, test_spawn_flags(t),
 		                           &rights);
 	}
