@@ -198,6 +198,7 @@ static struct {
 	uint8_t *arena;                    /* ARENA_PAGES pages */
 	volatile uint32_t handles[HANDLES];
 	volatile uint32_t mine[MINE];      /* handles of ICAs we were given: freed when short */
+	volatile uint32_t calling[2];      /* the control ICA a thread is calling with now */
 	volatile int fds[FDS];
 	struct fuzzer thr[2];
 	struct myrmex_thread thread;
@@ -1146,6 +1147,61 @@ static void scribble(struct fuzzer *f)
 	});
 }
 
+/* A handle some server may hold: a low slot (servers allocate early, and
+ * slots are handed out lowest first) with a small generation. */
+static uint32_t server_handle_guess(struct fuzzer *f)
+{
+	return (uint32_t)below(&f->rng, 256) | (uint32_t)(1 + below(&f->rng, 4)) << MYRMEX_ICA_GEN_SHIFT;
+}
+
+/* Rewrites the first frame of the control ICA the other thread is calling
+ * with right now, again and again while that call is out: the result's
+ * ndata and data[] (a server must return only what it meant to: other
+ * ICAs of its own must not travel), its status and arguments, the header's
+ * currentp and flags. Guarded; bounded. */
+static void scribble_in_flight(struct fuzzer *f)
+{
+	uint32_t h = C.calling[!f->index];
+	if (!h) {
+		scribble(f);
+		return;
+	}
+	volatile uint8_t *base = myrmex_ica_addr(h);
+	volatile struct myrmex_frame *fr = (volatile struct myrmex_frame *)(base + 32);
+	uint32_t ndata = 1 + (uint32_t)below(&f->rng, MYRMEX_FRAME_DATA);
+	uint32_t data[MYRMEX_FRAME_DATA];
+	for (int i = 0; i < MYRMEX_FRAME_DATA; i++)
+		data[i] = chance(&f->rng, 3, 4) ? server_handle_guess(f) : pick_handle(f);
+	uint64_t arg = any_arg(f);
+	unsigned what = (unsigned)below(&f->rng, 4), rounds = 1 + (unsigned)below(&f->rng, 256);
+	vlog("fz c%u.t%u #%lu in-flight h=%#x kind %u ndata %u data=%#x,%#x,%#x,%#x x%u", C.index,
+	     f->index, f->step, h, what, ndata, data[0], data[1], data[2], data[3], rounds);
+	GUARDED(f, {
+		for (unsigned r = 0; r < rounds && C.calling[!f->index] == h; r++) {
+			switch (what) {
+			case 0:
+				fr->ndata = ndata;
+				for (int i = 0; i < MYRMEX_FRAME_DATA; i++)
+					fr->data[i] = data[i];
+				break;
+			case 1:
+				fr->status = (int64_t)arg;
+				fr->arg[r % 8] = arg;
+				break;
+			case 2:
+				((volatile struct myrmex_ctl_header *)base)->flags ^= MYRMEX_CTL_DIRECT_RETURN;
+				break;
+			default:
+				((volatile struct myrmex_ctl_header *)base)->currentp = (uint32_t)arg;
+				fr->prev = (uint32_t)arg;
+				break;
+			}
+			if (r % 16 == 15)
+				raw0(SYS_sched_yield);
+		}
+	});
+}
+
 /* Harvests the handles a result frame names (guarded: the ICA may be gone). */
 static void harvest_result(struct fuzzer *f, uint32_t h)
 {
@@ -1235,7 +1291,9 @@ static void do_ipc_call(struct fuzzer *f, int sync)
 	if (well_formed || chance(&f->rng, 9, 10))
 		build_frame(f, h, well_formed);
 	uint64_t p = well_formed ? (uint64_t)(uintptr_t)myrmex_ica_addr(h) : ica_pointer(f, h);
+	C.calling[f->index] = sync ? h : 0;
 	long r = native(f, sync ? MYRMEX_SYS_CALLSYNC : MYRMEX_SYS_CALLASYNC, p, 0, 0, 0, 0);
+	C.calling[f->index] = 0;
 	if (r == 0 || r == -EINTR)
 		f->sent++;
 	if (sync && r == 0)
@@ -1316,14 +1374,14 @@ static void do_native_misc(struct fuzzer *f)
 
 enum native_op {
 	OP_ALLOC, OP_FREE, OP_DETACH, OP_ATTACH, OP_CALLSYNC, OP_CALLASYNC, OP_GET, OP_RET,
-	OP_CLAIM, OP_SCRIBBLE, OP_PASS, OP_MISC, OP_COUNT
+	OP_CLAIM, OP_SCRIBBLE, OP_IN_FLIGHT, OP_PASS, OP_MISC, OP_COUNT
 };
 
 /* The weights of each operation: the first thread calls, the second
  * mostly meddles with the ICAs (rewrites, frees, detaches, passes). */
 static const uint8_t op_weights[2][OP_COUNT] = {
-	{ 8, 4, 3, 3, 22, 12, 12, 3, 3, 4, 6, 10 },
-	{ 8, 12, 8, 6, 6, 6, 8, 2, 2, 24, 12, 4 },
+	{ 8, 4, 3, 3, 22, 12, 12, 3, 3, 4, 2, 6, 10 },
+	{ 8, 12, 8, 6, 6, 6, 8, 2, 2, 14, 12, 12, 4 },
 };
 
 static void native_step(struct fuzzer *f)
@@ -1356,6 +1414,7 @@ static void native_step(struct fuzzer *f)
 	case OP_RET: native(f, MYRMEX_SYS_RET, ica_pointer(f, pick_handle(f)), 0, 0, 0, 0); break;
 	case OP_CLAIM: native(f, MYRMEX_SYS_CLAIM, ica_pointer(f, pick_handle(f)), 0, 0, 0, 0); break;
 	case OP_SCRIBBLE: scribble(f); break;
+	case OP_IN_FLIGHT: scribble_in_flight(f); break;
 	case OP_PASS: do_pass(f); break;
 	default: do_native_misc(f); break;
 	}
