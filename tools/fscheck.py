@@ -26,8 +26,8 @@ import e2fs  # noqa: E402  (tools/e2fs.py)
 import ext2layout  # noqa: E402  (tools/ext2layout.py)
 
 # Which reported test results call for which checks.
-FS_IMAGE_TESTS = ("fs-read", "fs-write", "fs-persist", "fs-errors", "recover", "disk-not-client",
-                  "fuzz", "fuzz-2")
+FS_IMAGE_TESTS = ("fs-read", "fs-write", "fs-persist", "fs-errors", "fs-hostile-ctl", "recover",
+                  "disk-not-client", "fuzz", "fuzz-2")
 FS_STATE_TESTS = ("fs-write",)
 FULL_IMAGE_TESTS = ("fs-full",)
 

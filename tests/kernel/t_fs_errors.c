@@ -26,6 +26,14 @@
  *   t_fs_errors errors-child   that child: opens /SUMS, writes its
  *                        descriptor's number to /errors-ready, waits for
  *                        /errors-done, reads through the descriptor
+ *   t_fs_errors hostile-ctl   the disk reads and writes the file manager
+ *                        makes for a request go with the request's control
+ *                        ICA; a header the caller set up so that no frame can
+ *                        go on from it (direct return asked for, or no room
+ *                        after its frame) must not make them fail: rmdir,
+ *                        mkdir and a write of a fresh file, each sent raw
+ *                        after a cache drop, work, and the image stays clean
+ *                        (e2fsck after the run)
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_fs_errors"
@@ -327,6 +335,106 @@ static void test_child(void)
 	CHECK_EQ(myrmex_fs_unlink(DONE_FILE), 0);
 }
 
+/* ---------------------------------------------------------- hostile-ctl */
+
+#define HCTL_DIR "/hctl"
+#define HCTL_PAGE 4096u
+
+/* One raw request on a control ICA of ours whose header the caller
+ * prepared as a hostile client would: flags, and the frame at `at` (the
+ * last place a frame fits, leaving no room for another). The path (and
+ * bytes after it) in a data ICA. The status, or the call's error. */
+static long hostile_call(uint32_t opcode, uint32_t flags, uint32_t at, uint64_t a0, uint64_t a1,
+                         const void *data, size_t len)
+{
+	long c = myrmex_ica_alloc(1), d = myrmex_ica_alloc(1);
+	if (c < 0 || d < 0) {
+		test_fail("ica_alloc: %ld %ld", c, d);
+		return -ENOMEM;
+	}
+	uint8_t *base = myrmex_ica_addr((uint32_t)c);
+	struct myrmex_ctl_header *h = myrmex_ctl_init(base);
+	h->currentp = at;
+	h->flags = flags;
+	struct myrmex_frame *f = (struct myrmex_frame *)(void *)(base + at);
+	memset(f, 0, sizeof *f);
+	f->target = MYRMEX_COREID_FS;
+	f->opcode = opcode;
+	f->arg[0] = a0;
+	f->arg[1] = a1;
+	f->ndata = 1;
+	f->data[0] = (uint32_t)d;
+	memcpy(myrmex_ica_addr((uint32_t)d), data, len);
+	long r = myrmex_callsync(h);
+	struct myrmex_frame *res = myrmex_ctl_result(h);
+	long status = r < 0 ? r : res ? (long)res->status : -EIO;
+	myrmex_ica_free((uint32_t)c);
+	myrmex_ica_free((uint32_t)d);
+	return status;
+}
+
+/* The blocks the request needs are read from the disk again. */
+static void cold_cache(void)
+{
+	CHECK_EQ(myrmex_fs_drop_cache(), 0);
+}
+
+static void test_hostile_ctl(void)
+{
+	if (!fs_ready())
+		return;
+	static const struct { uint32_t flags, at; const char *what; } headers[] = {
+		{ MYRMEX_CTL_DIRECT_RETURN, 32, "direct return" },
+		{ 0, HCTL_PAGE - sizeof(struct myrmex_frame), "no room for a frame" },
+	};
+	static char text[HCTL_PAGE];
+	memset(text, 'h', sizeof text);
+	struct myrmex_stat st;
+	CHECK_EQ(myrmex_fs_mkdir(HCTL_DIR, 0755), 0);
+	for (unsigned i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+		const char *what = headers[i].what;
+		char dir[64], file[80];
+		snprintf(dir, sizeof dir, "%s/d%u", HCTL_DIR, i);
+		snprintf(file, sizeof file, "%s/f%u", HCTL_DIR, i);
+		/* rmdir with the parent, the directory and its block read again,
+		 * the bitmaps not: they are read while the entry is already gone
+		 * (a failure there left an inode marked deleted but allocated). */
+		CHECK_EQ(myrmex_fs_mkdir(dir, 0755), 0);
+		cold_cache();
+		CHECK_EQ(myrmex_fs_stat(dir, &st), 0);
+		int fd = myrmex_fs_open(dir, O_RDONLY, 0);
+		if (fd >= 0) {
+			myrmex_fs_readdir(fd, fs_buf, 4096);
+			myrmex_fs_close(fd);
+		}
+		long r = hostile_call(FS_RMDIR, headers[i].flags, headers[i].at, 0, 0, dir,
+		                      strlen(dir) + 1);
+		CHECK(r == 0, "rmdir %s with %s: %ld", dir, what, r);
+		CHECK_EQ(myrmex_fs_stat(dir, &st), -ENOENT);
+		/* mkdir from a cold cache: an inode, a block, the bitmaps, the
+		 * parent's entry. */
+		cold_cache();
+		r = hostile_call(FS_MKDIR, headers[i].flags, headers[i].at, 0755, 0, dir,
+		                 strlen(dir) + 1);
+		CHECK(r == 0, "mkdir %s with %s: %ld", dir, what, r);
+		CHECK_EQ(myrmex_fs_rmdir(dir), 0);
+		/* A write to a fresh file whose inode was read again: a block
+		 * allocated, the inode grown. */
+		fd = myrmex_fs_open(file, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		CHECK(fd >= 0, "create %s: %d", file, fd);
+		cold_cache();
+		CHECK_EQ(myrmex_fs_fstat(fd, &st), 0);
+		r = hostile_call(FS_WRITE, headers[i].flags, headers[i].at, (uint64_t)fd, HCTL_PAGE,
+		                 text, HCTL_PAGE);
+		CHECK(r == HCTL_PAGE, "write of %s with %s: %ld", file, what, r);
+		myrmex_fs_close(fd);
+		CHECK_EQ(fs_get(file), HCTL_PAGE);
+		CHECK_EQ(myrmex_fs_unlink(file), 0);
+	}
+	CHECK_EQ(myrmex_fs_rmdir(HCTL_DIR), 0);
+	CHECK_EQ(myrmex_fs_sync(), 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (!myrmex_is_native()) {
@@ -337,7 +445,9 @@ int main(int argc, char **argv)
 		test_errors();
 	else if (argc > 1 && strcmp(argv[1], "errors-child") == 0)
 		test_child();
+	else if (argc > 1 && strcmp(argv[1], "hostile-ctl") == 0)
+		test_hostile_ctl();
 	else
-		test_fail("usage: t_fs_errors errors|errors-child");
+		test_fail("usage: t_fs_errors errors|errors-child|hostile-ctl");
 	return test_exit_code();
 }

@@ -218,6 +218,7 @@ static const struct test tests[] = {
 	FS_TEST("fs-write", "t_fs_write", "write", DISK_FS),
 	FS_TEST("fs-persist", "t_fs_write", "persist", DISK_FS),
 	FS_TEST("fs-errors", "t_fs_errors", "errors", DISK_FS),
+	FS_TEST("fs-hostile-ctl", "t_fs_errors", "hostile-ctl", DISK_FS),
 	/* The POSIX side: these act as the process manager (SERVER). */
 	FS_PM_TEST("fs-posix-fds", "t_fs_posix", "fds"),
 	FS_PM_TEST("fs-posix-paths", "t_fs_posix", "paths"),

@@ -34,23 +34,17 @@
 
 static struct myrmex_ctl_header *own_ctl;
 
-/* One call to the driver for request rq: a frame pushed onto rq's control
- * ICA (rq NULL: onto our own). Returns the result frame's status (or
- * -errno of callsync); *res gets the result frame. */
-static int64_t disk_call(struct server_request *rq, uint32_t opcode,
-                         const struct disk_transfer_args *args, long ica,
-                         struct myrmex_frame *res)
+/* One call to the driver on control ICA h: a frame pushed, callsync, the
+ * result frame in *res. *refused when the call could not be made on h (no
+ * room for the frame, or the kernel refused the forward: nothing moved),
+ * with the frame taken off again. The result's status or -errno. */
+static int64_t call_on(struct myrmex_ctl_header *h, uint32_t opcode,
+                       const struct disk_transfer_args *args, long ica,
+                       struct myrmex_frame *res, bool *refused)
 {
-	struct myrmex_ctl_header *h = rq ? request_ctl(rq) : own_ctl;
-	if (!rq)
-		myrmex_ctl_init(h);
-	else {
-		long r = server_claim(rq);
-		if (r < 0)
-			return r;
-	}
 	uint32_t below = h->currentp;
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_DISK, opcode);
+	*refused = f == NULL;
 	if (!f)
 		return -ENOSPC;
 	if (args) {
@@ -63,7 +57,8 @@ static int64_t disk_call(struct server_request *rq, uint32_t opcode,
 	}
 	long r = myrmex_callsync(h);
 	if (r < 0) {
-		if (rq && h->currentp != below)
+		*refused = r == -EINVAL;
+		if (h->currentp != below)
 			h->currentp = below;   /* not sent: take our frame off again */
 		return r;
 	}
@@ -73,6 +68,37 @@ static int64_t disk_call(struct server_request *rq, uint32_t opcode,
 	if (res)
 		*res = *out;
 	return out->status;
+}
+
+/* One call to the driver for request rq: a frame pushed onto rq's control
+ * ICA (rq NULL: onto our own). Returns the result frame's status (or
+ * -errno of callsync); *res gets the result frame.
+ *
+ * The request's control ICA is its caller's: the caller may have set it up
+ * so that no frame can go on from it (direct return asked for in the
+ * header, its frame at the end of the page, currentp moved before we
+ * claimed it). The kernel then refuses the forward, and the disk call goes
+ * on our own control ICA instead: what a caller writes into its header
+ * must not make the file system's reads and writes fail halfway through an
+ * operation (an rmdir whose bitmap read failed left its directory's blocks
+ * allocated to nobody: fs-hostile-ctl). */
+static int64_t disk_call(struct server_request *rq, uint32_t opcode,
+                         const struct disk_transfer_args *args, long ica,
+                         struct myrmex_frame *res)
+{
+	bool refused = true;
+	int64_t status = -EINVAL;
+	if (rq) {
+		long r = server_claim(rq);
+		if (r < 0)
+			return r;
+		status = call_on(request_ctl(rq), opcode, args, ica, res, &refused);
+	}
+	if (refused) {
+		myrmex_ctl_init(own_ctl);
+		status = call_on(own_ctl, opcode, args, ica, res, &refused);
+	}
+	return status;
 }
 
 int64_t diskio_start(unsigned timeout_ms, uint32_t *info_flags)
