@@ -7,7 +7,9 @@
  * time server and the process manager. It forks `procs` children (at most
  * FUZZ_MAX_PROCS); each derives its own seed from (seed, its index), leaves
  * the init's process group (setsid), works in /tmp/fuzz.<pid>, starts a
- * second thread, and both threads make `rounds` random system calls each:
+ * second thread, and both threads make `rounds` random system calls each
+ * (a third of the children kill themselves at a step their seed chooses,
+ * with calls out and ICAs held: the cleanup is tested too):
  *
  *   - Linux x86-64 calls from the whole number range (the ones the kernel
  *     serves more often), each argument typed where the call is known (a
@@ -192,6 +194,8 @@ static struct {
 	unsigned index;
 	uint64_t seed;
 	unsigned long rounds;
+	unsigned long die_at;              /* the first thread's step at which the child
+	                                      kills itself (0: never) */
 	int verbose;
 	long pid;
 	char dir[48];                      /* /tmp/fuzz.<pid> */
@@ -1426,6 +1430,12 @@ static void fuzz_loop(struct fuzzer *f)
 {
 	raw2(SYS_arch_prctl, 0x1003 /* ARCH_GET_FS */, (long)&f->fs_base);
 	for (f->step = 0; f->step < C.rounds; f->step++) {
+		if (f->index == 0 && f->step == C.die_at && C.die_at) {
+			/* Death with calls out: the other thread's, parked
+			 * requests, results waiting, ICAs held and lent. */
+			line_to(LOG_FD, "t_fuzz: child %u kills itself at step %lu", C.index, f->step);
+			raw2(SYS_kill, C.pid, SIGKILL);
+		}
 		/* The first thread makes more Linux calls, the second more ICA work. */
 		if (chance(&f->rng, f->index == 0 ? 11 : 6, 20))
 			linux_step(f);
@@ -1495,6 +1505,9 @@ static void child_main(unsigned index, uint64_t seed, unsigned long rounds, int 
 	C.seed = seed;
 	C.rounds = rounds;
 	C.verbose = verbose;
+	/* A third of the children die on purpose, somewhere in their rounds. */
+	uint64_t fate = mix64(seed ^ 0x646965ull);
+	C.die_at = fate % 3 == 0 && rounds > 1 ? 1 + (fate >> 8) % (rounds - 1) : 0;
 	C.pid = raw0(SYS_getpid);
 	setup_stage(1);
 	for (int i = 0; i < FDS; i++)
