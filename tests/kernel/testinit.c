@@ -425,32 +425,30 @@ static long console_server_start(char *reason, size_t size)
 	return server_registered("uart", MYRMEX_COREID_CONSOLE, pid, reason, size);
 }
 
-/* Starts the time server (timed) with the server right for a TIME test and
- * waits until it has registered, so that the test's first call reaches it:
- * its pid, or -1 with the reason written. */
-static long time_server_start(char *reason, size_t size)
+/* Starts a server that takes no argument and no device (module `name`)
+ * with the server right and waits until it has registered coreid, so that
+ * the test's first call reaches it: its pid, or -1 with the reason written. */
+static long plain_server_start(const char *name, unsigned coreid, char *reason, size_t size)
 {
-	char *argv[] = { "timed", NULL };
-	long pid = myrmex_spawn_flags("timed", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER);
+	char *argv[] = { (char *)name, NULL };
+	long pid = myrmex_spawn_flags(name, argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER);
 	if (pid <= 0) {
-		snprintf(reason, size, "cannot start timed: %ld (%s)", pid, error_name(pid));
+		snprintf(reason, size, "cannot start %s: %ld (%s)", name, pid, error_name(pid));
 		return -1;
 	}
-	return server_registered("timed", MYRMEX_COREID_TIME, pid, reason, size);
+	return server_registered(name, coreid, pid, reason, size);
 }
 
-/* Starts the process manager (pm) with the server right for a PM test,
- * after the file manager it uses, and waits until it has registered: its
- * pid, or -1 with the reason written. */
+/* The time server (timed) for a TIME test. */
+static long time_server_start(char *reason, size_t size)
+{
+	return plain_server_start("timed", MYRMEX_COREID_TIME, reason, size);
+}
+
+/* The process manager (pm) for a PM test, after the file manager it uses. */
 static long pm_start(char *reason, size_t size)
 {
-	char *argv[] = { "pm", NULL };
-	long pid = myrmex_spawn_flags("pm", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER);
-	if (pid <= 0) {
-		snprintf(reason, size, "cannot start pm: %ld (%s)", pid, error_name(pid));
-		return -1;
-	}
-	return server_registered("pm", MYRMEX_COREID_PM, pid, reason, size);
+	return plain_server_start("pm", MYRMEX_COREID_PM, reason, size);
 }
 
 /* Stops a server after its test (it serves until killed): the disk
