@@ -498,10 +498,11 @@ static void shutdown_thread(void *arg)
 {
 	struct shutdown_call *c = arg;
 	int r = -ESRCH;
-	/* It registers at once when it starts; allow for a slow start. */
-	for (int tries = 0; tries < 1000 && r == -ESRCH; tries++) {
+	/* It registers at once when it starts; allow for a slow start. A full
+	 * queue (-EAGAIN) empties as it serves. */
+	for (int tries = 0; tries < 1000 && (r == -ESRCH || r == -EAGAIN); tries++) {
 		r = myrmex_fs_shutdown();
-		if (r == -ESRCH)
+		if (r == -ESRCH || r == -EAGAIN)
 			myrmex_sleep_ns(POLL_NS);
 	}
 	c->status = r;
