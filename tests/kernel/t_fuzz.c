@@ -86,6 +86,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <myrmex/console.h>
 #include <myrmex/disk.h>
 #include <myrmex/fs.h>
@@ -106,6 +107,8 @@
 #define MINE              128           /* ICAs allocated or delivered, per child */
 #define FDS               32            /* harvested descriptors, per child */
 #define LOG_FD            63            /* a child's lines (FS_MAX_FDS - 1) */
+#define PATH_SLOT         64            /* bytes per string of the path pool */
+#define PATHS             24
 #define PROGRESS_FILE     "/tmp/fuzz.progress"
 #define NR_LINUX_MAX      460           /* Linux numbers drawn from 0..this */
 #define NATIVE_SPAN       64            /* native numbers drawn from BASE..BASE+this */
@@ -207,7 +210,9 @@ static struct {
 	struct fuzzer thr[2];
 	struct myrmex_thread thread;
 	volatile int thread_done;
-	char paths[24][64];                /* the path pool's own strings */
+	char (*paths)[PATH_SLOT];          /* the path pool's own strings: a page of its
+	                                      own, which calls handed a pointer into
+	                                      it may overwrite (nothing else of ours) */
 	unsigned npaths;
 } C;
 
@@ -283,7 +288,6 @@ static int is_fault_signal(int sig)
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	(void)uc;
 	if (sig == SIGALRM) {
 		/* Interrupt the other thread too, when it waits in a call. */
 		long tid = raw0(SYS_gettid);
@@ -299,8 +303,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		f->armed = 0;
 		siglongjmp(f->jump, 1);
 	}
-	line_to(LOG_FD, "t_fuzz: child %u: unexpected signal %d at %p (thread %d, step %lu)",
-	        C.index, sig, si->si_addr, f ? (int)f->index : -1, f ? f->step : 0);
+	const ucontext_t *u = uc;
+	line_to(LOG_FD, "t_fuzz: child %u: unexpected signal %d (code %d) at %p, rip %#llx rsp %#llx "
+	        "(thread %d, step %lu)", C.index, sig, si->si_code, si->si_addr,
+	        (unsigned long long)u->uc_mcontext.gregs[REG_RIP],
+	        (unsigned long long)u->uc_mcontext.gregs[REG_RSP], f ? (int)f->index : -1,
+	        f ? f->step : 0);
 	raw1(SYS_exit_group, FUZZ_EXIT_FAULT);
 }
 
@@ -973,8 +981,17 @@ static void linux_step(struct fuzzer *f)
 	     f->index, f->step, nr, (unsigned long long)a[0], (unsigned long long)a[1],
 	     (unsigned long long)a[2], (unsigned long long)a[3], (unsigned long long)a[4],
 	     (unsigned long long)a[5]);
+	/* A random handler must never run: signals wait while rt_sigaction
+	 * installs one, until ours is back (else the timer's next signal
+	 * jumps to a random address). */
+	if (nr == SYS_rt_sigaction) {
+		uint64_t all = ~0ull;
+		raw4(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, 8);
+	}
 	long r = do_call(f, nr, a);
 	after_call(f, nr, a, r);
+	if (nr == SYS_rt_sigaction)
+		unblock_all();
 	vlog("fz c%u.t%u #%lu = %ld", C.index, f->index, f->step, r);
 }
 
@@ -1001,15 +1018,16 @@ static void fill_data(struct fuzzer *f, uint32_t h)
 {
 	volatile uint8_t *p = myrmex_ica_addr(h);
 	const char *path = C.paths[below(&f->rng, C.npaths)];
+	size_t path_len = strnlen(path, PATH_SLOT - 1);   /* calls may have written there */
 	int use_path = chance(&f->rng, 3, 4);
 	uint64_t words[8];
 	for (int i = 0; i < 8; i++)
 		words[i] = any_arg(f);
 	GUARDED(f, {
 		if (use_path) {
-			size_t n = strlen(path);
-			for (size_t i = 0; i <= n; i++)
+			for (size_t i = 0; i < path_len; i++)
 				p[i] = (uint8_t)path[i];
+			p[path_len] = 0;
 		} else {
 			for (int i = 0; i < 8; i++)
 				((volatile uint64_t *)p)[i] = words[i];
@@ -1478,6 +1496,7 @@ static void make_paths(void)
 	static const char *const names[] = { "f0", "f1", "f2", "d0", "d0/f3", "d0/d1",
 	                                     "d0/d1/f4", "p0", "d2", "d2/f5" };
 	unsigned n = 0;
+	_Static_assert(PATHS * PATH_SLOT <= PAGE, "the path pool's page");
 	snprintf(C.paths[n++], sizeof C.paths[0], "%s", C.dir);
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(C.paths[n++], sizeof C.paths[0], "%s/%s", C.dir, names[i]);
@@ -1523,6 +1542,9 @@ static void child_main(unsigned index, uint64_t seed, unsigned long rounds, int 
 	setup_stage(2);
 	snprintf(C.dir, sizeof C.dir, "/tmp/fuzz.%ld", C.pid);
 	if (raw2(SYS_mkdir, (long)C.dir, 0755) < 0 || raw1(SYS_chdir, (long)C.dir) < 0)
+		raw1(SYS_exit_group, FUZZ_EXIT_SETUP);
+	C.paths = (char (*)[PATH_SLOT])(void *)guarded_area(PAGE);
+	if (!C.paths)
 		raw1(SYS_exit_group, FUZZ_EXIT_SETUP);
 	make_paths();
 	memset(long_path, 'p', sizeof long_path);
