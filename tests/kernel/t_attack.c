@@ -208,6 +208,7 @@ static void check_cancel_other(void)
 #define THEFT_SLEEP_MS 5
 
 static volatile int racing;
+static volatile struct myrmex_ctl_header *race_header;
 static volatile struct myrmex_frame *race_frame;
 static volatile uint32_t race_handle;
 static sigjmp_buf race_end;
@@ -220,12 +221,17 @@ static void race_fault(int sig)
 	siglongjmp(race_end, 1);
 }
 
-/* Rewrites the frame to name the server's ICA until the call is over. */
+/* Rewrites the frame to name the server's ICA until the call is over,
+ * from the moment the server has the request (the kernel writes the
+ * header's kind at that delivery): earlier, the call itself would be
+ * refused for naming an ICA that is not ours, and nothing would be tested. */
 static void racer(void *unused)
 {
 	(void)unused;
 	if (sigsetjmp(race_end, 1))
 		return;
+	while (racing && race_header->kind != MYRMEX_DELIVERY_REQUEST)
+		raw0(SYS_sched_yield);
 	while (racing) {
 		volatile struct myrmex_frame *f = race_frame;
 		f->ndata = 1;
@@ -267,6 +273,7 @@ static void check_ret_theft(void)
 		f->arg[0] = THEFT_SLEEP_MS;
 		f->ndata = 1;
 		f->data[0] = (uint32_t)data;
+		race_header = h;
 		race_frame = f;
 		race_handle = (uint32_t)k;
 		racing = 1;
