@@ -102,7 +102,11 @@ struct myrmex_kstats {
 	                               target (include/myrmex/rights.h) */
 	uint64_t ipc_quota_refused; /* calls refused by the per-caller queue quota, and ICA
 	                               allocations refused by the ICA quotas */
+	uint64_t ipc_fast_calls;    /* of ipc_calls, those the fast path handed straight to
+	                               a waiting server thread (docs/ipc.md, "Fast path") */
+	uint64_t ipc_fast_returns;  /* of ipc_returns, those the fast path handed straight
+	                               to the waiting caller */
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 26 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 28 * 8, "kstats layout");
 
 #endif

@@ -14,3 +14,19 @@ const struct boot_module *boot_find_module(const char *name)
 			return &boot_info.modules[i];
 	return NULL;
 }
+
+bool boot_option(const char *option)
+{
+	size_t n = strlen(option);
+	for (const char *s = boot_info.cmdline; *s;) {
+		while (*s == ' ')
+			s++;
+		size_t len = 0;
+		while (s[len] && s[len] != ' ')
+			len++;
+		if (len == n && memcmp(s, option, n) == 0)
+			return true;
+		s += len;
+	}
+	return false;
+}

@@ -21,6 +21,7 @@
  * of the mechanism's own when the kernel lock is split.
  */
 #include <kernel/ipc.h>
+#include <kernel/ipc_impl.h>
 #include <kernel/device.h>
 #include <kernel/errno.h>
 #include <kernel/ica.h>
@@ -64,20 +65,20 @@ static bool frame_offset_ok(const struct ica *ctl, uint64_t off)
 
 /* Copies the part of the frame at off that the kernel acts on: everything
  * but arg[], which is the servers' business. */
-static void read_frame_head(const struct ica *ctl, uint32_t off, struct myrmex_frame *f)
+static void ipc_read_frame_head(const struct ica *ctl, uint32_t off, struct myrmex_frame *f)
 {
 	memcpy(f, ica_kernel_ptr(ctl, off), offsetof(struct myrmex_frame, arg));
 }
 
 /* Copies the top frame's head after checking the header and the frame's links. */
-static int read_top_frame(const struct ica *ctl, uint32_t *offset, struct myrmex_frame *f,
+int ipc_read_top_frame(const struct ica *ctl, uint32_t *offset, struct myrmex_frame *f,
                           uint32_t *flags)
 {
 	struct myrmex_ctl_header h;
 	memcpy(&h, ica_kernel_ptr(ctl, 0), sizeof(h));
 	if (h.magic != MYRMEX_CTL_MAGIC || !frame_offset_ok(ctl, h.currentp))
 		return -EINVAL;
-	read_frame_head(ctl, h.currentp, f);
+	ipc_read_frame_head(ctl, h.currentp, f);
 	if (f->prev != 0 && (f->prev >= h.currentp || !frame_offset_ok(ctl, f->prev)))
 		return -EINVAL;
 	if (f->ndata > MYRMEX_FRAME_DATA)
@@ -88,7 +89,7 @@ static int read_top_frame(const struct ica *ctl, uint32_t *offset, struct myrmex
 }
 
 /* The data ICAs a frame names must be distinct idle ICAs attached to p. */
-static int check_data(struct process *p, const struct ica *ctl, const struct myrmex_frame *f,
+int ipc_check_data(struct process *p, const struct ica *ctl, const struct myrmex_frame *f,
                       struct ica **data)
 {
 	for (uint32_t i = 0; i < f->ndata; i++) {
@@ -118,7 +119,7 @@ static void carry_unmapped(struct ica *ctl, struct ica **data, uint32_t n)
 }
 
 /* Detaches checked data ICAs from p; they travel with ctl. */
-static void carry(struct ica *ctl, struct process *p, struct ica **data, uint32_t n)
+static void ipc_carry(struct ica *ctl, struct process *p, struct ica **data, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		ica_unmap(data[i], p);
@@ -195,7 +196,7 @@ static void deliver_result(struct ica *ctl, int64_t status, bool direct, int fro
 
 /* Takes delivery of ctl in me's own context: maps it and what it carries,
  * updates the header, and describes it in *out. 0 or -ENOMEM (nothing moved). */
-static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *out)
+int ipc_receive(struct ica *ctl, struct process *me, struct myrmex_delivery *out)
 {
 	struct ipc_call *c = &ctl->call;
 	if (me != c->home) {
@@ -261,7 +262,7 @@ static int receive(struct ica *ctl, struct process *me, struct myrmex_delivery *
 }
 
 /* After callsync's wait: take the result (or the reason there is none). */
-static int receive_sync(struct thread *t)
+static int ipc_receive_sync(struct thread *t)
 {
 	struct ica *ctl = t->ipc_delivered;
 	t->ipc_delivered = NULL;
@@ -269,7 +270,7 @@ static int receive_sync(struct thread *t)
 		return (int)t->ipc_status;
 	int64_t status = ctl->call.status;
 	bool from_kernel = ctl->call.from == 0;
-	if (receive(ctl, t->proc, NULL) < 0) {
+	if (ipc_receive(ctl, t->proc, NULL) < 0) {
 		/* A middle stage that cannot map the control ICA now: the result
 		 * waits in its result queue, for a get() to take later. */
 		list_push_back(&t->proc->results, &ctl->call.link);
@@ -281,7 +282,7 @@ static int receive_sync(struct thread *t)
 /* ---- Calls ---- */
 
 /* A request left server's queue: it no longer counts for its caller. */
-static void request_taken(struct process *server, struct ica *ctl)
+static void ipc_request_taken(struct process *server, struct ica *ctl)
 {
 	server->request_count--;
 	if (ctl->call.queued_by) {
@@ -298,13 +299,14 @@ int ipc_call(struct thread *t, uptr_t addr, bool sync)
 	return ipc_call_ica(t->proc, t, ctl, sync);
 }
 
-/* Moves a checked call: the frame at off of ctl (idle and me's, or a
- * request me handles) goes to server with the data ICAs data[0..ndata-1]
- * (idle and me's), and a sync caller t waits for the result. Nothing here
- * can fail before t blocks. */
-static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bool idle,
-                       uint32_t off, uint32_t opcode, bool direct, struct process *server,
-                       struct ica **data, uint32_t ndata, bool sync, bool counted)
+/* Records a checked call: the frame at off of ctl (idle and me's, or a
+ * request me handles) goes to a server with the data ICAs data[0..ndata-1]
+ * (idle and me's, unmapped from me here), a sync caller t to wait for the
+ * result. It is not queued yet: call_commit queues it, the fast path
+ * (ipc_fast.c) hands it straight to a waiting server thread. */
+void ipc_call_record(struct process *me, struct thread *t, struct ica *ctl, bool idle,
+                     uint32_t off, uint32_t opcode, bool direct, struct ica **data,
+                     uint32_t ndata, bool sync)
 {
 	struct ipc_call *c = &ctl->call;
 	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
@@ -324,7 +326,7 @@ static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bo
 			ica_unmap(ctl, me);
 		c->handler = NULL;
 	}
-	carry(ctl, me, data, ndata);
+	ipc_carry(ctl, me, data, ndata);
 	struct ipc_hop *h = &c->hops[c->nhops++];
 	h->requester = me->pid;
 	h->waiter = sync ? t : NULL;
@@ -337,26 +339,47 @@ static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bo
 	c->kind = MYRMEX_DELIVERY_REQUEST;
 	c->frame = off;
 	c->opcode = opcode;
+	c->queued_by = NULL;
+	STAT_INC(ipc_calls);
+}
+
+/* Queues a recorded call at server (counted for me when counted). */
+void ipc_call_queue(struct process *me, struct ica *ctl, struct process *server, bool counted)
+{
+	struct ipc_call *c = &ctl->call;
 	c->queued_by = counted ? me : NULL;
 	me->calls_queued += counted;
 	list_push_back(&server->requests, &c->link);
 	server->request_count++;
-	STAT_INC(ipc_calls);
 	wake_getters(server);
-	if (!sync)
-		return 0;
+}
 
-	t->ipc_waiting = ctl;
-	int r = thread_block(NULL, 0);
+int ipc_call_wait_end(struct thread *t, struct ica *ctl, int r)
+{
 	if (t->ipc_waiting) {
 		/* Killed while waiting: the call goes on without us. */
+		struct ipc_call *c = &ctl->call;
 		for (unsigned i = 0; i < c->nhops; i++)
 			if (c->hops[i].waiter == t)
 				c->hops[i].waiter = NULL;
 		t->ipc_waiting = NULL;
 		return r < 0 ? r : -EINTR;
 	}
-	return receive_sync(t);
+	return ipc_receive_sync(t);
+}
+
+/* Moves a checked call (ipc_call_record) to server's queue, and a sync
+ * caller t waits for the result. Nothing here can fail before t blocks. */
+static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bool idle,
+                       uint32_t off, uint32_t opcode, bool direct, struct process *server,
+                       struct ica **data, uint32_t ndata, bool sync, bool counted)
+{
+	ipc_call_record(me, t, ctl, idle, off, opcode, direct, data, ndata, sync);
+	ipc_call_queue(me, ctl, server, counted);
+	if (!sync)
+		return 0;
+	t->ipc_waiting = ctl;
+	return ipc_call_wait_end(t, ctl, thread_block(NULL, 0));
 }
 
 int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool sync)
@@ -371,7 +394,7 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 		return -EINVAL;
 	uint32_t off, flags;
 	struct myrmex_frame f;
-	int err = read_top_frame(ctl, &off, &f, &flags);
+	int err = ipc_read_top_frame(ctl, &off, &f, &flags);
 	if (err)
 		return err;
 	/* A forwarded call must push a new frame on top of the one it serves. */
@@ -401,7 +424,7 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 	if (sync && forwarding && (flags & MYRMEX_CTL_DIRECT_RETURN))
 		return -EINVAL;
 	struct ica *data[MYRMEX_FRAME_DATA];
-	err = check_data(me, ctl, &f, data);
+	err = ipc_check_data(me, ctl, &f, data);
 	if (err)
 		return err;
 	return call_commit(me, t, ctl, idle, off, f.opcode, flags & MYRMEX_CTL_DIRECT_RETURN, server,
@@ -445,7 +468,7 @@ int ipc_claim(struct thread *t, uptr_t addr)
 	return 0;
 }
 
-static bool hop_lent(const struct ipc_hop *hop, uint32_t handle)
+static bool ipc_hop_lent(const struct ipc_hop *hop, uint32_t handle)
 {
 	for (unsigned i = 0; i < hop->nlent; i++)
 		if (hop->lent[i] == handle)
@@ -453,42 +476,58 @@ static bool hop_lent(const struct ipc_hop *hop, uint32_t handle)
 	return false;
 }
 
-int ipc_return(struct thread *t, uptr_t addr)
+struct ica *ipc_return_take(struct thread *t, uptr_t addr, int64_t *status, bool *direct,
+                            int *err)
 {
 	KASSERT(kernel_lock_held() && t == current_thread());
 	struct process *me = t->proc;
 	struct ica *ctl = ica_at(addr);
+	*err = -EINVAL;
 	if (!ctl || ctl->state != ICA_IN_FLIGHT || ctl->carrier || ctl->call.handler != me)
-		return -EINVAL;
+		return NULL;
 	struct ipc_call *c = &ctl->call;
 	const struct ipc_hop *top = &c->hops[c->nhops - 1];
 	struct myrmex_frame f;
-	read_frame_head(ctl, top->frame, &f);
+	ipc_read_frame_head(ctl, top->frame, &f);
 	if (f.ndata > MYRMEX_FRAME_DATA)
-		return -EINVAL;
+		return NULL;
 	struct ica *data[MYRMEX_FRAME_DATA];
-	int err = check_data(me, ctl, &f, data);
-	if (err)
-		return err;
+	*err = ipc_check_data(me, ctl, &f, data);
+	if (*err)
+		return NULL;
 	/* A sync caller that still maps the frame may have rewritten it since
 	 * the handler filled it: then the routing flag is the one recorded at
 	 * the call, and only ICAs lent to this stage go back (a handler that
 	 * returns ICAs of its own, or sets the flag, claims first). */
 	bool shared = c->home && c->home != me && !ctl->kernel_channel;
-	bool direct = top->direct;
+	*direct = top->direct;
 	if (shared) {
+		*err = -EINVAL;
 		for (uint32_t i = 0; i < f.ndata; i++)
-			if (!hop_lent(top, f.data[i]))
-				return -EINVAL;
+			if (!ipc_hop_lent(top, f.data[i]))
+				return NULL;
 	} else {
-		direct = ((struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->flags &
-		         MYRMEX_CTL_DIRECT_RETURN;
+		*direct = ((struct myrmex_ctl_header *)ica_kernel_ptr(ctl, 0))->flags &
+		          MYRMEX_CTL_DIRECT_RETURN;
 	}
 	if (me != c->home)
 		ica_unmap(ctl, me);
 	c->handler = NULL;
-	carry(ctl, me, data, f.ndata);
-	deliver_result(ctl, f.status, direct, me->pid);
+	ipc_carry(ctl, me, data, f.ndata);
+	*status = f.status;
+	*err = 0;
+	return ctl;
+}
+
+int ipc_return(struct thread *t, uptr_t addr)
+{
+	int64_t status;
+	bool direct;
+	int err;
+	struct ica *ctl = ipc_return_take(t, addr, &status, &direct, &err);
+	if (!ctl)
+		return err;
+	deliver_result(ctl, status, direct, t->proc->pid);
 	return 0;
 }
 
@@ -509,13 +548,13 @@ long ipc_get(struct thread *t, struct myrmex_delivery *out)
 		if (queue) {
 			struct ica *ctl = container_of(queue->next, struct ica, call.link);
 			list_remove(&ctl->call.link);
-			int err = receive(ctl, me, out);
+			int err = ipc_receive(ctl, me, out);
 			if (err) {
 				list_push_front(queue, &ctl->call.link);
 				return err;
 			}
 			if (queue == &me->requests)
-				request_taken(me, ctl);
+				ipc_request_taken(me, ctl);
 			return (long)ica_address(ctl);
 		}
 		int r = thread_block(&me->ipc_waiters, 0);
@@ -592,7 +631,7 @@ void ipc_process_exit(struct process *p)
 	struct list_node *n;
 	while ((n = list_pop_front(&p->requests))) {
 		struct ica *ctl = container_of(n, struct ica, call.link);
-		request_taken(p, ctl);
+		ipc_request_taken(p, ctl);
 		deliver_result(ctl, -EPIPE, false, 0);
 	}
 	while ((n = list_pop_front(&p->results))) {

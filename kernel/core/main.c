@@ -5,6 +5,7 @@
  */
 #include <kernel/arch.h>
 #include <kernel/boot.h>
+#include <kernel/ipc.h>
 #include <kernel/device.h>
 #include <kernel/klock.h>
 #include <kernel/panic.h>
@@ -75,6 +76,9 @@ void kmain(uint64_t magic, uint64_t info)
 	sched_init();
 	device_init();
 	arch_timer_start(SCHED_HZ);
+	ipc_fast_enabled = !boot_option("ipc_fast=off");
+	if (!ipc_fast_enabled)
+		printk("boot: the IPC fast path is off (ipc_fast=off)\n");
 	printk("boot: %u modules:", boot_info.module_count);
 	for (unsigned i = 0; i < boot_info.module_count; i++)
 		printk(" %s", boot_info.modules[i].name);

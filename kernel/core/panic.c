@@ -9,14 +9,29 @@
 
 static bool panicking;
 
-static void print_frame(uint64_t ip)
+/* Prints one frame; its symbol is the one holding ip - back. */
+static void print_ip(uint64_t ip, uint64_t back)
 {
 	uint64_t off;
-	const char *name = ksyms_lookup(ip, &off);
+	const char *name = ksyms_lookup(ip - back, &off);
 	if (name)
-		printk("  [<%016llx>] %s+%#llx\n", (unsigned long long)ip, name, (unsigned long long)off);
+		printk("  [<%016llx>] %s+%#llx\n", (unsigned long long)ip, name,
+		       (unsigned long long)(off + back));
 	else
 		printk("  [<%016llx>] ?\n", (unsigned long long)ip);
+}
+
+static void print_frame(uint64_t ip)
+{
+	print_ip(ip, 0);
+}
+
+/* A return address: the call before it may be a function's last
+ * instruction (a call of a NORETURN function), so the address itself can
+ * lie in the next function. */
+static void print_return(uint64_t ip)
+{
+	print_ip(ip, 1);
 }
 
 static NORETURN void panic_finish(const struct trapframe *tf, const char *fmt, va_list ap)
@@ -31,11 +46,11 @@ static NORETURN void panic_finish(const struct trapframe *tf, const char *fmt, v
 		arch_tf_dump(tf);
 		printk("backtrace (from the trapped context):\n");
 		print_frame(arch_tf_ip(tf));
-		arch_backtrace(arch_tf_frame_pointer(tf), print_frame);
+		arch_backtrace(arch_tf_frame_pointer(tf), print_return);
 	} else {
 		arch_dump_cpu_state();
 		printk("backtrace:\n");
-		arch_backtrace(0, print_frame);
+		arch_backtrace(0, print_return);
 	}
 	arch_poweroff(PANIC_EXIT_CODE);
 }

@@ -184,6 +184,50 @@ void sched_thread_start(void)
 	kernel_lock_give();       /* taken by the thread that switched to this one */
 }
 
+bool sched_can_hand_off(const struct thread *next)
+{
+	return !(run_bitmap >> (next->prio + 1));
+}
+
+int sched_hand_off(struct waitq *q, struct thread *next, long (*restart)(struct thread *))
+{
+	struct thread *t = this_cpu->current;
+	KASSERT(kernel_lock_held() && t != &idle_thread && next->state == THREAD_BLOCKED);
+	t->state = THREAD_BLOCKED;
+	t->wake_result = 0;
+	t->waiting_on = q;
+	if (q)
+		list_push_back(&q->waiters, &t->run_link);
+	t->wake_deadline = 0;
+	if (next->waiting_on) {
+		list_remove(&next->run_link);
+		next->waiting_on = NULL;
+	}
+	KASSERT(!list_linked(&next->sleep_link));
+	next->state = THREAD_RUNNING;
+	if (next->slice_left <= 0)
+		next->slice_left = SCHED_SLICE_TICKS;
+	if (restart) {
+		next->restart = restart;
+		arch_thread_restart_user(next);
+	}
+	this_cpu->current = next;
+	arch_context_switch(t, next);
+	sched_finish_switch();
+	return t->wake_result;
+}
+
+void sched_thread_restarted(void)
+{
+	sched_finish_switch();
+	struct thread *t = this_cpu->current;
+	long (*restart)(struct thread *) = t->restart;
+	t->restart = NULL;
+	arch_thread_set_return(t, (uint64_t)restart(t));
+	sched_return_to_user();
+	kernel_lock_give();
+}
+
 void sched_set_prio(struct thread *t, int prio)
 {
 	if (t->state == THREAD_RUNNABLE) {

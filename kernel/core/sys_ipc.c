@@ -73,7 +73,13 @@ long sys_registserver(const struct syscall_args *a)
 
 long sys_callsync(const struct syscall_args *a)
 {
-	return ipc_call(current_thread(), a->arg[0], true);
+	struct thread *t = current_thread();
+	long r;
+	t->ipc_resume = IPC_RESUME_CALL;
+	if (!ipc_fast_call(t, a->arg[0], &r))
+		r = ipc_call(t, a->arg[0], true);
+	t->ipc_resume = IPC_RESUME_NONE;
+	return r;
 }
 
 long sys_callasync(const struct syscall_args *a)
@@ -101,12 +107,19 @@ long sys_get(const struct syscall_args *a)
 		return -EINVAL;
 	if (out && (copy_from_user(&d, out, sizeof(d)) < 0 || copy_to_user(out, &d, sizeof(d)) < 0))
 		return -EFAULT;
-	if (ctl) {
-		int err = ipc_return(current_thread(), ctl);
-		if (err)
+	struct thread *t = current_thread();
+	/* From here the fast path may finish this get for us (ipc_fast.c). */
+	t->ipc_get_out = out;
+	t->ipc_resume = IPC_RESUME_GET;
+	if (ctl && !ipc_fast_reply(t, ctl)) {
+		int err = ipc_return(t, ctl);
+		if (err) {
+			t->ipc_resume = IPC_RESUME_NONE;
 			return err;
+		}
 	}
-	long r = ipc_get(current_thread(), &d);
+	long r = ipc_get(t, &d);
+	t->ipc_resume = IPC_RESUME_NONE;
 	if (r >= 0 && out)
 		copy_to_user(out, &d, sizeof(d));
 	return r;

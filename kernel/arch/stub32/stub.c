@@ -157,6 +157,18 @@ void arch_thread_reset_user(struct thread *t, uptr_t ip, uptr_t sp)
 
 void arch_thread_init_boot(struct thread *t) { (void)t; }
 
+void arch_thread_restart_user(struct thread *t)
+{
+	(void)t;
+	panic("stub32: no threads to restart");
+}
+
+void arch_thread_set_return(struct thread *t, uint64_t value)
+{
+	(void)t, (void)value;
+	panic("stub32: no user registers");
+}
+
 void arch_context_switch(struct thread *prev, struct thread *next)
 {
 	(void)prev, (void)next;

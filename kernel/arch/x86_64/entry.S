@@ -122,6 +122,8 @@ syscall_entry:
 	movq %rsp, %rdi
 	call syscall_dispatch
 
+	/* The way out of a system call; %rsp points at its trapframe. */
+syscall_return:
 	/* sysret only to a canonical lower-half RIP in 64-bit user code, and
 	 * only when the registers sysret loses (rcx, r11) need not come back;
 	 * anything else (a frame the kernel rewrote, such as rt_sigreturn's,
@@ -163,6 +165,13 @@ x86_switch_stacks:
 	popq %rbx
 	popq %rbp
 	ret
+
+/* A thread that gave up its kernel stack in a system call (sched_hand_off)
+ * resumes here: %rsp points at the trapframe of that call. */
+	.globl thread_restart_user
+thread_restart_user:
+	call sched_thread_restarted
+	jmp syscall_return
 
 /* The first code a new thread runs: %rsp points at its trapframe. */
 	.globl thread_first_run

@@ -11,6 +11,7 @@
 #define MULTIBOOT_LOADER_MAGIC 0x2badb002
 #define MBI_FLAG_MMAP  (1u << 6)
 #define MBI_FLAG_MODS  (1u << 3)
+#define MBI_FLAG_CMDLINE (1u << 2)
 #define LOW_MEMORY_END 0x100000
 
 struct mb_info {
@@ -72,6 +73,9 @@ void arch_boot_info(uint64_t magic, uint64_t info, struct boot_info *out)
 			out->ram[out->ram_count++] = (struct boot_range){ e->addr, e->addr + e->len };
 		off += e->size + sizeof(e->size);
 	}
+
+	if ((mbi->flags & MBI_FLAG_CMDLINE) && mbi->cmdline)
+		strlcpy(out->cmdline, (const char *)low(mbi->cmdline), sizeof(out->cmdline));
 
 	if (mbi->flags & MBI_FLAG_MODS) {
 		const struct mb_module *mods = low(mbi->mods_addr);

@@ -14,6 +14,7 @@
 
 extern void x86_switch_stacks(uint64_t *save_rsp, uint64_t new_rsp);
 extern char thread_first_run[];
+extern char thread_restart_user[];
 extern uint8_t x86_fpu_initial[512];
 
 #define SWITCH_FRAME_WORDS 7   /* rbp, rbx, r12..r15, return address */
@@ -74,6 +75,20 @@ void arch_thread_reset_user(struct thread *t, uptr_t ip, uptr_t sp)
 	tf->rflags = RFLAGS_IF;
 	t->arch.fs_base = 0;
 	memcpy(t->arch.fpu, x86_fpu_initial, sizeof(t->arch.fpu));
+}
+
+void arch_thread_restart_user(struct thread *t)
+{
+	/* Only the return address matters: the callee-saved registers the switch
+	 * pops are dead, and the trapframe above stays as the system call left it. */
+	uint64_t *frame = (uint64_t *)t->arch.tf - SWITCH_FRAME_WORDS;
+	frame[SWITCH_FRAME_WORDS - 1] = (uint64_t)thread_restart_user;
+	t->arch.saved_rsp = (uint64_t)frame;
+}
+
+void arch_thread_set_return(struct thread *t, uint64_t value)
+{
+	t->arch.tf->rax = value;
 }
 
 void arch_thread_init_boot(struct thread *t)

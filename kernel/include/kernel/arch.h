@@ -139,6 +139,13 @@ void arch_thread_init_clone(struct thread *t, const struct thread *parent, void 
  * every other register 0 (the return value too, unless the call's result
  * is stored after), no thread pointer, the initial FPU state. */
 void arch_thread_reset_user(struct thread *t, uptr_t ip, uptr_t sp);
+/* t, a thread switched out in a system call, gives up its kernel stack:
+ * the next switch to it runs sched_thread_restarted on a fresh stack, which
+ * leaves for user mode through its saved user registers. */
+void arch_thread_restart_user(struct thread *t);
+/* Sets the result register of the system call t is in (its saved user
+ * registers). */
+void arch_thread_set_return(struct thread *t, uint64_t value);
 /* The boot context becomes thread t (the idle thread). */
 void arch_thread_init_boot(struct thread *t);
 /* Saves prev's context and resumes next's (address space, thread pointer,

@@ -10,6 +10,7 @@
 #define BOOT_MAX_RANGES  32
 #define BOOT_MAX_MODULES 128
 #define BOOT_MODULE_CMDLINE 256
+#define BOOT_CMDLINE_MAX 128
 
 struct boot_range {
 	paddr_t start, end;   /* [start, end) */
@@ -27,12 +28,16 @@ struct boot_info {
 	struct boot_module modules[BOOT_MAX_MODULES];
 	unsigned module_count;
 	paddr_t kernel_start, kernel_end;   /* physical extent of the kernel image */
+	char cmdline[BOOT_CMDLINE_MAX];     /* the kernel's own options, space-separated */
 	paddr_t reserved_end;               /* boot loader data and memory the
 	                                     * platform keeps (the PC's first MiB)
 	                                     * live below this: never allocated */
 };
 
 extern struct boot_info boot_info;
+
+/* Whether the kernel's command line holds the word option (e.g. "ipc_fast=off"). */
+bool boot_option(const char *option);
 
 /* Finds a boot module by name; NULL when there is none. */
 const struct boot_module *boot_find_module(const char *name);

@@ -51,6 +51,11 @@ int device_grant(unsigned index, struct process *p);
 struct device *device_of(struct process *p);
 /* From the interrupt path: line fired. */
 void device_interrupt(unsigned line);
+/* Whether d has interrupts its owner's get() has not taken yet. */
+static inline bool device_interrupts_pending(const struct device *d)
+{
+	return d->irq_pending != 0;
+}
 /* get(): takes p's pending interrupts; returns how many (0: none). */
 unsigned device_take_interrupts(struct process *p);
 /* Unmaps p's BARs, silences its device and frees it; before p's address

@@ -50,6 +50,18 @@ int ipc_return(struct thread *t, uptr_t ctl);
 /* Waits for the next request or result; fills *out, returns the control
  * ICA's address or -errno. */
 long ipc_get(struct thread *t, struct myrmex_delivery *out);
+/* The fast path (kernel/ipc_fast.c, docs/ipc.md): on unless the kernel's
+ * command line says ipc_fast=off. Both return false, with nothing moved,
+ * for the slow path to take the call.
+ * ipc_fast_call: callsync of ctl by t, handed to a server thread waiting in
+ * get; true with callsync's result in *result.
+ * ipc_fast_reply: the result at ctl, which t's process handles, handed to
+ * its caller waiting in callsync; true once t, which waited in get, runs
+ * again (the rest of its get is the slow path's). The thread's ipc_resume
+ * says which call it is in. */
+extern bool ipc_fast_enabled;
+bool ipc_fast_call(struct thread *t, uptr_t ctl, long *result);
+bool ipc_fast_reply(struct thread *t, uptr_t ctl);
 /* Tidies up when a process ends, before its address space goes: requests
  * it serves or queued get -EPIPE; its ICAs are unmapped and freed. */
 void ipc_process_exit(struct process *p);

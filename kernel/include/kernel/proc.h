@@ -35,6 +35,9 @@ enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD
 struct process;
 struct device;
 
+/* The native IPC call a thread is in, for the fast path (struct thread). */
+enum ipc_resume { IPC_RESUME_NONE, IPC_RESUME_CALL, IPC_RESUME_GET };
+
 struct thread {
 	/* Fixed at creation. */
 	int tid;
@@ -53,6 +56,8 @@ struct thread {
 	                                  cuts it short, not personality_interrupts */
 	bool exit_pending;             /* leaves at its next return towards user mode, and
 	                                  blocks no more (exec ends the other threads) */
+	long (*restart)(struct thread *);   /* a hand-off gave up its kernel stack: what
+	                                       to run before it leaves (sched_hand_off) */
 	/* [proc] */
 	struct list_node proc_link;    /* on proc->threads */
 	/* [self] */
@@ -62,6 +67,13 @@ struct thread {
 	struct ica *ipc_waiting;       /* callsync: the control ICA whose result we await */
 	struct ica *ipc_delivered;     /* callsync: set with the result when it arrives */
 	int64_t ipc_status;            /* callsync: why there is no result (-ECANCELED...) */
+	/* The system call the thread is in, when the fast path may finish it for
+	 * the thread: then its kernel stack holds nothing else of value. Set by
+	 * sys_callsync and sys_get around their work; the only place either
+	 * blocks is callsync's wait for the result (ipc_waiting set) and get's
+	 * wait on ipc_waiters. */
+	enum ipc_resume ipc_resume;
+	uptr_t ipc_get_out;            /* get: where its delivery goes (0: nowhere) */
 	/* The personality's state (kernel/personality.h), under its own rules. */
 	struct posix_thread *px;
 	struct arch_thread arch;       /* [arch] */

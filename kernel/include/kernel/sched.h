@@ -81,4 +81,24 @@ void sched_finish_switch(void);
  * kernel lock its creator's CPU held (kernel/klock.h). */
 void sched_thread_start(void);
 
+/* Direct hand-off, for the IPC fast path (kernel/ipc_fast.c), in seL4's
+ * manner: the CPU goes from the current thread straight to a blocked one
+ * without the run queues.
+ * sched_can_hand_off: next could run now, no runnable thread having a higher
+ * priority (the scheduler would then pick it too, or one of its priority,
+ * whose turn it takes: as in seL4, a call donates the rest of the slice).
+ * sched_hand_off: the current thread, which has checked that it may block
+ * (not killed, nothing to deliver: thread_block's checks), blocks on q (or
+ * on nothing) without a deadline, and next, blocked, is taken off its wait
+ * queue and runs. With restart, next's kernel stack is given up: next
+ * leaves for user mode through its saved user registers, after restart(next)
+ * ran in its context (its address space active) and gave the result of the
+ * system call next blocked in; without, next resumes where it blocked.
+ * Returns, like thread_block, the current thread's wake result once it runs
+ * again. */
+bool sched_can_hand_off(const struct thread *next);
+int sched_hand_off(struct waitq *q, struct thread *next, long (*restart)(struct thread *));
+/* Where a restarted thread's stack begins (the port's stub calls it). */
+void sched_thread_restarted(void);
+
 #endif
