@@ -102,7 +102,10 @@ struct myrmex_kstats {
 	                               target (include/myrmex/rights.h) */
 	uint64_t ipc_quota_refused; /* calls refused by the per-caller queue quota, and ICA
 	                               allocations refused by the ICA quotas */
+	uint64_t syscalls_unknown;  /* system calls answered -ENOSYS for want of a handler
+	                               (counted per number in the kernel's
+	                               personality_unknown_counts[]) */
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 26 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 27 * 8, "kstats layout");
 
 #endif
