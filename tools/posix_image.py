@@ -40,7 +40,8 @@ SUITE_FILES = ["run.sh", "shell.sh", "shell.expected"]
 APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", "wc",
            "grep", "sort", "head", "tail", "sleep", "kill", "true", "false",
            "test", "[", "tr", "seq", "printf", "basename", "dirname", "pwd",
-           "touch", "env", "uname", "id", "cmp", "diff", "chmod", "stat", "sync",
+           "touch", "env", "uname", "id", "cmp", "diff", "chmod", "chown", "stat", "sync",
+           "readlink",
            "ps", "uniq", "cut", "expr", "tee", "xargs", "find", "od", "timeout",
            "vi", "more", "clear", "date", "yes", "df", "du", "hostname"]
 
