@@ -6,8 +6,7 @@ Myrmex's file manager mounts it as its root, Linux mounts it and chroots into
 it, so the programs, the shell and every path are the same on both. It holds
 
     /bin/busybox      Debian's static busybox, and each applet of APPLETS as a
-                      hard link to it (the file manager does not follow
-                      symbolic links yet; mke2fs -d keeps hard links as links)
+                      hard link to it (mke2fs -d keeps hard links as links)
     /posix/<name>     the conformance programs (build/posix), mode 0755
     /posix/run.sh, /posix/shell.sh, /posix/shell.expected
     /tmp              writable (mode 1777): run.sh works there
