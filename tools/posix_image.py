@@ -6,8 +6,7 @@ Myrmex's file manager mounts it as its root, Linux mounts it and chroots into
 it, so the programs, the shell and every path are the same on both. It holds
 
     /bin/busybox      Debian's static busybox, and each applet of APPLETS as a
-                      hard link to it (the file manager does not follow
-                      symbolic links yet; mke2fs -d keeps hard links as links)
+                      hard link to it (mke2fs -d keeps hard links as links)
     /posix/<name>     the conformance programs (build/posix), mode 0755
     /posix/run.sh, /posix/shell.sh, /posix/shell.expected
     /tmp              writable (mode 1777): run.sh works there
@@ -40,7 +39,8 @@ SUITE_FILES = ["run.sh", "shell.sh", "shell.expected"]
 APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", "wc",
            "grep", "sort", "head", "tail", "sleep", "kill", "true", "false",
            "test", "[", "tr", "seq", "printf", "basename", "dirname", "pwd",
-           "touch", "env", "uname", "id", "cmp", "diff", "chmod", "stat", "sync",
+           "touch", "env", "uname", "id", "cmp", "diff", "chmod", "chown", "stat", "sync",
+           "readlink",
            "ps", "uniq", "cut", "expr", "tee", "xargs", "find", "od", "timeout",
            "vi", "more", "clear", "date", "yes", "df", "du", "hostname"]
 

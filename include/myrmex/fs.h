@@ -172,6 +172,38 @@
  *   FS_OPEN_AS   process manager only: FS_OPEN with the current directory of
  *                pid arg[5] (1..INT32_MAX; arg[4] must be 0, -EINVAL). The
  *                descriptor is the process manager's.
+ *   FS_LINK      data: old path, NUL, new path, NUL (a hard link; ops_link.c).
+ *                The old path starts at arg[3] with FS_AT_DIRFD; the new
+ *                one at descriptor arg[2] when arg[1] is 1 (AT_FDCWD there:
+ *                the current directory), else where the old one does.
+ *                arg[0] FS_LINK_FOLLOW: a symbolic link as the old path's
+ *                last name is followed (linkat's AT_SYMLINK_FOLLOW; link
+ *                itself does not follow). -EPERM a directory, -EEXIST the
+ *                new name exists, -EXDEV a special name (/dev/null...),
+ *                -EMLINK at EXT2_LINK_MAX links, -ENOENT, -ENOTDIR.
+ *   FS_SYMLINK   data: the new link's path, NUL, its target, NUL (1..4095
+ *                bytes, stored as it is: targets of up to 59 bytes in the
+ *                inode itself, longer ones in a block, as Linux's ext2).
+ *                arg[3]/arg[4] for the link's path. -EEXIST the name exists
+ *                (a dangling link too).
+ *   FS_SETATTR   data: path, or with FS_AT_EMPTY_PATH an empty path: the
+ *                descriptor arg[3] itself (FS_AT_DIRFD; a pipe, the console
+ *                or /dev/null: nothing changes, 0). arg[0] FS_SETATTR_*:
+ *                MODE sets the permission bits arg[1] & 07777 (chmod);
+ *                OWNER sets the uid arg[2] and the gid arg[5] where they are
+ *                not 0xffffffff (chown), and, on anything but a directory,
+ *                clears S_ISUID, and S_ISGID when S_IXGRP is set, as Linux;
+ *                SIZE sets a regular file's size to arg[1] (truncate by path:
+ *                -EISDIR a directory, -EINVAL anything else, -EFBIG). One of
+ *                them per call, else -EINVAL. FS_AT_NOFOLLOW: a link as the
+ *                last name is changed itself (lchown). Sets ctime.
+ *   FS_UTIMES    data and arg[3]/arg[4] as FS_SETATTR (FS_AT_NOFOLLOW too).
+ *                arg[0]/arg[1] the access time (seconds, nanoseconds),
+ *                arg[2]/arg[5] the modification time; a nanosecond word of
+ *                FS_UTIME_NOW means now, FS_UTIME_OMIT leaves that time; else
+ *                0..999999999 (-EINVAL, checked after the lookup, as Linux).
+ *                Sets ctime. Times are kept to the nanosecond in inodes with
+ *                room for it (256-byte inodes), to the second in others.
  *   FS_CANCEL    arg[0] the handle of the control ICA of an earlier call of
  *                the same process, given up by its thread (a signal or the
  *                thread's end interrupted it): if that call waits on a pipe
@@ -192,7 +224,8 @@
  *   in the order they came.
  *
  * Path-taking opcodes (FS_OPEN, FS_STAT, FS_MKDIR, FS_RMDIR, FS_UNLINK,
- * FS_RENAME, FS_ACCESS, FS_READLINK, FS_CHDIR): a path not starting with '/'
+ * FS_RENAME, FS_ACCESS, FS_READLINK, FS_CHDIR, FS_LINK, FS_SYMLINK,
+ * FS_SETATTR, FS_UTIMES): a path not starting with '/'
  * is resolved against the process's current directory, or, when arg[4] has
  * FS_AT_DIRFD, against the directory open as descriptor arg[3] (AT_FDCWD,
  * -100, there means the current directory; -EBADF not open, -ENOTDIR not a
@@ -350,6 +383,10 @@
 #define FS_PAGEIN      37u
 #define FS_UNMAP       38u
 #define FS_SYNCMAP     39u
+#define FS_LINK        40u
+#define FS_SYMLINK     41u
+#define FS_SETATTR     42u
+#define FS_UTIMES      43u
 
 /* Typed views of the frame's uint64_t arg[8] for the descriptor calls:
  * one uint64_t field per argument word, as described above, so that they
@@ -500,6 +537,37 @@ struct fs_chdir_args {       /* FS_CHDIR */
 	uint64_t dirfd;
 	uint64_t at_flags;
 };
+struct fs_link_args {        /* FS_LINK */
+	uint64_t flags;          /* FS_LINK_FOLLOW */
+	uint64_t new_at;         /* 1: the new path starts at new_dirfd */
+	uint64_t new_dirfd;
+	uint64_t dirfd;          /* the old path's */
+	uint64_t at_flags;
+};
+struct fs_setattr_args {     /* FS_SETATTR */
+	uint64_t what;           /* one FS_SETATTR_* */
+	uint64_t value;          /* MODE: the mode; SIZE: the size */
+	uint64_t uid;            /* OWNER; 0xffffffff: unchanged */
+	uint64_t dirfd;
+	uint64_t at_flags;
+	uint64_t gid;            /* OWNER; 0xffffffff: unchanged */
+};
+struct fs_utimes_args {      /* FS_UTIMES */
+	uint64_t atime_sec;
+	uint64_t atime_nsec;     /* or FS_UTIME_NOW, FS_UTIME_OMIT */
+	uint64_t mtime_sec;
+	uint64_t dirfd;
+	uint64_t at_flags;
+	uint64_t mtime_nsec;
+};
+#define FS_LINK_FOLLOW    1u
+#define FS_SETATTR_MODE   1u
+#define FS_SETATTR_OWNER  2u
+#define FS_SETATTR_SIZE   4u
+#define FS_UTIME_NOW      ((1u << 30) - 1)   /* Linux's UTIME_NOW */
+#define FS_UTIME_OMIT     ((1u << 30) - 2)   /* Linux's UTIME_OMIT */
+#define FS_ID_UNCHANGED   0xffffffffu
+
 #define FS_PATH_ARGS_SHARED(type) \
 	_Static_assert(sizeof(struct type) <= 64 && \
 	               offsetof(struct type, dirfd) == offsetof(struct fs_path_args, dirfd) && \
@@ -513,6 +581,9 @@ FS_PATH_ARGS_SHARED(fs_unlink_args);
 FS_PATH_ARGS_SHARED(fs_access_args);
 FS_PATH_ARGS_SHARED(fs_readlink_args);
 FS_PATH_ARGS_SHARED(fs_chdir_args);
+FS_PATH_ARGS_SHARED(fs_link_args);
+FS_PATH_ARGS_SHARED(fs_setattr_args);
+FS_PATH_ARGS_SHARED(fs_utimes_args);
 _Static_assert(offsetof(struct fs_path_args, dirfd) == 3 * 8, "dirfd is arg[3]");
 _Static_assert(offsetof(struct fs_path_args, at_flags) == 4 * 8, "at_flags is arg[4]");
 _Static_assert(offsetof(struct fs_open_args, pid) == 5 * 8, "FS_OPEN_AS: pid is arg[5]");
@@ -580,8 +651,10 @@ struct fs_map_page {
 
 /* arg[4] of the path-taking opcodes (see above). */
 #define FS_AT_DIRFD       1u
-#define FS_AT_NOFOLLOW    2u      /* FS_STAT, FS_ACCESS: the last name is not followed (lstat) */
-#define FS_AT_EMPTY_PATH  4u      /* FS_STAT: an empty path means the descriptor arg[3] itself */
+#define FS_AT_NOFOLLOW    2u      /* FS_STAT, FS_ACCESS, FS_SETATTR, FS_UTIMES: the last name
+                                     is not followed (lstat) */
+#define FS_AT_EMPTY_PATH  4u      /* FS_STAT, FS_SETATTR, FS_UTIMES: an empty path means the
+                                     descriptor arg[3] itself */
 
 #define FS_PATH_MAX    4096u     /* bytes in a path, its NUL included */
 #define FS_MAX_FDS     64u       /* open descriptors per process */

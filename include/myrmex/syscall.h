@@ -106,7 +106,10 @@ struct myrmex_kstats {
 	                               a waiting server thread (docs/ipc.md, "Fast path") */
 	uint64_t ipc_fast_returns;  /* of ipc_returns, those the fast path handed straight
 	                               to the waiting caller */
+	uint64_t syscalls_unknown;  /* system calls answered -ENOSYS for want of a handler
+	                               (counted per number in the kernel's
+	                               personality_unknown_counts[]) */
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 28 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 29 * 8, "kstats layout");
 
 #endif

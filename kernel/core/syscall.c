@@ -3,7 +3,7 @@
  * table, then the personality's table for its own numbers, both built with
  * designated initializers and bounds- and NULL-checked, then the
  * personality's own native calls. An unknown number returns -ENOSYS; the
- * personality logs it.
+ * personality counts it.
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>

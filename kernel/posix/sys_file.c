@@ -1,7 +1,8 @@
 /*
  * Linux calls on descriptors, forwarded to the file manager (docs/posix.md):
  * read/write and their vector and positioned forms, lseek, close, fstat,
- * getdents64, ftruncate, fsync, dup/dup2/dup3, pipe/pipe2, fcntl. A native
+ * preadv/pwritev(2), getdents64, ftruncate, fsync/fdatasync, sync/syncfs,
+ * dup/dup2/dup3, pipe/pipe2, fcntl. A native
  * (non-POSIX) process keeps the kernel console of sys_console.c for
  * read/write/writev. Every user pointer is checked here; every number the
  * server answers is checked against what was asked.
@@ -229,6 +230,67 @@ long sys_writev(const struct syscall_args *a)
 	return user_iovecs_move(a->arg[1], a->arg[2], write_vector, &fd);
 }
 
+/* preadv/pwritev and the v2 forms: the vectors in turn at a running
+ * offset (the descriptor's offset stays), or, for the v2 forms with offset
+ * -1, at the descriptor's offset as readv/writev. x86-64 passes the offset
+ * whole in its low word (the high word is for 32-bit callers). */
+struct at_offset {
+	uint64_t fd;
+	int64_t offset;   /* -1: the descriptor's */
+};
+
+static long pread_vector(uptr_t base, uint64_t len, void *ctx)
+{
+	struct at_offset *o = ctx;
+	long r = read_into(o->fd, base, len, o->offset);
+	if (r > 0 && o->offset >= 0)
+		o->offset += r;
+	return r;
+}
+
+static long pwrite_vector(uptr_t base, uint64_t len, void *ctx)
+{
+	struct at_offset *o = ctx;
+	long r = write_from(o->fd, base, len, o->offset);
+	if (r > 0 && o->offset >= 0)
+		o->offset += r;
+	return r;
+}
+
+static long positioned_vectors(const struct syscall_args *a, bool write, bool v2)
+{
+	struct at_offset o = { .fd = a->arg[0], .offset = (int64_t)a->arg[3] };
+	/* RWF_* flags: Linux's answer for one it does not know; those it
+	 * knows (HIPRI, DSYNC, SYNC, NOWAIT, APPEND) are not offered yet. */
+	if (v2 && a->arg[5])
+		return -EOPNOTSUPP;
+	if (o.offset < 0 && !(v2 && o.offset == -1))
+		return -EINVAL;
+	if (!posix_process())
+		return -EBADF;
+	return user_iovecs_move(a->arg[1], a->arg[2], write ? pwrite_vector : pread_vector, &o);
+}
+
+long sys_preadv(const struct syscall_args *a)
+{
+	return positioned_vectors(a, false, false);
+}
+
+long sys_pwritev(const struct syscall_args *a)
+{
+	return positioned_vectors(a, true, false);
+}
+
+long sys_preadv2(const struct syscall_args *a)
+{
+	return positioned_vectors(a, false, true);
+}
+
+long sys_pwritev2(const struct syscall_args *a)
+{
+	return positioned_vectors(a, true, true);
+}
+
 long sys_lseek(const struct syscall_args *a)
 {
 	return posix_fs_call(FS_LSEEK, a->arg[0], a->arg[1], a->arg[2], NULL);
@@ -312,9 +374,42 @@ long sys_ftruncate(const struct syscall_args *a)
 	return posix_fs_call(FS_FTRUNCATE, a->arg[0], a->arg[1], 0, NULL);
 }
 
-/* fsync/fdatasync: the descriptor is checked, then everything is written
- * back (the file manager has one sync for all). */
+/* fsync/fdatasync: the descriptor is checked (a pipe, the console or
+ * /dev/null: -EINVAL, as Linux, whose objects of that kind have no fsync),
+ * then everything is written back and the disk's cache flushed (the file
+ * manager has one sync for all: FS_SYNC). */
 long sys_fsync(const struct syscall_args *a)
+{
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_FSTAT, sizeof(struct myrmex_stat));
+	if (err)
+		return err;
+	f.arg[0] = a->arg[0];
+	long r = forward_call(&f);
+	if (r < 0)
+		return r;
+	if (!f.data)
+		return -EIO;
+	struct myrmex_stat m;
+	memcpy(&m, forward_data(&f), sizeof(m));
+	uint32_t type = m.st_mode & 0170000u;
+	if (type != 0100000u && type != 0040000u)
+		return -EINVAL;   /* not a regular file or a directory */
+	r = posix_fs_call(FS_SYNC, 0, 0, 0, NULL);
+	return r < 0 ? r : 0;
+}
+
+/* sync: everything to the disk; it cannot fail (Linux's returns nothing). */
+long sys_sync(const struct syscall_args *a)
+{
+	(void)a;
+	posix_fs_call(FS_SYNC, 0, 0, 0, NULL);
+	return 0;
+}
+
+/* syncfs: the file system of the descriptor; there is one, on one disk
+ * (the file manager's own objects: nothing of theirs is cached). */
+long sys_syncfs(const struct syscall_args *a)
 {
 	long r = posix_fs_call(FS_FCNTL, a->arg[0], F_GETFL, 0, NULL);
 	if (r < 0)

@@ -10,13 +10,13 @@
 #include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <posix/forward.h>
+#include <posix/path_call.h>
 #include <posix/posix.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>
 #include <arch/linux_abi.h>
 
-#define AT_FDCWD            (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR        0x200
 #define AT_EACCESS          0x200
@@ -27,13 +27,6 @@
 #define O_TRUNC  01000
 #define EXT2_SUPER_MAGIC 0xEF53
 
-/* A forwarded call with the path at the data ICA's start (plus, for
- * rename, a second one after it); res receives the result arg[]. */
-struct path_call {
-	struct fwd f;
-	uint32_t used;          /* bytes of the data ICA holding paths */
-};
-
 static long copy_path(char *dst, uptr_t path, uint64_t room)
 {
 	long n = copy_string_from_user(dst, path, MIN(room, FS_PATH_MAX));
@@ -42,8 +35,7 @@ static long copy_path(char *dst, uptr_t path, uint64_t room)
 	return n;
 }
 
-static int path_begin(struct path_call *c, uint32_t opcode, uptr_t path, uptr_t second,
-                      int64_t dirfd)
+int path_begin(struct path_call *c, uint32_t opcode, uptr_t path, uptr_t second, int64_t dirfd)
 {
 	int err = forward_begin(&c->f, SERVICE_FILES, opcode,
 	                        second ? FORWARD_LARGE_BYTES : FORWARD_SMALL_BYTES);

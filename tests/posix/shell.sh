@@ -116,6 +116,23 @@ sh -c 'trap "echo trap: EXIT runs" EXIT; echo "shell ends"'
 { sh -c 'kill -TERM $$; echo not reached'; } 2>/dev/null
 echo "sh killed by TERM: status $?"
 
+echo "== links and attributes (ln, ln -s, chmod, chown, touch, stat)"
+mkdir lnk && cd lnk
+echo data > a
+ln a b && echo "ln: a has $(stat -c %h a) links, b is a: $([ a -ef b ] && echo yes)"
+ln -s a s && echo "ln -s: s -> $(readlink s), reads $(cat s)"
+[ -L s ] && echo "s is a symbolic link"
+ln -s /nowhere dangling && [ -L dangling ] && [ ! -e dangling ] && echo "dangling link made"
+chmod 640 a && echo "chmod: $(stat -c %a a)"
+chmod u+x,g-r a && echo "chmod symbolic: $(stat -c %a a)"
+chown 12:34 a && echo "chown: $(stat -c %u:%g a) (b too: $(stat -c %u:%g b))"
+touch newfile && [ -f newfile ] && echo "touch created newfile, size $(stat -c %s newfile)"
+touch -t 200109090146.40 newfile && echo "touch -t: mtime $(stat -c %Y newfile)"
+stat -c '%n %s %F' a s newfile
+rm b s dangling && echo "left:" $(ls)
+cd ..
+rm -rf lnk
+
 cd ..
 rm -rf shell.scratch
 echo "== done"

@@ -662,6 +662,39 @@ UNIT_TEST(set_attributes)
 	t_img_end(&im);
 }
 
+/* Times to the nanosecond in the *_extra words of 256-byte inodes, with
+ * the epoch bit for a time past 2^31-1 (as Linux's ext4 driver reads it),
+ * and nanoseconds out of range refused before anything changes. */
+UNIT_TEST(set_times_nsec)
+{
+	struct t_img im;
+	struct ext2_fs fs;
+	T_NEED_TOOLS();
+	if (CHECK_EQ(setup(&im, &fs, "32M", NULL), 0)) {
+		uint32_t ino;
+		struct ext2_stat st = { .atime = 1000000000u, .atime_nsec = 123456789u,
+		                        .mtime = 3000000000u, .mtime_nsec = 5u };
+		CHECK_EQ(ext2_lookup_path(&fs, "/hello.txt", &ino), 0);
+		CHECK_EQ(ext2_set_attr(&fs, ino, EXT2_ATTR_ATIME | EXT2_ATTR_MTIME, &st), 0);
+		FSCK_CYCLE(&im, &fs);
+		memset(&st, 0, sizeof(st));
+		CHECK_EQ(ext2_stat(&fs, ino, &st), 0);
+		CHECK_EQ(st.atime, 1000000000u);
+		CHECK_EQ(st.atime_nsec, 123456789u);
+		CHECK_EQ(st.mtime, 3000000000u);
+		CHECK_EQ(st.mtime_nsec, 5u);
+		CHECK_EQ(st.ctime, T_NOW);
+		CHECK_EQ(st.ctime_nsec, 0u);
+		st.atime_nsec = 1000000000u;
+		CHECK_EQ(ext2_set_attr(&fs, ino, EXT2_ATTR_ATIME, &st), -EINVAL);
+		CHECK_EQ(ext2_stat(&fs, ino, &st), 0);
+		CHECK_EQ(st.atime_nsec, 123456789u);   /* unchanged */
+		FSCK_CYCLE(&im, &fs);
+		CHECK_EQ(ext2_unmount(&fs), 0);
+	}
+	t_img_end(&im);
+}
+
 UNIT_TEST(file_block_allocation)
 {
 	struct t_img im;

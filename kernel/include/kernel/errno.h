@@ -33,6 +33,7 @@
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38
+#define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 #define ECANCELED 125
 

@@ -59,9 +59,12 @@ int personality_load_module(struct vm_space *vm, const struct boot_module *m,
  * hottest lookup of the kernel. personality_syscall: the handler of a
  * number at MYRMEX_SYS_BASE or above that the core's native table does not
  * serve (the personality's own native calls), or NULL. With no handler the
- * core returns -ENOSYS and calls personality_unknown_syscall(nr), which may
- * log it. */
+ * core returns -ENOSYS and calls personality_unknown_syscall(nr), which
+ * counts it (quietly: no console line). */
 extern const syscall_fn personality_calls[];
+/* Unknown calls counted per number (the last slot: all numbers beyond). */
+#define PERSONALITY_UNKNOWN_SLOTS 512
+extern uint64_t personality_unknown_counts[PERSONALITY_UNKNOWN_SLOTS];
 extern const uint64_t personality_call_count;
 syscall_fn personality_syscall(uint64_t nr);
 void personality_unknown_syscall(uint64_t nr);

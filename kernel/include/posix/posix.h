@@ -28,7 +28,17 @@ struct posix_thread {
 struct posix_process {
 	struct sig_process sig;          /* dispositions, pending signals, interval timer */
 	unsigned umask;                  /* file mode creation mask */
+	/* CPU time (sys_task.c), in scheduler ticks (SCHED_HZ): the ticks
+	 * that found a thread of this process running, all in user mode,
+	 * since the kernel runs with interrupts off; and those of the
+	 * children reaped by wait (theirs and their children's). */
+	uint64_t user_ticks, child_ticks;
 };
+
+/* A scheduler tick found a thread of p running (sys_task.c). */
+void task_charge_tick(struct process *p);
+/* Child c is freed: its time goes to its parent's children's time. */
+void task_child_freed(struct process *c);
 
 struct syscall_args;
 

@@ -59,6 +59,33 @@ long sys_fork(const struct syscall_args *a);
 long sys_fstat(const struct syscall_args *a);
 long sys_fstatfs(const struct syscall_args *a);
 long sys_fsync(const struct syscall_args *a);
+long sys_sync(const struct syscall_args *a);
+long sys_syncfs(const struct syscall_args *a);
+long sys_preadv(const struct syscall_args *a);
+long sys_pwritev(const struct syscall_args *a);
+long sys_preadv2(const struct syscall_args *a);
+long sys_pwritev2(const struct syscall_args *a);
+/* sys_link.c */
+long sys_link(const struct syscall_args *a);
+long sys_linkat(const struct syscall_args *a);
+long sys_symlink(const struct syscall_args *a);
+long sys_symlinkat(const struct syscall_args *a);
+/* sys_attr.c */
+long sys_chmod(const struct syscall_args *a);
+long sys_fchmod(const struct syscall_args *a);
+long sys_fchmodat(const struct syscall_args *a);
+long sys_chown(const struct syscall_args *a);
+long sys_fchown(const struct syscall_args *a);
+long sys_lchown(const struct syscall_args *a);
+long sys_fchownat(const struct syscall_args *a);
+long sys_truncate(const struct syscall_args *a);
+long sys_utimensat(const struct syscall_args *a);
+long sys_futimesat(const struct syscall_args *a);
+long sys_utimes(const struct syscall_args *a);
+long sys_utime(const struct syscall_args *a);
+/* sys_task.c */
+long sys_prctl(const struct syscall_args *a);
+long sys_times(const struct syscall_args *a);
 long sys_ftruncate(const struct syscall_args *a);
 long sys_getcwd(const struct syscall_args *a);
 long sys_getdents64(const struct syscall_args *a);

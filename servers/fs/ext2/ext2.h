@@ -100,6 +100,10 @@ struct ext2_stat {
 	uint64_t blocks;            /* 512-byte units, metadata included */
 	uint32_t atime, mtime, ctime;
 	uint32_t flags;             /* i_flags */
+	/* Nanoseconds, kept where the inode has room (i_extra_isize reaches the
+	 * *_extra words), else 0. ext2_set_attr stores atime_nsec and
+	 * mtime_nsec with EXT2_ATTR_ATIME and EXT2_ATTR_MTIME (< 10^9). */
+	uint32_t atime_nsec, mtime_nsec, ctime_nsec;
 };
 
 /* ext2_set_attr: which fields of struct ext2_stat to apply. */
@@ -146,7 +150,9 @@ void ext2_get_statfs(const struct ext2_fs *fs, struct ext2_statfs *out);
 int ext2_stat(struct ext2_fs *fs, uint32_t ino, struct ext2_stat *st);
 
 /* Applies the fields of *st chosen by mask (EXT2_ATTR_*) and sets ctime to
- * now. */
+ * now. Times are seconds since 1970 (0..2^32-1; past 2^31-1 the *_extra
+ * words' epoch bits carry the high bit, as Linux writes them, where the
+ * inode has them). */
 int ext2_set_attr(struct ext2_fs *fs, uint32_t ino, unsigned mask, const struct ext2_stat *st);
 
 /* ---- file data (file.c) ---- */

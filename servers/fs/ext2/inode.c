@@ -112,6 +112,22 @@ void ext2_set_inode_size(struct ext2_fs *fs, struct ext2_inode *in, uint64_t siz
 	}
 }
 
+/* The *_extra word of a time: nanoseconds above two epoch bits, which
+ * hold what a time past 2^31-1 adds to the signed 32-bit seconds. */
+static uint32_t time_extra(uint32_t sec, uint32_t nsec)
+{
+	return (nsec << 2) | (sec >= 0x80000000u ? 1u : 0u);
+}
+
+/* A time's seconds and nanoseconds back from its two words (extra 0 when
+ * the inode has no such word): a time before 1970 reads as 0. */
+static void time_decode(uint32_t sec, uint32_t extra, uint32_t *out_sec, uint32_t *out_nsec)
+{
+	int64_t t = (int64_t)(int32_t)sec + ((int64_t)(extra & 3u) << 32);
+	*out_sec = t < 0 ? 0 : t > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+	*out_nsec = extra >> 2 < 1000000000u ? extra >> 2 : 0;
+}
+
 void ext2_touch(struct ext2_inode *in, unsigned which, bool with_ctime, uint32_t t)
 {
 	/* The *_extra fields exist only as far as i_extra_isize reaches. */
@@ -119,17 +135,17 @@ void ext2_touch(struct ext2_inode *in, unsigned which, bool with_ctime, uint32_t
 	if (which & EXT2_ATTR_ATIME) {
 		in->i_atime = t;
 		if (extra >= 16)
-			in->i_atime_extra = 0;
+			in->i_atime_extra = time_extra(t, 0);
 	}
 	if (which & EXT2_ATTR_MTIME) {
 		in->i_mtime = t;
 		if (extra >= 12)
-			in->i_mtime_extra = 0;
+			in->i_mtime_extra = time_extra(t, 0);
 	}
 	if (with_ctime) {
 		in->i_ctime = t;
 		if (extra >= 8)
-			in->i_ctime_extra = 0;
+			in->i_ctime_extra = time_extra(t, 0);
 	}
 }
 
@@ -247,9 +263,10 @@ int ext2_stat(struct ext2_fs *fs, uint32_t ino, struct ext2_stat *st)
 	st->gid = (uint32_t)in.i_gid_high << 16 | in.i_gid;
 	st->size = ext2_inode_size(&in);
 	st->blocks = in.i_blocks;
-	st->atime = in.i_atime;
-	st->mtime = in.i_mtime;
-	st->ctime = in.i_ctime;
+	uint32_t extra = in.i_extra_isize;   /* 0 in 128-byte inodes (read as zeros) */
+	time_decode(in.i_atime, extra >= 16 ? in.i_atime_extra : 0, &st->atime, &st->atime_nsec);
+	time_decode(in.i_mtime, extra >= 12 ? in.i_mtime_extra : 0, &st->mtime, &st->mtime_nsec);
+	time_decode(in.i_ctime, extra >= 8 ? in.i_ctime_extra : 0, &st->ctime, &st->ctime_nsec);
 	st->flags = in.i_flags;
 	return 0;
 }
@@ -272,10 +289,19 @@ int ext2_set_attr(struct ext2_fs *fs, uint32_t ino, unsigned mask, const struct 
 		in.i_gid = (uint16_t)st->gid;
 		in.i_gid_high = (uint16_t)(st->gid >> 16);
 	}
-	if (mask & EXT2_ATTR_ATIME)
+	if (((mask & EXT2_ATTR_ATIME) && st->atime_nsec >= 1000000000u) ||
+	    ((mask & EXT2_ATTR_MTIME) && st->mtime_nsec >= 1000000000u))
+		return (int)ext2_finish(fs, -EINVAL);
+	if (mask & EXT2_ATTR_ATIME) {
 		ext2_touch(&in, EXT2_ATTR_ATIME, false, st->atime);
-	if (mask & EXT2_ATTR_MTIME)
+		if (in.i_extra_isize >= 16)
+			in.i_atime_extra = time_extra(st->atime, st->atime_nsec);
+	}
+	if (mask & EXT2_ATTR_MTIME) {
 		ext2_touch(&in, EXT2_ATTR_MTIME, false, st->mtime);
+		if (in.i_extra_isize >= 12)
+			in.i_mtime_extra = time_extra(st->mtime, st->mtime_nsec);
+	}
 	ext2_touch(&in, 0, true, ext2_now(fs));
 	rc = ext2_write_inode(fs, ino, &in);
 	return (int)ext2_finish(fs, rc);

@@ -33,6 +33,8 @@
  *   ops_fd.c    dup, dup2, fcntl, pipe, ioctl, poll
  *   ops_proc.c  fork, exec, exit, chdir, getcwd
  *   ops_dir.c   readdir/mkdir/rmdir/unlink/rename
+ *   ops_link.c  link (a hard link) and symlink
+ *   ops_attr.c  setattr (chmod, chown, truncate by path) and utimes
  *   ops_fs.c    sync, statfs, stats, drop-cache, shutdown
  *
  * The server is one thread serving one request at a time, so nothing needs
@@ -352,6 +354,10 @@ int64_t do_map(struct server_request *rq);
 int64_t do_pagein(struct server_request *rq);
 int64_t do_unmap(struct server_request *rq);
 int64_t do_syncmap(struct server_request *rq);
+int64_t do_link(struct server_request *rq);
+int64_t do_symlink(struct server_request *rq);
+int64_t do_setattr(struct server_request *rq);
+int64_t do_utimes(struct server_request *rq);
 
 /* ---- fmap.c: what the rest of the file manager tells the file mappings ---- */
 

@@ -275,8 +275,11 @@ int64_t stat_inode(struct server_request *rq, uint32_t ino)
 	out.st_blksize = FM_BLOCK;
 	out.st_blocks = (int64_t)st.blocks;
 	out.st_atime_sec = st.atime;
+	out.st_atime_nsec = st.atime_nsec;
 	out.st_mtime_sec = st.mtime;
+	out.st_mtime_nsec = st.mtime_nsec;
 	out.st_ctime_sec = st.ctime;
+	out.st_ctime_nsec = st.ctime_nsec;
 	return put_stat(rq, &out);
 }
 

@@ -80,7 +80,9 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	enum fm_kind kind;
 	switch (st.mode & EXT2_S_IFMT) {
 	case EXT2_S_IFDIR:
-		if (access != O_RDONLY || (flags & O_CREAT))
+		/* As Linux: O_TRUNC asks to write, and a directory is written
+		 * only through its own calls. */
+		if (access != O_RDONLY || (flags & (O_CREAT | O_TRUNC)))
 			return -EISDIR;
 		kind = FM_DIR;
 		break;

@@ -49,6 +49,10 @@ static const struct server_op ops[] = {
 	[FS_PAGEIN] = { do_pagein, SERVER_KERNEL_ONLY },
 	[FS_UNMAP] = { do_unmap, SERVER_KERNEL_ONLY | FM_NO_DISK },
 	[FS_SYNCMAP] = { do_syncmap, SERVER_KERNEL_ONLY },
+	[FS_LINK] = { do_link, 0 },
+	[FS_SYMLINK] = { do_symlink, 0 },
+	[FS_SETATTR] = { do_setattr, 0 },
+	[FS_UTIMES] = { do_utimes, 0 },
 };
 
 const struct server fm_server = {

@@ -7,8 +7,7 @@
  * numbers and the same handlers.
  */
 #include <kernel/personality.h>
-#include <kernel/printk.h>
-#include <kernel/proc.h>
+#include <kernel/stats.h>
 #include <posix/syscall.h>
 #include <myrmex/omf.h>
 #include <myrmex/proc.h>
@@ -61,6 +60,7 @@ const syscall_fn personality_calls[] = {
 	[72] = sys_fcntl,
 	[74] = sys_fsync,
 	[75] = sys_fsync,
+	[76] = sys_truncate,
 	[77] = sys_ftruncate,
 	[79] = sys_getcwd,
 	[80] = sys_chdir,
@@ -69,12 +69,20 @@ const syscall_fn personality_calls[] = {
 	[83] = sys_mkdir,
 	[84] = sys_rmdir,
 	[85] = sys_creat,
+	[86] = sys_link,
 	[87] = sys_unlink,
+	[88] = sys_symlink,
 	[89] = sys_readlink,
+	[90] = sys_chmod,
+	[91] = sys_fchmod,
+	[92] = sys_chown,
+	[93] = sys_fchown,
+	[94] = sys_lchown,
 	[95] = sys_umask,
 	[96] = sys_gettimeofday,
 	[97] = sys_getrlimit,
 	[99] = sys_sysinfo,
+	[100] = sys_times,
 	[102] = sys_getuid,
 	[104] = sys_getuid,
 	[105] = sys_setid,
@@ -98,10 +106,13 @@ const syscall_fn personality_calls[] = {
 	[127] = sys_rt_sigpending,
 	[130] = sys_rt_sigsuspend,
 	[131] = sys_sigaltstack,
+	[132] = sys_utime,
 	[137] = sys_statfs,
 	[138] = sys_fstatfs,
+	[157] = sys_prctl,
 	[158] = sys_arch_prctl,
 	[160] = sys_setrlimit,
+	[162] = sys_sync,
 	[186] = sys_gettid,
 	[200] = sys_tkill,
 	[201] = sys_time,
@@ -114,21 +125,33 @@ const syscall_fn personality_calls[] = {
 	[230] = sys_clock_nanosleep,
 	[231] = sys_exit_group,
 	[234] = sys_tgkill,
+	[235] = sys_utimes,
 	[257] = sys_openat,
 	[258] = sys_mkdirat,
+	[260] = sys_fchownat,
+	[261] = sys_futimesat,
 	[262] = sys_newfstatat,
 	[263] = sys_unlinkat,
 	[264] = sys_renameat,
+	[265] = sys_linkat,
+	[266] = sys_symlinkat,
 	[267] = sys_readlinkat,
+	[268] = sys_fchmodat,
 	[269] = sys_faccessat,
 	[270] = sys_pselect6,
 	[271] = sys_ppoll,
 	[273] = sys_set_robust_list,
+	[280] = sys_utimensat,
 	[292] = sys_dup3,
 	[293] = sys_pipe2,
+	[295] = sys_preadv,
+	[296] = sys_pwritev,
 	[302] = sys_prlimit64,
+	[306] = sys_syncfs,
 	[316] = sys_renameat2,
 	[318] = sys_getrandom,
+	[327] = sys_preadv2,
+	[328] = sys_pwritev2,
 	[439] = sys_faccessat2,
 };
 
@@ -147,16 +170,16 @@ syscall_fn personality_syscall(uint64_t nr)
 	}
 }
 
-#define LOGGED_MAX 512
-static uint8_t unknown_logged[LOGGED_MAX / 8];
+/* Calls without a handler return -ENOSYS quietly (a program probing for a
+ * call it may use, such as glibc's rseq, is not an event worth a console
+ * line): each is counted, in kstats.syscalls_unknown and per number in
+ * personality_unknown_counts[] (the last entry counts the numbers beyond),
+ * which a debugger or a later /proc reads. */
+uint64_t personality_unknown_counts[PERSONALITY_UNKNOWN_SLOTS];
 
 void personality_unknown_syscall(uint64_t nr)
 {
-	if (nr < LOGGED_MAX) {
-		if (unknown_logged[nr / 8] & (1u << (nr % 8)))
-			return;
-		unknown_logged[nr / 8] |= (uint8_t)(1u << (nr % 8));
-	}
-	printk("myrmex: unimplemented system call %ld (%s) by pid %d\n", (long)nr,
-	       linux_syscall_name(nr), current_thread()->proc->pid);
+	STAT_INC(syscalls_unknown);
+	personality_unknown_counts[nr < PERSONALITY_UNKNOWN_SLOTS - 1 ? nr
+	                                                              : PERSONALITY_UNKNOWN_SLOTS - 1]++;
 }

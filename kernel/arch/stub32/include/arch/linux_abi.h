@@ -89,6 +89,12 @@ struct linux_timeval {
 };
 _Static_assert(sizeof(struct linux_timeval) == 8, "struct timeval of i386 Linux");
 
+/* struct tms of times(): clock_t (long) counts of clock ticks (USER_HZ). */
+struct linux_tms {
+	int32_t utime, stime, cutime, cstime;
+};
+_Static_assert(sizeof(struct linux_tms) == 16, "struct tms of i386 Linux");
+
 struct linux_itimerval {
 	struct linux_timeval interval, value;
 };

@@ -108,6 +108,12 @@ struct linux_timeval {
 };
 _Static_assert(sizeof(struct linux_timeval) == 16, "struct timeval of x86-64 Linux");
 
+/* struct tms of times(): clock_t (long) counts of clock ticks (USER_HZ). */
+struct linux_tms {
+	int64_t utime, stime, cutime, cstime;
+};
+_Static_assert(sizeof(struct linux_tms) == 32, "struct tms of x86-64 Linux");
+
 struct linux_itimerval {
 	struct linux_timeval interval, value;
 };
