@@ -66,6 +66,30 @@ $(KERNEL_ELF): $(KERNEL_OBJ) $(BUILD)/kernel/ksyms.o kernel/arch/$(ARCH)/linker.
 $(KERNEL_BIN): $(KERNEL_ELF)
 	objcopy -O binary $< $@
 
+# The vDSO of POSIX processes (kernel/arch/$(ARCH)/vdso, include/myrmex/vdso.h):
+# freestanding position-independent C linked by its own script into a small
+# shared object (both hash tables, the LINUX_2.6 version), which
+# vdso_image.S embeds in the kernel with .incbin. It must need no relocation.
+VDSO_DIR    := kernel/arch/$(ARCH)/vdso
+VDSO_SO     := $(BUILD)/$(VDSO_DIR)/vdso.so
+VDSO_CFLAGS := -std=gnu17 -O2 -fPIC -ffreestanding -nostdlib -fno-builtin -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -mgeneral-regs-only -Wall -Wextra -Werror -Iinclude
+VDSO_LDFLAGS := -nostdlib -shared -Wl,-T,$(VDSO_DIR)/vdso.lds -Wl,--hash-style=both \
+	-Wl,-soname=linux-vdso.so.1 -Wl,--build-id=none -Wl,-Bsymbolic -Wl,-z,max-page-size=4096 \
+	-Wl,-z,noexecstack
+
+$(BUILD)/$(VDSO_DIR)/vdso.o: $(VDSO_DIR)/vdso.c
+	@mkdir -p $(dir $@)
+	$(KCC) $(VDSO_CFLAGS) -MMD -MP -c $< -o $@
+
+$(VDSO_SO): $(BUILD)/$(VDSO_DIR)/vdso.o $(VDSO_DIR)/vdso.lds
+	$(KCC) $(VDSO_LDFLAGS) $< -o $@
+	@if readelf -r $@ | grep -q 'Relocation section'; then \
+		echo "vdso: $@ has relocations"; rm -f $@; exit 1; fi
+
+$(BUILD)/kernel/arch/$(ARCH)/vdso_image.o: $(VDSO_SO)
+$(BUILD)/kernel/arch/$(ARCH)/vdso_image.o: KERNEL_CFLAGS += -DVDSO_IMAGE_PATH='"$(VDSO_SO)"'
+
 # ------------------------------------------------------ 32-bit port check --
 # make port-check: the portable kernel (kernel/core, kernel/posix) compiled
 # for a 32-bit CPU against the stub port kernel/arch/stub32 and linked with

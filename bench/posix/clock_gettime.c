@@ -1,12 +1,14 @@
 /*
  * posix.clock_gettime (suite posix): clock_gettime(CLOCK_MONOTONIC) as an
  * unmodified program calls it (musl), per call; posix.clock_gettime.syscall
- * the same through the raw system call. On Myrmex musl finds no vDSO and
- * makes the system call, which the kernel forwards to the time server, one
- * IPC round trip (docs/posix.md); when no time server runs (the runner's
- * second pass, after stopping it) the kernel answers itself and the names
- * end in ".kernel". On Linux musl's call is the vDSO's (no system call),
- * and .syscall is Linux's kernel path.
+ * the same through the raw system call. On both systems musl's call is
+ * the vDSO's (AT_SYSINFO_EHDR; on Myrmex include/myrmex/vdso.h): rdtsc and
+ * the time server's clock from the clock page, no system call, no IPC. The
+ * raw system call is, on Myrmex, forwarded to the time server, one IPC
+ * round trip (docs/posix.md), and on Linux Linux's kernel path. When no
+ * time server runs (the runner's second pass, after stopping it) the names
+ * end in ".kernel": the clock page then says "nothing published", so the
+ * vDSO makes the system call too, which the kernel answers itself.
  */
 #define _GNU_SOURCE
 #include "bench.h"

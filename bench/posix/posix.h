@@ -40,4 +40,18 @@ static inline const char *posix_time_suffix(void)
 	return myrmex_server_pid(MYRMEX_COREID_TIME) == -ESRCH ? ".kernel" : "";
 }
 
+/*
+ * "BENCH-SKIP <name> <why> <errno name>" on stdout in one write: a workload
+ * this system does not offer (bench.py reports it as a note, not a
+ * failure), e.g. eventfd and socketpair on Myrmex, which say ENOSYS.
+ */
+static inline void posix_skip(const char *name, const char *why, int err)
+{
+	char line[160];
+	int n = snprintf(line, sizeof line, "BENCH-SKIP %s %s: %s\n", name, why,
+	                 err == ENOSYS ? "not available here (ENOSYS)" : strerror(err));
+	if (n > 0 && fwrite(line, 1, (size_t)n, stdout) == (size_t)n)
+		fflush(stdout);
+}
+
 #endif

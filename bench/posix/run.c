@@ -32,6 +32,9 @@ static const char *const all_benchmarks[] = {
 	"pipe_pingpong",
 	"clock_gettime",
 	"time_fileread",
+	"futex_roundtrip",
+	"eventfd_roundtrip",
+	"unix_roundtrip",
 };
 
 /* Run again once the time server is stopped: the kernel's answers. */

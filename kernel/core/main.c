@@ -9,6 +9,7 @@
 #include <kernel/device.h>
 #include <kernel/klock.h>
 #include <kernel/panic.h>
+#include <kernel/personality.h>
 #include <kernel/pmm.h>
 #include <kernel/printk.h>
 #include <kernel/proc.h>
@@ -73,6 +74,7 @@ void kmain(uint64_t magic, uint64_t info)
 	arch_paging_init(pmm_max_phys());
 	vm_init();
 	time_init();
+	personality_init();
 	sched_init();
 	device_init();
 	arch_timer_start(SCHED_HZ);

@@ -131,7 +131,8 @@ int proc_spawn(const char *module, const char *const *argv, int argc,
 		return err;
 	}
 	uptr_t entry, sp;
-	err = personality_load_module(&p->vm, m, argv, argc, envp, envc, &entry, &sp);
+	err = personality_load_module(&p->vm, m, argv, argc, envp, envc, powers->posix, &entry,
+	                              &sp);
 	if (err) {
 		vm_space_destroy(&p->vm);
 		t->state = THREAD_DEAD;

@@ -417,6 +417,25 @@ int vm_map_file(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot
 	return map_region(vm, addr, size, prot, flags & ~VM_POPULATE, m);
 }
 
+int vm_map_frames(struct vm_space *vm, vaddr_t addr, const paddr_t *pas, uint64_t n,
+                  unsigned prot)
+{
+	vaddr_t at = addr;
+	int err = vm_map(vm, &at, n * PAGE_SIZE, prot, VM_NOREPLACE);
+	if (err)
+		return err;
+	for (uint64_t i = 0; i < n; i++) {
+		vaddr_t va = addr + i * PAGE_SIZE;
+		err = arch_as_map(&vm->as, va, pas[i], (prot & MAP_R) ? (prot & ~MAP_W) | MAP_U : 0);
+		if (err) {
+			remove_range(vm, addr, addr + n * PAGE_SIZE);   /* unrefs what was mapped */
+			return err == -EAGAIN ? -ENOMEM : err;
+		}
+		pmm_page_ref(pas[i]);
+	}
+	return 0;
+}
+
 int vm_unmap(struct vm_space *vm, vaddr_t addr, uint64_t size)
 {
 	if ((addr & PAGE_MASK) || size == 0 || addr > ARCH_USER_TOP || size > ARCH_USER_TOP - addr)

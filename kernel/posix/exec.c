@@ -113,7 +113,8 @@ static void name_from(char *name, const char *argv0)
 /* Checks how against pm's ICAs and builds the plan: its ELF information and
  * stack image (loader_prepare). Nothing of the target is touched. 0 or
  * -EINVAL, -E2BIG, -ENOEXEC, -ENOMEM; on success exec_release must follow. */
-static int exec_prepare(struct process *pm, const struct myrmex_exec *how, struct exec_plan *plan)
+static int exec_prepare(struct process *pm, const struct myrmex_exec *how, bool posix,
+                        struct exec_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
 	if (how->reserved != 0)
@@ -143,7 +144,7 @@ static int exec_prepare(struct process *pm, const struct myrmex_exec *how, struc
 		strings += strlen(strings) + 1;
 	}
 	struct program_args pa = { vector, (int)how->argc, vector ? vector + how->argc : NULL,
-	                           (int)how->envc };
+	                           (int)how->envc, posix };
 	err = loader_prepare(&plan->prog, &plan->file, &pa);
 	if (!err && how->argc > 0)
 		name_from(plan->name, vector[0]);
@@ -234,7 +235,7 @@ int proc_exec(struct process *pm, int tid, const struct myrmex_exec *how)
 	if (t->proc == pm)
 		return -EINVAL;   /* it would wait for its own threads */
 	struct exec_plan plan;
-	int err = exec_prepare(pm, how, &plan);
+	int err = exec_prepare(pm, how, t->proc->posix, &plan);
 	if (err)
 		return err;
 	/* The point of no return. */
@@ -246,7 +247,7 @@ int proc_exec(struct process *pm, int tid, const struct myrmex_exec *how)
 		if (!err && !t)
 			err = -ESRCH;   /* the thread stopped waiting (a signal) */
 		if (!err)
-			err = exec_prepare(pm, how, &plan);
+			err = exec_prepare(pm, how, t->proc->posix, &plan);
 		if (err) {
 			kill_pid(pid);
 			return err;

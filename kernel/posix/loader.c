@@ -11,6 +11,7 @@
 #include <kernel/pmm.h>
 #include <kernel/string.h>
 #include <posix/ustack.h>
+#include <posix/vdso.h>
 #include <kernel/vm.h>
 
 static unsigned map_prot(unsigned elf_prot)
@@ -23,9 +24,9 @@ static unsigned map_prot(unsigned elf_prot)
  * mapped: a segment below USER_BASE or across the kernel's windows (between
  * USER_BRK_TOP and USER_MMAP_BASE), or more memory than a process may
  * commit. elf_parse has checked that the segments ascend below USER_MMAP_TOP. */
-static int check_layout(const struct elf_info *info)
+static int check_layout(const struct elf_info *info, bool vdso)
 {
-	uint64_t pages = USER_STACK_SIZE / PAGE_SIZE;
+	uint64_t pages = USER_STACK_SIZE / PAGE_SIZE + (vdso ? vdso_pages() : 0);
 	vaddr_t prev_end = 0;
 	for (unsigned i = 0; i < info->segment_count; i++) {
 		const struct elf_segment *s = &info->segments[i];
@@ -67,6 +68,7 @@ static int build_stack(struct program *prog, const struct program_args *args)
 		.execfn = execfn, .platform = LINUX_PLATFORM,
 		.phdr = info->phdr_vaddr, .phent = info->phentsize, .phnum = info->phnum,
 		.entry = info->entry, .hwcap = 0, .clktck = 100, .pagesz = PAGE_SIZE,
+		.sysinfo_ehdr = args->vdso ? vdso_ehdr() : 0,
 	};
 	/* AT_RANDOM: not cryptographic, but different for every program. */
 	uint64_t seed = arch_read_tsc() ^ (uint64_t)args->argc * 0x9e3779b97f4a7c15ull;
@@ -84,9 +86,10 @@ int loader_prepare(struct program *prog, const struct elf_image *file,
 {
 	memset(prog, 0, sizeof(*prog));
 	prog->file = file;
+	prog->vdso = args->vdso;
 	int err = elf_parse_image(file, USER_MMAP_TOP, &prog->info);
 	if (!err)
-		err = check_layout(&prog->info);
+		err = check_layout(&prog->info, prog->vdso);
 	if (!err)
 		err = build_stack(prog, args);
 	if (err)
@@ -159,6 +162,8 @@ int loader_install(struct vm_space *vm, const struct program *prog, uptr_t *entr
 	vm->brk_start = vm->brk = ALIGN_UP(last->vaddr + last->memsz, PAGE_SIZE);
 	vaddr_t stack = USER_STACK_TOP - USER_STACK_SIZE;
 	err = vm_map(vm, &stack, USER_STACK_SIZE, MAP_R | MAP_W, VM_NOREPLACE);
+	if (!err && prog->vdso)
+		err = vdso_map(vm);
 	if (err)
 		return err;
 	const uint8_t *image = arch_phys_to_virt(prog->stack_image);

@@ -17,11 +17,17 @@
 #include <posix/pm.h>
 #include <posix/posix.h>
 #include <posix/signal.h>
+#include <posix/vdso.h>
 
 static struct kmem_cache thread_state_cache =
 	KMEM_CACHE_INIT(thread_state_cache, "posix_thread", struct posix_thread);
 static struct kmem_cache process_state_cache =
 	KMEM_CACHE_INIT(process_state_cache, "posix_process", struct posix_process);
+
+void personality_init(void)
+{
+	vdso_init();
+}
 
 int personality_process_init(struct process *p, struct process *parent)
 {
@@ -60,10 +66,10 @@ void personality_thread_free(struct thread *t)
 
 int personality_load_module(struct vm_space *vm, const struct boot_module *m,
                             const char *const *argv, int argc,
-                            const char *const *envp, int envc,
+                            const char *const *envp, int envc, bool posix,
                             uptr_t *entry, uptr_t *sp)
 {
-	struct program_args args = { argv, argc, envp, envc };
+	struct program_args args = { argv, argc, envp, envc, posix };
 	return loader_load(vm, m, &args, entry, sp);
 }
 
@@ -78,6 +84,7 @@ void personality_process_exit(struct process *p)
 	fmap_process_exit(p);         /* ... and lets go of p's file mappings */
 	proc_fork_process_exit(p);    /* a process manager's unstarted children go */
 	signal_process_exit(p);
+	vdso_process_exit(p);         /* a time server's clock leaves the vDSO */
 }
 
 void personality_user_fault(enum user_fault kind, uptr_t addr, const char *cause, uptr_t ip)

@@ -61,7 +61,9 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 	if (b.overflow)
 		return 0;
 
+	/* AT_SYSINFO_EHDR first, as Linux puts it, and only with a vDSO. */
 	const uint64_t aux[][2] = {
+		{ AT_SYSINFO_EHDR, p->sysinfo_ehdr },
 		{ AT_PHDR, p->phdr }, { AT_PHENT, p->phent }, { AT_PHNUM, p->phnum },
 		{ AT_PAGESZ, p->pagesz }, { AT_BASE, 0 }, { AT_FLAGS, 0 }, { AT_ENTRY, p->entry },
 		{ AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 }, { AT_EGID, 0 },
@@ -69,7 +71,8 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 		{ AT_RANDOM, random }, { AT_PLATFORM, platform }, { AT_EXECFN, execfn },
 		{ AT_NULL, 0 },
 	};
-	size_t words = 1 + (size_t)p->argc + 1 + (size_t)p->envc + 1 + 2 * (sizeof(aux) / sizeof(aux[0]));
+	size_t first = p->sysinfo_ehdr ? 0 : 1, naux = sizeof(aux) / sizeof(aux[0]) - first;
+	size_t words = 1 + (size_t)p->argc + 1 + (size_t)p->envc + 1 + 2 * naux;
 	/* Align so that the stack pointer (at argc) ends up 16-byte aligned. */
 	uint64_t below = b.top - b.used - words * sizeof(linux_auxv_word);
 	reserve(&b, (size_t)(below & 15));
@@ -88,7 +91,7 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 		env_next += strlen(p->envp[i]) + 1;
 	}
 	*w++ = 0;
-	for (size_t i = 0; i < sizeof(aux) / sizeof(aux[0]); i++) {
+	for (size_t i = first; i < first + naux; i++) {
 		*w++ = aux[i][0];
 		*w++ = aux[i][1];
 	}

@@ -244,6 +244,10 @@ static const struct test tests[] = {
 	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
 	{ "time-server-forged", "t_time_server", { "forged" }, EXITS, 0, 1, TIME },
 	{ "time-server-death", "t_time_server", { "death" }, EXITS, 0, 0, SERVER },
+	/* The vDSO (issue 15): clock reads without a call, equal to the time
+	 * server's; its pages written by nobody; after fork and execve. */
+	{ "vdso", "t_vdso", { "main" }, EXITS, 0, 1,
+	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | PM | POSIX | MEASURE },
 	FS_TEST("fs-full", "t_fs_full", "full", DISK_FULL),
 	FS_TEST("fs-corrupt-magic", "t_fs_corrupt", "magic", DISK_BAD_MAGIC),
 	FS_TEST("fs-corrupt-count", "t_fs_corrupt", "count", DISK_BAD_COUNT),

@@ -33,6 +33,11 @@ struct fmap;            /* a pager object backing file regions (opaque here) */
 
 typedef long (*syscall_fn)(const struct syscall_args *a);
 
+/* ---- Boot ----
+ * init: once, after the page allocator and the clocks, before the first
+ * process (the Linux personality makes its vDSO's frames). */
+void personality_init(void);
+
 /* ---- Objects ----
  * process_init: p is a new process spawned from a boot module (parent may be
  * NULL); thread_init: t is a new thread, made by spawn (creator NULL) or by
@@ -47,10 +52,12 @@ void personality_thread_free(struct thread *t);
 /* ---- Program images ----
  * Loads boot module m into the empty address space vm as a new program with
  * arguments argv[argc] and environment envp[envc] (kernel strings), and
- * tells where it starts: 0 or -errno, vm to be destroyed by the caller. */
+ * tells where it starts: 0 or -errno, vm to be destroyed by the caller.
+ * posix: the program is one of the personality's (MYRMEX_SPAWN_POSIX),
+ * which gets what its ABI gives a program beyond the image (the vDSO). */
 int personality_load_module(struct vm_space *vm, const struct boot_module *m,
                             const char *const *argv, int argc,
-                            const char *const *envp, int envc,
+                            const char *const *envp, int envc, bool posix,
                             uptr_t *entry, uptr_t *sp);
 
 /* ---- System calls ----

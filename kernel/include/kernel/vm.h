@@ -98,6 +98,15 @@ int vm_unmap(struct vm_space *vm, vaddr_t addr, uint64_t size);
  * vm_install_file_pages. The region holds a reference on m. */
 int vm_map_file(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot,
                 unsigned flags, struct fmap *m);
+/* Maps a region of n pages at exactly addr (VM_NOREPLACE) whose pages are
+ * the frames pas[0..n), which their owner keeps (the vDSO's, which the
+ * personality maps into every POSIX process); each mapping adds a
+ * reference. Since the owner holds one, they are always shared, so mapped
+ * read-only whatever prot says: a store the region allows (after mprotect)
+ * gets a private copy, as copy-on-write; fork shares them again. 0, or
+ * vm_map's errors (-EEXIST: taken). */
+int vm_map_frames(struct vm_space *vm, vaddr_t addr, const paddr_t *pas, uint64_t n,
+                  unsigned prot);
 /* Maps the cache frames pas[0..n) as the pages of map m from map page
  * fpage on, at va, if the region there still maps m at fpage (a page
  * already present is left alone). Each frame mapped gains a reference. A

@@ -20,6 +20,7 @@ struct program_args {
 	int argc;
 	const char *const *envp;
 	int envc;
+	bool vdso;   /* a POSIX program: the vDSO mapped, AT_SYSINFO_EHDR given */
 };
 
 /* A checked program and its stack image, ready to install. */
@@ -30,6 +31,7 @@ struct program {
 	uint64_t stack_pages;
 	size_t stack_used;              /* last stack_used bytes */
 	uptr_t sp;                      /* the initial stack pointer */
+	bool vdso;                      /* map the vDSO (posix/vdso.h) */
 };
 
 /* Checks file completely (its headers, every segment against its size and
@@ -40,8 +42,8 @@ struct program {
 #define LOADER_STACK_IMAGE_MAX (512u * 1024u)
 int loader_prepare(struct program *prog, const struct elf_image *file,
                    const struct program_args *args);
-/* Maps prog's segments and stack into vm (which has no regions), copies the
- * file's bytes, sets the program break. Returns the entry point and the
+/* Maps prog's segments and stack (and the vDSO when asked) into vm (which
+ * has no regions), copies the file's bytes, sets the program break. Returns the entry point and the
  * stack pointer. 0 or -ENOMEM; on error vm holds part of the program. The
  * file's bytes must be those loader_prepare checked. */
 int loader_install(struct vm_space *vm, const struct program *prog, uptr_t *entry, uptr_t *sp);

@@ -32,6 +32,7 @@
 #define AT_SECURE   23
 #define AT_RANDOM   25
 #define AT_EXECFN   31
+#define AT_SYSINFO_EHDR 33
 
 struct ustack_params {
 	const char *const *argv;  /* argc strings */
@@ -42,6 +43,7 @@ struct ustack_params {
 	const char *platform;     /* AT_PLATFORM */
 	uint8_t random[16];       /* AT_RANDOM bytes */
 	uint64_t phdr, phent, phnum, entry, hwcap, clktck, pagesz;
+	uint64_t sysinfo_ehdr;    /* AT_SYSINFO_EHDR, the vDSO; 0: left out */
 };
 
 /* Builds the stack image for a stack whose top is at user address top into

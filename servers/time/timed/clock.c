@@ -1,8 +1,9 @@
 /*
  * The clocks: CLOCK_MONOTONIC from the TSC with the kernel's calibration
  * and formula (learnt once with clock_info), CLOCK_REALTIME the RTC's time
- * at boot plus that; TIME_GET and TIME_GETRES. Reading a clock makes no
- * system call: rdtsc, a multiply and a shift.
+ * at boot plus that; TIME_GET and TIME_GETRES; and the same clock published
+ * to the vDSO's clock page. Reading a clock makes no system call: rdtsc, a
+ * multiply and a shift.
  */
 #include "timed.h"
 
@@ -18,6 +19,15 @@ int clock_start(void)
 	if (r < 0)
 		return (int)r;
 	return info.mult ? 0 : -EINVAL;
+}
+
+/* The vDSO of every POSIX process reads the clock from the page the kernel
+ * writes for us (include/myrmex/vdso.h): the same parameters, so the same
+ * answers as do_get's, without a call. Only once registered (the kernel
+ * takes it only from the registered time server). */
+int clock_publish(void)
+{
+	return (int)myrmex_syscall6(MYRMEX_SYS_CLOCK_PUBLISH, (long)&info, 0, 0, 0, 0, 0);
 }
 
 uint64_t clock_monotonic(void)

@@ -9,7 +9,8 @@
  *     timed
  *
  * It learns once how the kernel makes its clocks from the TSC
- * (clock_info), starts the alarm thread (alarm.c), registers and serves.
+ * (clock_info), starts the alarm thread (alarm.c), registers, publishes
+ * its clock for the vDSO of POSIX processes (clock_publish) and serves.
  * The main thread runs the server library's loop (lib/libmyrmex/server.h,
  * table.c): it answers each request at once, except a sleep, which is
  * parked for the alarm thread. Exits with 1 when it cannot start.
@@ -35,6 +36,10 @@ int main(void)
 	}
 	myrmex_log(TIMED_NAME, "clocks from the TSC at %llu kHz; time server on coreid %u",
 	           (unsigned long long)clock_tsc_khz(), MYRMEX_COREID_TIME);
+	/* Without it POSIX processes still get the time, by a call each. */
+	err = clock_publish();
+	if (err < 0)
+		myrmex_log(TIMED_NAME, "clock_publish: %d (the vDSO makes system calls)", err);
 
 	server_run(&timed_server);
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <myrmex.h>
 #include <myrmex/time.h>
+#include <myrmex/vdso.h>
 #include <server.h>
 
 #define TIMED_NAME "timed"
@@ -23,6 +24,7 @@ extern const struct server timed_server;
 
 /* clock.c: the clocks, from the kernel's clock_info. */
 int clock_start(void);                    /* 0, or -errno of clock_info */
+int clock_publish(void);                  /* into the vDSO's page: 0 or -errno */
 uint64_t clock_monotonic(void);           /* ns since boot */
 uint64_t clock_epoch_ns(void);            /* REALTIME at monotonic 0 */
 uint64_t clock_tsc_khz(void);

@@ -11,6 +11,8 @@
 #include <posix/syscall.h>
 #include <myrmex/omf.h>
 #include <myrmex/proc.h>
+#include <myrmex/vdso.h>
+#include <posix/vdso.h>
 
 const syscall_fn personality_calls[] = {
 	[0] = sys_read,
@@ -166,6 +168,7 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_READBLOCK:   return sys_readblock;
 	case MYRMEX_SYS_SYNCBLOCK:   return sys_syncblock;
 	case MYRMEX_SYS_FMAP_REVOKE: return sys_fmap_revoke;
+	case MYRMEX_SYS_CLOCK_PUBLISH: return sys_clock_publish;
 	default:                     return NULL;
 	}
 }

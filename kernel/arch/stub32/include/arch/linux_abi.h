@@ -110,4 +110,8 @@ _Static_assert(sizeof(struct linux_flock) == 24, "struct flock64 of i386 Linux")
 
 #define LINUX_ROBUST_LIST_HEAD_SIZE 12
 
+/* The vDSO image (see the x86-64 port): the stub port has none, an empty
+ * image (kernel/arch/stub32/posix/vdso_image.c). */
+extern const uint8_t linux_vdso_image[], linux_vdso_image_end[];
+
 #endif

@@ -131,4 +131,9 @@ _Static_assert(sizeof(struct linux_flock) == 32, "struct flock of x86-64 Linux")
 /* The size set_robust_list accepts: struct robust_list_head. */
 #define LINUX_ROBUST_LIST_HEAD_SIZE 24
 
+/* The vDSO image of this port's POSIX processes (kernel/arch/x86_64/vdso,
+ * embedded by vdso_image.S): an ELF shared object that the personality maps
+ * at AT_SYSINFO_EHDR (include/myrmex/vdso.h). Empty (end == start): none. */
+extern const uint8_t linux_vdso_image[], linux_vdso_image_end[];
+
 #endif
