@@ -24,11 +24,6 @@ static uint32_t slot_of(uint32_t handle)
 	return handle & MYRMEX_ICA_SLOT_MASK;
 }
 
-uptr_t ica_address(const struct ica *ica)
-{
-	return (uptr_t)(uintptr_t)myrmex_ica_addr(ica->handle);
-}
-
 bool ica_in_window(uptr_t start, uint64_t size)
 {
 	return start < MYRMEX_ICA_WINDOW + MYRMEX_ICA_WINDOW_SIZE && start + size > MYRMEX_ICA_WINDOW;
@@ -48,11 +43,6 @@ struct ica *ica_at(uptr_t addr)
 	if (off & (((uint64_t)1 << MYRMEX_ICA_SLOT_SHIFT) - 1))
 		return NULL;
 	return slots[off >> MYRMEX_ICA_SLOT_SHIFT];
-}
-
-void *ica_kernel_ptr(const struct ica *ica, uint32_t offset)
-{
-	return (uint8_t *)arch_phys_to_virt(ica->base) + offset;
 }
 
 /* A kernel channel's ICAs are never mapped in the process they serve: its

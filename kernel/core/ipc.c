@@ -447,6 +447,9 @@ int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint
 		return -EAGAIN;
 	uint32_t off = (uint32_t)sizeof(struct myrmex_ctl_header);
 	uint32_t opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->opcode;
+	int r;
+	if (sync && ipc_fast_call_channel(me, t, ctl, opcode, server, data, &r))
+		return r;
 	return call_commit(me, t, ctl, true, off, opcode, false, server, &data, data ? 1 : 0, sync,
 	                   false);
 }

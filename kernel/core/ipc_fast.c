@@ -4,7 +4,9 @@
  *   - callsync to a server one of whose threads waits in get: the request
  *     goes straight to that thread, not through the server's queue;
  *   - get(p) returning the result of a one-stage call whose caller waits in
- *     callsync: the result goes straight to the caller.
+ *     callsync: the result goes straight to the caller;
+ *   - the same two for the calls the kernel makes over a thread's channel
+ *     (the forwarded system calls of the POSIX personality).
  * Either way the CPU is handed to the receiving thread without the run
  * queues (sched_hand_off), and that thread finishes its own system call in
  * its own context (the delivery, its mappings, its result register) before
@@ -79,6 +81,30 @@ static long get_restart(struct thread *w)
 	return (long)ica_address(ctl);
 }
 
+/* The commit of a checked first-stage sync call: recorded as the slow path
+ * records it, handed to w, and waited for. */
+static int hand_request(struct process *me, struct thread *t, struct ica *ctl, uint32_t off,
+                        uint32_t opcode, struct thread *w, struct ica **data, uint32_t ndata)
+{
+	ipc_call_record(me, t, ctl, true, off, opcode, false, data, ndata, true);
+	STAT_INC(ipc_fast_calls);
+	t->ipc_waiting = ctl;
+	w->ipc_delivered = ctl;
+	int r = sched_hand_off(NULL, w, get_restart);
+	return ipc_call_wait_end(t, ctl, r);
+}
+
+/* Checks 4 and 5 below: a thread of server waiting in get with nothing
+ * queued ahead, that the scheduler would run now, and a caller that may
+ * block. */
+static struct thread *receiver_for(struct process *server, struct thread *t)
+{
+	struct thread *w = waiting_getter(server);
+	if (!w || !list_empty(&server->requests) || !sched_can_hand_off(w) || !may_block(t))
+		return NULL;
+	return w;
+}
+
 bool ipc_fast_call(struct thread *t, uptr_t addr, long *result)
 {
 	KASSERT(kernel_lock_held() && t == current_thread());
@@ -103,25 +129,32 @@ bool ipc_fast_call(struct thread *t, uptr_t addr, long *result)
 	struct process *server = me->may_call[f.target] ? ipc_server(f.target) : NULL;
 	if (!server)
 		return false;
-	/* 4. One of its threads waits in get, so nothing is queued ahead of us. */
-	struct thread *w = waiting_getter(server);
-	if (!w || !list_empty(&server->requests))
-		return false;
-	/* 5. The scheduler would run it now, and the caller may block. */
-	if (!sched_can_hand_off(w) || !may_block(t))
+	/* 4. One of its threads waits in get, so nothing is queued ahead of us;
+	 * 5. the scheduler would run it now, and the caller may block. */
+	struct thread *w = receiver_for(server, t);
+	if (!w)
 		return false;
 	/* 6. The data ICAs are the caller's own, idle and distinct. */
 	struct ica *data[MYRMEX_FRAME_DATA];
 	if (ipc_check_data(me, ctl, &f, data))
 		return false;
+	*result = hand_request(me, t, ctl, off, f.opcode, w, data, f.ndata);
+	return true;
+}
 
-	/* Commit: the call as the slow path records it, handed to w. */
-	ipc_call_record(me, t, ctl, true, off, f.opcode, false, data, f.ndata, true);
-	STAT_INC(ipc_fast_calls);
-	t->ipc_waiting = ctl;
-	w->ipc_delivered = ctl;
-	int r = sched_hand_off(NULL, w, get_restart);
-	*result = ipc_call_wait_end(t, ctl, r);
+bool ipc_fast_call_channel(struct process *me, struct thread *t, struct ica *ctl,
+                           uint32_t opcode, struct process *server, struct ica *data,
+                           int *result)
+{
+	if (!ipc_fast_enabled)
+		return false;
+	/* The kernel wrote and checked the call (ipc_call_channel): only checks
+	 * 4 and 5 remain. */
+	struct thread *w = receiver_for(server, t);
+	if (!w)
+		return false;
+	*result = hand_request(me, t, ctl, (uint32_t)sizeof(struct myrmex_ctl_header), opcode, w,
+	                       &data, data ? 1 : 0);
 	return true;
 }
 
@@ -142,17 +175,20 @@ bool ipc_fast_reply(struct thread *t, uptr_t addr)
 		return false;
 	struct process *me = t->proc;
 	struct ica *ctl = ica_at(addr);
-	/* 1. A request this process handles, of a user's one-stage call (a
-	 *    kernel channel's result goes to a kernel path; a deeper call's to a
-	 *    server, or to several stages at once). */
+	/* 1. A request this process handles, of a one-stage call (a deeper
+	 *    call's result goes to a server, or to several stages at once). */
 	if (!ctl || ctl->state != ICA_IN_FLIGHT || ctl->carrier || ctl->call.handler != me ||
-	    ctl->kernel_channel || ctl->call.nhops != 1)
+	    ctl->call.nhops != 1)
 		return false;
-	/* 2. Its caller waits in callsync for it, and may run now. */
+	/* 2. Its caller waits for it, and may run now: a thread in callsync
+	 *    (restarted: its system call ends here), or a thread the kernel made
+	 *    the call for (a forwarded system call, resumed where it waits). */
 	struct thread *caller = ctl->call.hops[0].waiter;
-	if (!caller || caller->ipc_resume != IPC_RESUME_CALL || caller->ipc_waiting != ctl ||
-	    caller->state != THREAD_BLOCKED || caller->proc->killed ||
-	    !sched_can_hand_off(caller))
+	if (!caller || caller->ipc_waiting != ctl || caller->state != THREAD_BLOCKED ||
+	    caller->proc->killed || !sched_can_hand_off(caller))
+		return false;
+	bool restart = caller->ipc_resume == IPC_RESUME_CALL;
+	if (!restart && !ctl->kernel_channel)
 		return false;
 	/* 3. The get that follows would block: nothing queued, no interrupt to
 	 *    take, nothing to deliver to this thread. */
@@ -179,6 +215,6 @@ bool ipc_fast_reply(struct thread *t, uptr_t addr)
 	STAT_INC(ipc_fast_returns);
 	caller->ipc_waiting = NULL;
 	caller->ipc_delivered = ctl;
-	sched_hand_off(&me->ipc_waiters, caller, call_restart);
+	sched_hand_off(&me->ipc_waiters, caller, restart ? call_restart : NULL);
 	return true;
 }

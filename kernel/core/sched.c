@@ -204,6 +204,7 @@ int sched_hand_off(struct waitq *q, struct thread *next, long (*restart)(struct 
 		next->waiting_on = NULL;
 	}
 	KASSERT(!list_linked(&next->sleep_link));
+	next->wake_result = 0;
 	next->state = THREAD_RUNNING;
 	if (next->slice_left <= 0)
 		next->slice_left = SCHED_SLICE_TICKS;

@@ -65,9 +65,12 @@ void syscall_dispatch(struct trapframe *tf)
 	syscall_fn fn = lookup(nr);
 	long result;
 	if (fn) {
-		struct syscall_args a = { .tf = tf };
-		for (int i = 0; i < 6; i++)
-			a.arg[i] = arch_tf_syscall_arg(tf, i);
+		const struct syscall_args a = {
+			.arg = { arch_tf_syscall_arg(tf, 0), arch_tf_syscall_arg(tf, 1),
+			         arch_tf_syscall_arg(tf, 2), arch_tf_syscall_arg(tf, 3),
+			         arch_tf_syscall_arg(tf, 4), arch_tf_syscall_arg(tf, 5) },
+			.tf = tf,
+		};
 		result = fn(&a);
 	} else {
 		personality_unknown_syscall(nr);

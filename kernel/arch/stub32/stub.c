@@ -40,7 +40,6 @@ uint64_t arch_read_tsc(void) { return 0; }
 /* A direct map at 3 GiB, as a 32-bit kernel would have (low memory only). */
 #define DIRECT_MAP 0xc0000000u
 
-void *arch_phys_to_virt(paddr_t pa) { return (void *)(uintptr_t)(DIRECT_MAP + (uint32_t)pa); }
 paddr_t arch_virt_to_phys(const void *va) { return (uintptr_t)va - DIRECT_MAP; }
 
 /* ---- Address spaces ---- */

@@ -17,6 +17,7 @@
 #include <kernel/stats.h>
 #include <kernel/string.h>
 #include <arch/x86.h>
+#include <myrmex/ica.h>
 
 #define PTE_P    (1ull << 0)
 #define PTE_W    (1ull << 1)
@@ -45,7 +46,7 @@ static inline unsigned index_at(vaddr_t va, int level)   /* level 3 = PML4 ... 0
 	return (unsigned)((va >> (12 + 9 * level)) & 0x1ff);
 }
 
-void *arch_phys_to_virt(paddr_t pa) { return (void *)(DIRECT_MAP + pa); }
+_Static_assert(DIRECT_MAP == 0xffff800000000000ull, "arch_phys_to_virt's offset");
 
 paddr_t arch_virt_to_phys(const void *va)
 {
@@ -136,6 +137,7 @@ int arch_as_create(struct arch_as *as, uint64_t table_limit)
 	as->needs_flush = true;   /* the tag may have been used before */
 	as->table_pages = 1;
 	as->table_limit = table_limit;
+	memset(as->ica_tables, 0, sizeof(as->ica_tables));
 	return 0;
 }
 
@@ -402,12 +404,54 @@ void arch_as_activate_kernel(void)
 }
 
 /* ICA attach and detach (kernel/arch.h): on x86-64 an ICA is mapped with
- * ordinary page-table entries, walked once per page table, and detaching
- * invalidates exactly its pages (or flushes the PCID when that is cheaper).
- * So the contract's two operations are the range calls above under other
- * names: aliases rather than wrappers, since they sit on every IPC. The SH-4
- * port will load ICAs into reserved TLB entries instead (paper 002). */
+ * ordinary page-table entries. An ICA lies in one slot of the window, and a
+ * slot (256 KiB, aligned) in one page table, so both find that table once,
+ * most often in the address space's cache (struct arch_as), and write the
+ * entries; detaching invalidates exactly its pages. They sit on every IPC.
+ * The SH-4 port will load ICAs into reserved TLB entries instead (paper 002). */
+static uint64_t *ica_ptes(struct arch_as *as, vaddr_t va, bool create, int *err)
+{
+	uint32_t region = (uint32_t)((va - MYRMEX_ICA_WINDOW) >> 21);
+	unsigned k = region % ARCH_ICA_TABLE_CACHE;
+	uint64_t *table = as->ica_tables[k];
+	if (!table || as->ica_region[k] != region) {
+		uint64_t *pte = walk(as, va, create, err);
+		if (!pte)
+			return NULL;
+		table = pte - index_at(va, 0);
+		as->ica_tables[k] = table;
+		as->ica_region[k] = region;
+	}
+	return &table[index_at(va, 0)];
+}
+
 int arch_ica_attach(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot)
-	__attribute__((alias("arch_as_map_range")));
+{
+	KASSERT(index_at(va, 0) + npages <= 512);
+	int err = 0;
+	uint64_t *pte = ica_ptes(as, va, true, &err);
+	if (!pte)
+		return err;
+	uint64_t flags = leaf_flags(prot);
+	for (uint64_t i = 0; i < npages; i++) {
+		if (pte[i] & PTE_P) {
+			arch_ica_detach(as, va, i);
+			return -EEXIST;
+		}
+		pte[i] = (pa + i * PAGE_SIZE) | flags;   /* not present before: nothing to invalidate */
+	}
+	return 0;
+}
+
 void arch_ica_detach(struct arch_as *as, vaddr_t va, uint64_t npages)
-	__attribute__((alias("arch_as_unmap_range")));
+{
+	uint64_t *pte = ica_ptes(as, va, false, NULL);
+	if (!pte)
+		return;
+	for (uint64_t i = 0; i < npages; i++) {
+		if (pte[i] & PTE_P) {
+			pte[i] = 0;
+			invalidate(as, va + i * PAGE_SIZE);
+		}
+	}
+}

@@ -44,8 +44,9 @@ void arch_timer_start(unsigned hz);
 uint64_t arch_rtc_epoch_seconds(void);
 uint64_t arch_read_tsc(void);
 
-/* Physical memory through the direct map. */
-void *arch_phys_to_virt(paddr_t pa);
+/* Physical memory through the direct map; <arch/arch_types.h> defines, as a
+ * static inline function on the hot path (every ICA the kernel reads),
+ *   void *arch_phys_to_virt(paddr_t pa); */
 paddr_t arch_virt_to_phys(const void *va);
 
 /* ---- Address spaces ----

@@ -20,6 +20,7 @@
 #define KERNEL_ICA_H
 
 #include <kernel/types.h>
+#include <kernel/arch.h>
 #include <kernel/list.h>
 #include <myrmex/ica.h>
 
@@ -108,9 +109,15 @@ void ica_unmap(struct ica *ica, struct process *p);
 struct ica *ica_lookup(uint32_t handle);
 /* The ICA whose slot starts exactly at user address addr, or NULL. */
 struct ica *ica_at(uptr_t addr);
-uptr_t ica_address(const struct ica *ica);
+static inline uptr_t ica_address(const struct ica *ica)
+{
+	return (uptr_t)(uintptr_t)myrmex_ica_addr(ica->handle);
+}
 /* Reads / writes ICA memory at a byte offset (through the direct map). */
-void *ica_kernel_ptr(const struct ica *ica, uint32_t offset);
+static inline void *ica_kernel_ptr(const struct ica *ica, uint32_t offset)
+{
+	return (uint8_t *)arch_phys_to_virt(ica->base) + offset;
+}
 bool ica_in_window(uptr_t start, uint64_t size);
 /* Calls fn on every live ICA (safe against fn destroying it). */
 void ica_for_each(void (*fn)(struct ica *ica, void *arg), void *arg);

@@ -35,4 +35,11 @@ int ipc_receive(struct ica *ctl, struct process *me, struct myrmex_delivery *out
 struct ica *ipc_return_take(struct thread *t, uptr_t addr, int64_t *status, bool *direct,
                             int *err);
 
+/* ipc_call_channel's fast path (ipc_fast.c): the checked channel call of
+ * t handed to a thread of server waiting in get; true with the call's
+ * result in *result, false (nothing moved) for the slow path. */
+bool ipc_fast_call_channel(struct process *me, struct thread *t, struct ica *ctl,
+                           uint32_t opcode, struct process *server, struct ica *data,
+                           int *result);
+
 #endif

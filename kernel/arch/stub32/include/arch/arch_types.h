@@ -44,6 +44,9 @@ struct arch_thread {
 
 static inline uint64_t arch_tf_syscall_nr(const struct trapframe *tf) { return tf->nr; }
 static inline void arch_tf_set_return(struct trapframe *tf, uint64_t v) { tf->ret = (uint32_t)v; }
+
+/* All RAM is mapped at this offset (stub.c's DIRECT_MAP). */
+static inline void *arch_phys_to_virt(uint64_t pa) { return (void *)(uintptr_t)(0xc0000000u + (uint32_t)pa); }
 static inline uint64_t arch_tf_ip(const struct trapframe *tf) { return tf->ip; }
 static inline bool arch_tf_from_user(const struct trapframe *tf) { return tf->user != 0; }
 

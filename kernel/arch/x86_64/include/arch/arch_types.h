@@ -31,12 +31,21 @@ static inline unsigned arch_cpu_id(void)
 }
 
 /* A user address space: its top-level table and its PCID. */
+/* Leaf page tables of the ICA window remembered per address space, by 2 MiB
+ * region, direct-mapped (paging.c: ICA attach and detach). */
+#define ARCH_ICA_TABLE_CACHE 16
+
 struct arch_as {
 	uint64_t pml4;          /* physical address of the PML4 */
 	uint16_t pcid;          /* 0 when PCIDs are not in use */
 	bool needs_flush;       /* stale TLB entries may exist for this PCID */
 	uint64_t table_pages;   /* page-table pages held, PML4 included */
 	uint64_t table_limit;
+	/* ica_tables[r % N] maps ICA-window region ica_region[r % N] (NULL: none
+	 * remembered). Page tables live as long as the address space, so a
+	 * remembered one stays valid. */
+	uint64_t *ica_tables[ARCH_ICA_TABLE_CACHE];
+	uint32_t ica_region[ARCH_ICA_TABLE_CACHE];
 };
 
 /* Registers saved on kernel entry (interrupt, exception or system call).
@@ -60,6 +69,9 @@ struct arch_thread {
 /* Trapframe accessors: the contract's registers by role (kernel/arch.h). */
 static inline uint64_t arch_tf_syscall_nr(const struct trapframe *tf) { return tf->rax; }
 static inline void arch_tf_set_return(struct trapframe *tf, uint64_t v) { tf->rax = v; }
+
+/* All RAM is mapped at this offset (arch/x86.h's DIRECT_MAP). */
+static inline void *arch_phys_to_virt(uint64_t pa) { return (void *)(0xffff800000000000ull + pa); }
 static inline uint64_t arch_tf_ip(const struct trapframe *tf) { return tf->rip; }
 static inline bool arch_tf_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
 
