@@ -280,7 +280,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: test-slowpath all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -334,6 +334,23 @@ test: setup
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
 		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
+	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
+
+# The IPC and POSIX tiers again with the IPC fast path off (kernel option
+# ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
+# must give the same results. make test runs it after the full run.
+SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive*
+test-slowpath: setup
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
+	$(PYTHON) tools/mkfsimage.py tests $(BUILD)/test
+	MYRMEX_KERNEL_ARGS=ipc_fast=off MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello \
+		$(PYTHON) tools/run_tests.py --no-panic-checks --kernel $(KERNEL_BIN) \
+		$(addprefix --disk ,$(TEST_DISKS)) \
+		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
+		--log $(BUILD)/test/kernel-slowpath.log \
+		--init "$(BUILD)/tests/kernel/testinit $(SLOWPATH_TESTS)" --modules $(TEST_MODULES) \
+		--posix $(BUILD)
 
 # The system-call fuzzer alone (tests/kernel/t_fuzz.c, docs/testing.md): the
 # test init runs only its `fuzz` entry, with SEED (default: the date, in

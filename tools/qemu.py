@@ -143,6 +143,12 @@ def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
     turns it into SIGINT), not to QEMU; Ctrl-A x still quits.
     """
     cmd = [QEMU, "-kernel", kernel]
+    # The kernel's own options (its command line, docs/architecture.md's
+    # "Boot options"), e.g. ipc_fast=off; not for a Linux guest, whose
+    # caller passes -append itself.
+    kernel_args = os.environ.get("MYRMEX_KERNEL_ARGS", "")
+    if kernel_args and "-append" not in extra:
+        cmd += ["-append", kernel_args]
     if modules:
         cmd += ["-initrd", initrd_arg(modules)]
     cmd += ["-m", memory, "-smp", "1",

@@ -109,7 +109,9 @@ struct myrmex_kstats {
 	uint64_t syscalls_unknown;  /* system calls answered -ENOSYS for want of a handler
 	                               (counted per number in the kernel's
 	                               personality_unknown_counts[]) */
+	uint64_t ipc_fast_on;       /* 1 when the IPC fast path is on (not a counter; the
+	                               kernel option ipc_fast=off turns it off) */
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 29 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 30 * 8, "kstats layout");
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include <kernel/stats.h>
 #include <kernel/ica.h>
+#include <kernel/ipc.h>
 #include <kernel/kmem.h>
 #include <kernel/pmm.h>
 #include <kernel/proc.h>
@@ -20,4 +21,5 @@ void stats_snapshot(struct myrmex_kstats *out)
 	out->processes = proc_count();
 	out->threads = thread_count();
 	out->ica_live = ica_live_count();
+	out->ipc_fast_on = ipc_fast_enabled;
 }

@@ -149,6 +149,7 @@ static const struct test tests[] = {
 	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1, 0 },
 	{ "exhaust-procs", "t_exhaust_procs", { 0 }, EXITS, 0, 1, 0 },
 	{ "ipc-sync", "t_ipc_sync", { 0 }, EXITS, 0, 0, SERVER },
+	{ "ipc-fast", "t_ipc_fast", { 0 }, EXITS, 0, 0, SERVER },
 	{ "ipc-async", "t_ipc_async", { 0 }, EXITS, 0, 0, SERVER },
 	{ "ipc-threads", "t_ipc_threads", { 0 }, EXITS, 0, 0, SERVER },
 	{ "ipc-stages", "t_ipc_stages", { 0 }, EXITS, 0, 0, SERVER },
