@@ -280,7 +280,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: test-slowpath all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: test-slowpath ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -313,6 +313,14 @@ BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SE
 BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \
 	$(BUILD)/servers/virtio_blk $(BUILD)/servers/uart $(BUILD)/servers/fileman \
 	$(BUILD)/servers/pm $(BUILD)/servers/svcman $(SERVICE_TABLE)
+
+# Where the instructions of an IPC round trip and of forwarded POSIX calls
+# go: tools/ipc_profile.py single-steps them under QEMU's gdb stub.
+ipc-profile: setup
+	@$(MAKE) --no-print-directory all benchmarks
+	$(PYTHON) tools/ipc_profile.py --build $(BUILD) --json $(BUILD)/bench/ipc_profile.json
+	$(PYTHON) tools/ipc_profile.py --build $(BUILD) --posix-modules $(BENCH_POSIX_MODULES) \
+		--json $(BUILD)/bench/ipc_profile_posix.json
 
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)

@@ -13,6 +13,7 @@ phase (entry, checks, mapping, switch, delivery, exit, user), and writes
 the same as JSON with --json.
 
 Usage: tools/ipc_profile.py [--kernel K] [--build build] [--json out.json]
+       [--posix-modules MODULE...]   (make ipc-profile runs both)
 """
 import argparse
 import bisect
@@ -28,6 +29,8 @@ import qemu  # noqa: E402
 
 MARK = 0x5ca1ab1e000
 OPERATIONS = {1: "ipc.sync.roundtrip", 2: "markers (subtract)", 3: "ipc.sync.roundtrip.data4k"}
+POSIX_OPERATIONS = {1: "posix.lseek (forwarded, no data)", 2: "markers (subtract)",
+                    3: "posix.read4k (forwarded, data ICA + copy)"}
 
 # Phases by function name: the first matching prefix wins; unknown kernel
 # functions count as "other kernel".
@@ -137,12 +140,20 @@ def free_port():
     return port
 
 
-def trace(args, tmp):
+def trace(args, tmp, operations):
     build = args.build
-    modules = ["%s/bench/benchinit bench_ipc_profile" % build,
-               "%s/bench/bench_ipc_profile" % build, "%s/bench/bench_ipcsrv" % build]
+    disk = None
+    if args.posix_modules:
+        # The POSIX benchmark boot (tools/bench_posix.py) with this program
+        # as sysinit's first POSIX program.
+        import bench_posix
+        disk = bench_posix.make_image(os.path.join(build, "bench", "posix"), tmp)
+        modules = ["%s/user/sysinit /bench/posix/profile_calls" % build] + args.posix_modules
+    else:
+        modules = ["%s/bench/benchinit bench_ipc_profile" % build,
+                   "%s/bench/bench_ipc_profile" % build, "%s/bench/bench_ipcsrv" % build]
     port = free_port()
-    cmd = qemu.qemu_command(args.kernel, modules, "tcg",
+    cmd = qemu.qemu_command(args.kernel, modules, "tcg", disk=disk,
                             extra=["-S", "-gdb", "tcp:127.0.0.1:%d" % port])
     log = open(os.path.join(tmp, "serial.log"), "wb")
     guest = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -150,7 +161,7 @@ def trace(args, tmp):
     script = os.path.join(tmp, "trace.py")
     with open(script, "w") as f:
         f.write(GDB_SCRIPT % {"mark": MARK, "out": out, "port": port,
-                              "opens": sorted(OPERATIONS)})
+                              "opens": sorted(operations)})
     try:
         subprocess.run(["gdb", "-nx", "-batch", "-ex", "file %s" % args.elf, "-x", script],
                        check=True, capture_output=True, timeout=args.timeout)
@@ -184,17 +195,26 @@ def main(argv=None):
     ap.add_argument("--json", default=None)
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--top", type=int, default=40)
+    ap.add_argument("--posix-modules", nargs="*", default=[],
+                    help="trace forwarded POSIX calls (bench/posix/profile_calls) in the "
+                         "POSIX benchmark boot with these modules after sysinit")
     args = ap.parse_args(argv)
     args.kernel = args.kernel or "%s/kernel/myrmex.bin" % args.build
     args.elf = args.elf or "%s/kernel/myrmex.elf" % args.build
     kernel = Symbols(args.elf)
-    users = {"client": Symbols("%s/bench/bench_ipc_profile" % args.build),
-             "server": Symbols("%s/bench/bench_ipcsrv" % args.build)}
+    if args.posix_modules:
+        operations = POSIX_OPERATIONS
+        users = {"client": Symbols("%s/bench/posix/profile_calls" % args.build),
+                 "server": Symbols("%s/servers/fileman" % args.build)}
+    else:
+        operations = OPERATIONS
+        users = {"client": Symbols("%s/bench/bench_ipc_profile" % args.build),
+                 "server": Symbols("%s/bench/bench_ipcsrv" % args.build)}
     with tempfile.TemporaryDirectory() as tmp:
-        records = trace(args, tmp)
+        records = trace(args, tmp, operations)
     report = {}
     for rec in records:
-        name = OPERATIONS[rec["mark"]]
+        name = operations[rec["mark"]]
         funcs, phases = attribute(rec, kernel, users)
         total = len(rec["pcs"])
         report[name] = {"instructions": total, "phases": phases, "functions": funcs}
