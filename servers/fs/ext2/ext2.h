@@ -73,6 +73,13 @@ struct ext2_fs {
 
 	bool sb_dirty;
 	_Alignas(8) uint8_t sb[1024];   /* the on-disk superblock (struct ext2_super) */
+
+	/* The inode read or written last, as ext2_read_inode returns it: a
+	 * file's reads and writes look the same inode up again and again
+	 * (inode.c). Every write of an inode goes through put_inode, which keeps
+	 * it equal to the disk. cached_ino 0: none. */
+	uint32_t cached_ino;
+	_Alignas(8) uint8_t cached_inode[160];   /* a struct ext2_inode (ext2_disk.h) */
 };
 
 /* Mode bits (the Linux values). */

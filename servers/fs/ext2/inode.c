@@ -40,8 +40,15 @@ static uint32_t known_bytes(const struct ext2_fs *fs, const struct ext2_inode *i
 	return EXT2_GOOD_OLD_INODE_SIZE + extra;
 }
 
+_Static_assert(sizeof(struct ext2_inode) == sizeof(((struct ext2_fs *)0)->cached_inode),
+               "ext2_fs.cached_inode holds one struct ext2_inode");
+
 int ext2_read_inode(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 {
+	if (ino != 0 && ino == fs->cached_ino) {
+		memcpy(in, fs->cached_inode, sizeof(*in));
+		return 0;
+	}
 	uint8_t block[EXT2_BLOCK_SIZE];
 	uint64_t b;
 	uint32_t off;
@@ -55,6 +62,8 @@ int ext2_read_inode(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 	/* Fields past the declared extra size are not inode fields. */
 	n = known_bytes(fs, in);
 	memset((uint8_t *)in + n, 0, sizeof(*in) - n);
+	fs->cached_ino = ino;
+	memcpy(fs->cached_inode, in, sizeof(*in));
 	return 0;
 }
 
@@ -71,8 +80,17 @@ static int put_inode(struct ext2_fs *fs, uint32_t ino, const struct ext2_inode *
 		return rc;
 	if (whole)
 		memset(block + off, 0, fs->inode_size);
-	memcpy(block + off, in, known_bytes(fs, in));
-	return ext2_bwrite(fs, b, block);
+	uint32_t n = known_bytes(fs, in);
+	memcpy(block + off, in, n);
+	/* The cached copy is what a read would now return, or forgotten. */
+	fs->cached_ino = 0;
+	rc = ext2_bwrite(fs, b, block);
+	if (rc == 0 && (whole || n == sizeof(*in))) {
+		memcpy(fs->cached_inode, in, n);
+		memset(fs->cached_inode + n, 0, sizeof(*in) - n);
+		fs->cached_ino = ino;
+	}
+	return rc;
 }
 
 int ext2_write_inode(struct ext2_fs *fs, uint32_t ino, const struct ext2_inode *in)
