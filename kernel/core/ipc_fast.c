@@ -77,7 +77,8 @@ static long get_restart(struct thread *w)
 		return err;
 	}
 	if (w->ipc_get_out)
-		copy_to_user(w->ipc_get_out, &d, sizeof(d));
+		w->ipc_get_out_written =
+			copy_to_user(w->ipc_get_out, &d, sizeof(d)) == 0 ? w->ipc_get_out : 0;
 	return (long)ica_address(ctl);
 }
 

@@ -118,14 +118,21 @@ NORETURN void sched_exit_current(void)
 	panic("sched_exit_current: a dead thread ran again");
 }
 
-void sched_return_to_user(void)
+/* Gives way to the thread the scheduler prefers (sched_return_to_user). */
+static __attribute__((noinline)) void give_way(struct thread *t)
 {
-	struct thread *t = this_cpu->current;
 	while (this_cpu->need_resched) {
 		t->state = THREAD_RUNNABLE;
 		enqueue(t);
 		schedule();
 	}
+}
+
+void sched_return_to_user(void)
+{
+	struct thread *t = this_cpu->current;
+	if (this_cpu->need_resched)
+		give_way(t);
 	proc_check_killed();
 	personality_return_to_user();
 }

@@ -102,12 +102,16 @@ long sys_get(const struct syscall_args *a)
 	uptr_t ctl = a->arg[0], out = a->arg[1];
 	struct myrmex_delivery d;
 	/* Check the out pointer before anything moves; it may not lie in the
-	 * ICA window, where the return below could unmap it. */
+	 * ICA window, where the return below could unmap it. A server's loop
+	 * gives the same place every time: once written by a get, it is not
+	 * tried again (were it unmapped since, the delivery would be lost to
+	 * the server, as it is when that happens while get waits). */
+	struct thread *t = current_thread();
 	if (out && ica_in_window(out, sizeof(d)))
 		return -EINVAL;
-	if (out && (copy_from_user(&d, out, sizeof(d)) < 0 || copy_to_user(out, &d, sizeof(d)) < 0))
+	if (out && out != t->ipc_get_out_written &&
+	    (copy_from_user(&d, out, sizeof(d)) < 0 || copy_to_user(out, &d, sizeof(d)) < 0))
 		return -EFAULT;
-	struct thread *t = current_thread();
 	/* From here the fast path may finish this get for us (ipc_fast.c). */
 	t->ipc_get_out = out;
 	t->ipc_resume = IPC_RESUME_GET;
@@ -121,7 +125,7 @@ long sys_get(const struct syscall_args *a)
 	long r = ipc_get(t, &d);
 	t->ipc_resume = IPC_RESUME_NONE;
 	if (r >= 0 && out)
-		copy_to_user(out, &d, sizeof(d));
+		t->ipc_get_out_written = copy_to_user(out, &d, sizeof(d)) == 0 ? out : 0;
 	return r;
 }
 

@@ -68,12 +68,17 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 	int err = ensure(p, &ch->ctl, 1);
 	if (err)
 		return err;
-	memset(f, 0, sizeof(*f));
+	/* Field by field (this is on every forwarded call): a call without
+	 * data leaves data NULL, and res[] reads 0 when no result came. */
 	f->t = t;
 	f->ctl = own(p, ch->ctl);
 	f->service = service;
 	f->target = posix_route(service)->coreid;
 	f->opcode = opcode;
+	for (unsigned i = 0; i < 8; i++)
+		f->arg[i] = f->res[i] = 0;
+	f->data = NULL;
+	f->data_size = 0;
 	if (data_bytes == 0)
 		return 0;
 	bool small = data_bytes <= FORWARD_SMALL_BYTES;
@@ -91,22 +96,29 @@ void *forward_data(struct fwd *f)
 	return ica_kernel_ptr(f->data, 0);
 }
 
-/* Writes the request into the control ICA: a header and one frame. */
+/* Writes the request into the control ICA: a header and one frame. Every
+ * field is stored (anyone the ICA visited may have scribbled on it), one
+ * by one rather than cleared first: this is on every forwarded call. */
 static void write_request(struct ica *ctl, const struct fwd *f)
 {
 	struct myrmex_ctl_header *h = ica_kernel_ptr(ctl, 0);
-	memset(h, 0, sizeof(*h));
 	h->magic = MYRMEX_CTL_MAGIC;
 	h->currentp = FRAME_OFFSET;
+	h->flags = 0;
+	h->resultp = 0;
+	h->kind = 0;
 	struct myrmex_frame *fr = ica_kernel_ptr(ctl, FRAME_OFFSET);
-	memset(fr, 0, sizeof(*fr));
+	fr->prev = 0;
+	fr->requester = 0;
 	fr->target = f->target;
 	fr->opcode = f->opcode;
-	memcpy(fr->arg, f->arg, sizeof(fr->arg));
-	if (f->data) {
-		fr->ndata = 1;
-		fr->data[0] = f->data->handle;
-	}
+	fr->status = 0;
+	fr->ndata = f->data ? 1 : 0;
+	fr->data[0] = f->data ? f->data->handle : 0;
+	for (unsigned i = 1; i < MYRMEX_FRAME_DATA; i++)
+		fr->data[i] = 0;
+	for (unsigned i = 0; i < 8; i++)
+		fr->arg[i] = f->arg[i];
 }
 
 static void cancel_orphan(struct process *p, enum posix_service service, uint32_t ctl_handle);

@@ -114,18 +114,11 @@ NORETURN static void die(struct process *p, int status)
 	__builtin_unreachable();   /* the thread has exited */
 }
 
-void personality_return_to_user(void)
+/* Delivers t's pending signals, restarts or restores (the uncommon case
+ * of personality_return_to_user, kept apart so that the common one saves no
+ * registers). */
+static __attribute__((noinline)) void deliver_pending(struct thread *t, struct process *p)
 {
-	struct thread *t = current_thread();
-	struct process *p = t->proc;
-	if (!p)
-		return;
-	/* The common case, on every system call: nothing to deliver, restart
-	 * or restore. */
-	struct sig_thread *st = &t->px->sig;
-	if (!st->restart && !st->restore_mask &&
-	    !((st->pending.set | p->px->sig.pending.set) & ~st->blocked))
-		return;
 	enum sig_restart restart = (enum sig_restart)t->px->sig.restart;
 	t->px->sig.restart = SIG_RESTART_NONE;
 	struct sig_info info;
@@ -155,4 +148,19 @@ void personality_return_to_user(void)
 		t->px->sig.restore_mask = false;
 		signal_set_blocked(t, t->px->sig.saved_mask);
 	}
+}
+
+void personality_return_to_user(void)
+{
+	struct thread *t = current_thread();
+	struct process *p = t->proc;
+	if (!p)
+		return;
+	/* The common case, on every system call: nothing to deliver, restart
+	 * or restore. */
+	const struct sig_thread *st = &t->px->sig;
+	if (!st->restart && !st->restore_mask &&
+	    !((st->pending.set | p->px->sig.pending.set) & ~st->blocked))
+		return;
+	deliver_pending(t, p);
 }

@@ -74,6 +74,7 @@ struct thread {
 	 * wait on ipc_waiters. */
 	enum ipc_resume ipc_resume;
 	uptr_t ipc_get_out;            /* get: where its delivery goes (0: nowhere) */
+	uptr_t ipc_get_out_written;    /* where the last get wrote a delivery (sys_get) */
 	/* The personality's state (kernel/personality.h), under its own rules. */
 	struct posix_thread *px;
 	struct arch_thread arch;       /* [arch] */
