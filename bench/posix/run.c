@@ -8,9 +8,10 @@
  * other (fork, execve, waitpid: each in a fresh process), prints
  * `BENCH-ERROR <name> ...` for one that fails, then BENCH-DONE, and exits
  * with 0 when all passed. With arguments it runs only the programs named.
- * On Myrmex, after the whole list, it stops the time server (SIGKILL) and
- * runs the time benchmarks again, whose figures then end in ".kernel": the
- * same binaries with the time calls answered by the kernel.
+ * On Myrmex, after the whole list, it tries to stop the time server
+ * (SIGKILL) to run the time benchmarks again with the time calls answered by
+ * the kernel (figures ending in ".kernel"); since issue 14 a POSIX process
+ * may not signal a server, so it says BENCH-SKIP instead.
  */
 #define _DEFAULT_SOURCE
 #include "bench.h"
@@ -120,8 +121,15 @@ static int run_one(const char *self, const char *name)
 static int stop_time_server(void)
 {
 	long pid = myrmex_server_pid(MYRMEX_COREID_TIME);
-	if (pid <= 0 || kill((pid_t)pid, SIGKILL) != 0)
+	if (pid <= 0)
 		return -1;
+	if (kill((pid_t)pid, SIGKILL) != 0) {
+		/* Since issue 14 a POSIX process may signal only POSIX processes,
+		 * and the service manager would start the server again anyway. */
+		say("BENCH-SKIP posix.clock_gettime.kernel the time server cannot be stopped "
+		    "(kill: errno %d)\n", errno);
+		return -1;
+	}
 	for (int i = 0; i < 1000; i++) {
 		if (myrmex_server_pid(MYRMEX_COREID_TIME) == -ESRCH)
 			return 0;
