@@ -30,7 +30,8 @@ import qemu  # noqa: E402
 MARK = 0x5ca1ab1e000
 OPERATIONS = {1: "ipc.sync.roundtrip", 2: "markers (subtract)", 3: "ipc.sync.roundtrip.data4k"}
 POSIX_OPERATIONS = {1: "posix.lseek (forwarded, no data)", 2: "markers (subtract)",
-                    3: "posix.read4k (forwarded, data ICA + copy)"}
+                    3: "posix.read4k (forwarded, data ICA + copy)",
+                    5: "posix.pipe_pingpong (4 forwarded calls, a child echoing)"}
 
 # Phases by function name: the first matching prefix wins; unknown kernel
 # functions count as "other kernel".
@@ -172,13 +173,19 @@ def trace(args, tmp, operations):
         return [json.loads(line) for line in f]
 
 
-def attribute(record, kernel, users):
-    first_cr3 = next((c for _, u, c in record["pcs"] if u), None)
+def attribute(record, kernel, users, roles):
+    """Counts per function and per phase. roles maps a CR3 to the user
+    program it belongs to: the first one seen is the client, the next the
+    server (the first trace has only those two), any later one a child of
+    the client (its symbols)."""
     funcs, phases = {}, {}
     for pc, user, cr3 in record["pcs"]:
         if user:
-            who = "client" if cr3 == first_cr3 else "server"
-            name = "%s:%s" % (who, users[who].name(pc))
+            if cr3 not in roles:
+                roles[cr3] = ("client", "server", "child")[min(len(roles), 2)]
+            who = roles[cr3]
+            syms = users["client"] if who == "child" else users[who]
+            name = "%s:%s" % (who, syms.name(pc))
         else:
             name = kernel.name(pc)
         funcs[name] = funcs.get(name, 0) + 1
@@ -213,9 +220,10 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         records = trace(args, tmp, operations)
     report = {}
+    roles = {}
     for rec in records:
         name = operations[rec["mark"]]
-        funcs, phases = attribute(rec, kernel, users)
+        funcs, phases = attribute(rec, kernel, users, roles)
         total = len(rec["pcs"])
         report[name] = {"instructions": total, "phases": phases, "functions": funcs}
         print("%s: %d instructions" % (name, total))

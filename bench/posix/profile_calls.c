@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PROFILE_MARK 0x5ca1ab1e000ul
@@ -35,7 +36,8 @@ int main(void)
 	long bad = 0;
 	for (int i = 0; i < WARMUP; i++)
 		bad |= lseek(fd, 0, SEEK_SET) != 0 || pread(fd, buf, sizeof buf, 0) != 4096;
-	/* Traced: 1..2 an lseek (a forwarded call without data), 3..4 a pread
+	/* Traced (the tracer opens at 1, 3 and 5; 2 measures the markers):
+	 * 1..2 an lseek (a forwarded call without data), 3..4 a pread
 	 * of 4 KiB (a forwarded call with a data ICA and the kernel's copy). */
 	mark(1);
 	bad |= lseek(fd, 0, SEEK_SET) != 0;
@@ -43,6 +45,28 @@ int main(void)
 	mark(3);
 	bad |= pread(fd, buf, sizeof buf, 0) != 4096;
 	mark(4);
+
+	/* 5..6: one round trip of posix.pipe_pingpong: a byte to a child over
+	 * one pipe and back over another (four forwarded calls). */
+	int to_child[2], to_parent[2];
+	if (pipe(to_child) != 0 || pipe(to_parent) != 0)
+		return 1;
+	pid_t child = fork();
+	if (child == 0) {
+		char c;
+		while (read(to_child[0], &c, 1) == 1)
+			if (write(to_parent[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	char c = 'x';
+	for (int i = 0; i < WARMUP; i++)
+		bad |= write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1;
+	mark(5);
+	bad |= write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1;
+	mark(6);
+	close(to_child[1]);
+	waitpid(child, NULL, 0);
 	printf("BENCH-PROFILE-DONE %ld\n", bad);
 	return bad ? 1 : 0;
 }

@@ -51,6 +51,8 @@ struct pipe {
 
 static struct pipe pipes[PIPES];
 static struct parked parked[PARKED];
+static unsigned parked_count;   /* entries used: below PARKED_PER_PROCESS, no process
+                                   can be at its limit, and park skips the count */
 static uint32_t next_number = 1;
 
 struct pipe *pipe_new(int *err)
@@ -106,16 +108,19 @@ static uint32_t ring_put(struct pipe *p, const uint8_t *src, uint64_t len)
  * already (so that one process cannot take every place). */
 static struct parked *park(struct server_request *rq, struct open_file *f, bool write, uint64_t done)
 {
-	unsigned mine = 0;
-	for (unsigned i = 0; i < PARKED; i++)
-		mine += parked[i].used && parked[i].rq.d.requester == rq->d.requester;
-	if (mine >= PARKED_PER_PROCESS)
-		return NULL;
+	if (parked_count >= PARKED_PER_PROCESS) {
+		unsigned mine = 0;
+		for (unsigned i = 0; i < PARKED; i++)
+			mine += parked[i].used && parked[i].rq.d.requester == rq->d.requester;
+		if (mine >= PARKED_PER_PROCESS)
+			return NULL;
+	}
 	for (unsigned i = 0; i < PARKED; i++) {
 		struct parked *k = &parked[i];
 		if (k->used)
 			continue;
 		k->used = true;
+		parked_count++;
 		k->write = write;
 		k->rq = *rq;
 		k->f = f;
@@ -150,6 +155,7 @@ static void finish(struct parked *k, int64_t status)
 	struct server_request rq = k->rq;
 	struct open_file *f = k->f;
 	k->used = false;
+	parked_count--;
 	server_reply_later(FM_NAME, &rq, status);
 	ofd_unref(f);
 }
