@@ -42,7 +42,8 @@ APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", 
            "touch", "env", "uname", "id", "cmp", "diff", "chmod", "chown", "stat", "sync",
            "readlink",
            "ps", "uniq", "cut", "expr", "tee", "xargs", "find", "od", "timeout",
-           "vi", "more", "clear", "date", "yes", "df", "du", "hostname"]
+           "vi", "more", "clear", "date", "yes", "df", "du", "hostname",
+           "dd", "free", "uptime", "tty", "pidof", "mount"]
 
 
 class ImageError(Exception):
@@ -63,7 +64,8 @@ def fill_tree(root, programs_dir, busybox, suite_dir=SUITE_DIR):
     """Writes the image's tree into the empty folder root; returns the
     program names (run.sh's list). Raises ImageError for a missing file."""
     names = suite_programs(os.path.join(suite_dir, "run.sh"))
-    for d, mode in (("bin", 0o755), ("posix", 0o755), ("tmp", 0o1777), ("dev", 0o755)):
+    for d, mode in (("bin", 0o755), ("posix", 0o755), ("tmp", 0o1777), ("dev", 0o755),
+                    ("proc", 0o555)):
         os.mkdir(os.path.join(root, d))
         os.chmod(os.path.join(root, d), mode)
     if not os.path.isfile(busybox):
@@ -99,6 +101,7 @@ def make_image(programs_dir, busybox, image, mib=IMAGE_MIB, suite_dir=SUITE_DIR)
         tmp = image + ".tmp"
         try:
             e2fs.mke2fs(tmp, tree, mib, "myrmex-posix")
+            e2fs.make_dev_nodes(tmp)
         except e2fs.E2fsError as e:
             raise ImageError(str(e))
         os.replace(tmp, image)

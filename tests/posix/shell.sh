@@ -133,6 +133,17 @@ rm b s dangling && echo "left:" $(ls)
 cd ..
 rm -rf lnk
 
+echo "== /dev (ls, ls -l, dd, tty)"
+# Linux's /dev holds more than these; the ones Myrmex serves are compared.
+ls /dev | grep -E '^(null|zero|full|random|urandom|tty|console|stdin|stdout|stderr|fd)$' | tr '\n' ' '; echo
+ls -l /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty | while read mode links u g maj min rest; do
+    echo "$mode $maj $min ${rest##* }"
+done
+dd if=/dev/zero of=ddout bs=4k count=4 2>/dev/null && echo "dd: $(wc -c < ddout) bytes, $(tr -d '\000' < ddout | wc -c) not zero"
+echo hello > /dev/full 2>/dev/null || echo "write to /dev/full fails"
+echo "head -c 32 /dev/urandom: $(head -c 32 /dev/urandom | wc -c) bytes"
+rm ddout
+
 cd ..
 rm -rf shell.scratch
 echo "== done"

@@ -26,6 +26,11 @@
  *   path.c      path resolution (current directory, dirfd, ".", "..",
  *               symbolic links), a directory's absolute path, the special
  *               names /dev/null, /dev/tty, /dev/console
+ *   devfile.c   the device files (/dev/null, zero, full, random, urandom,
+ *               tty, console): names, numbers, modes, reads and writes
+ *   procfs.c    /proc: paths under it asked of the procfs server, its
+ *               answers kept as a snapshot per open description; the
+ *               descriptors and current directories answered here
  *   console.c   the console's descriptors: reads, writes and ioctls passed
  *               on to the console server with direct return; its readiness
  *   ops_open.c  open, open-as, stat, access, readlink
@@ -199,7 +204,8 @@ extern uint64_t cache_pinned_lost;
 
 /* ---- ofd.c: open-file descriptions ---- */
 
-enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL };
+enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL, FM_ZERO, FM_FULL,
+               FM_RANDOM, FM_URANDOM, FM_PROC };
 
 struct pipe;
 
@@ -213,6 +219,7 @@ struct open_file {
 	uint64_t offset;              /* a file's offset, a directory's read position */
 	uint64_t next_sequential;     /* the offset a sequential reader asks next */
 	struct pipe *pipe;            /* FM_PIPE: the read end (O_RDONLY) or write end */
+	uint64_t rdev;                /* FM_CONSOLE: the name's device number (tty 5:0, console 5:1) */
 };
 
 /* The status flags F_SETFL may change. */
@@ -384,6 +391,18 @@ int64_t stat_inode(struct server_request *rq, uint32_t ino);
 int64_t stat_special(struct server_request *rq, uint32_t mode, uint64_t rdev, uint64_t ino);
 /* fstat of description f (every kind). */
 int64_t stat_description(struct server_request *rq, const struct open_file *f);
+
+/* devfile.c: the device files. devfile_by_name: the device whose absolute path is
+ * normal (lexically normalised), its kind and Linux device number; NULL
+ * when none. devfile_stat: its struct stat (the console's two names told apart
+ * by rdev). devfile_is_device: null, zero, full, random or urandom.
+ * devfile_read fills len bytes of the data ICA (checked by the caller);
+ * devfile_write: what a write of len bytes returns. */
+const char *devfile_by_name(const char *normal, enum fm_kind *kind, uint64_t *rdev);
+int64_t devfile_stat(struct server_request *rq, enum fm_kind kind, uint64_t rdev);
+bool devfile_is_device(enum fm_kind kind);
+int64_t devfile_read(struct server_request *rq, enum fm_kind kind, uint64_t len);
+int64_t devfile_write(enum fm_kind kind, uint64_t len);
 
 /* console.c: a read or write on the console description f passed on to
  * the console server; SERVER_LATER when passed on, else -errno. */

@@ -68,7 +68,11 @@ uint32_t ofd_kind(const struct open_file *f)
 	case FM_CONSOLE:
 		return FS_KIND_CONSOLE;
 	case FM_NULL:
-		return FS_KIND_NULL;
+	case FM_ZERO:
+	case FM_FULL:
+	case FM_RANDOM:
+	case FM_URANDOM:
+		return FS_KIND_NULL;   /* a device: one request a call, no splitting */
 	default:
 		return 0;
 	}

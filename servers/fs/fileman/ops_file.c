@@ -155,9 +155,9 @@ int64_t do_read(struct server_request *rq)
 		return pipe_read(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, false);
-	case FM_NULL:
-		return 0;
 	default:
+		if (devfile_is_device(f->kind))
+			return devfile_read(rq, f->kind, len);
 		break;
 	}
 	bool positioned = rq->d.opcode == FS_PREAD;
@@ -189,9 +189,9 @@ int64_t do_write(struct server_request *rq)
 		return pipe_write(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, true);
-	case FM_NULL:
-		return (int64_t)len;
 	default:
+		if (devfile_is_device(f->kind))
+			return devfile_write(f->kind, len);
 		break;
 	}
 	bool positioned = rq->d.opcode == FS_PWRITE;
@@ -218,8 +218,8 @@ int64_t do_lseek(struct server_request *rq)
 		return -EBADF;
 	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE)
 		return -ESPIPE;
-	if (f->kind == FM_NULL)
-		return 0;   /* as Linux: /dev/null stays at 0 */
+	if (devfile_is_device(f->kind))
+		return 0;   /* as Linux: the memory devices stay at 0 */
 	int64_t offset = SERVER_IN(rq, struct fs_lseek_args)->offset, base;
 	switch (SERVER_IN(rq, struct fs_lseek_args)->whence) {
 	case SEEK_SET:
@@ -300,9 +300,13 @@ int64_t stat_description(struct server_request *rq, const struct open_file *f)
 {
 	switch (f->kind) {
 	case FM_CONSOLE:
-		return stat_special(rq, EXT2_S_IFCHR | 0620, (5u << 8) | 1u, 1);
+		return devfile_stat(rq, FM_CONSOLE, f->rdev ? f->rdev : (5u << 8) | 1u);
 	case FM_NULL:
-		return stat_special(rq, EXT2_S_IFCHR | 0666, (1u << 8) | 3u, 2);
+	case FM_ZERO:
+	case FM_FULL:
+	case FM_RANDOM:
+	case FM_URANDOM:
+		return devfile_stat(rq, f->kind, 0);
 	case FM_PIPE:
 		return stat_special(rq, EXT2_S_IFIFO | 0600, 0, 1000u + pipe_number(f->pipe));
 	default:

@@ -64,7 +64,13 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 			return -EEXIST;
 		if (flags & O_DIRECTORY)
 			return -ENOTDIR;
-		return install_new(rq, special, keep, 0, cloexec);
+		struct open_file *f = ofd_new(special, keep);
+		if (!f)
+			return -ENFILE;
+		f->rdev = rdev;
+		int fd = files_install(rq->d.requester, f, 0, cloexec);
+		ofd_unref(f);
+		return fd;
 	}
 	uint32_t ino = 0;
 	rc = path_lookup(rq, base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
@@ -137,7 +143,7 @@ static enum fm_kind special_of(const char *cwd, const char *path, uint32_t *mode
                                uint64_t *rdev)
 {
 	enum fm_kind kind = path_special(cwd, path, rdev);
-	*mode = EXT2_S_IFCHR | (kind == FM_NULL ? 0666 : 0620);
+	*mode = EXT2_S_IFCHR;
 	return kind;
 }
 
@@ -165,7 +171,7 @@ int64_t do_stat(struct server_request *rq)
 		return err;
 	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
 	if (special != FM_FREE)
-		return stat_special(rq, mode, rdev, special == FM_NULL ? 2 : 1);
+		return devfile_stat(rq, special, rdev);
 	uint32_t ino;
 	int rc = path_lookup(rq, base, path, !(a->at_flags & FS_AT_NOFOLLOW), &ino);
 	if (rc < 0)

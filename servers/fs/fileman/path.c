@@ -225,20 +225,8 @@ enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev)
 	size_t len = path[0] == '/' ? 0 : normal_add(normal, 0, cwd);
 	len = normal_add(normal, len, path);
 	normal[len] = '\0';
-	static const struct {
-		const char *name;
-		enum fm_kind kind;
-		uint64_t rdev;
-	} specials[] = {
-		{ "/dev/null", FM_NULL, (1u << 8) | 3u },
-		{ "/dev/console", FM_CONSOLE, (5u << 8) | 1u },
-		{ "/dev/tty", FM_CONSOLE, (5u << 8) | 0u },
-	};
-	for (unsigned i = 0; i < sizeof(specials) / sizeof(specials[0]); i++) {
-		if (strcmp(normal, specials[i].name) == 0) {
-			*rdev = specials[i].rdev;
-			return specials[i].kind;
-		}
-	}
+	enum fm_kind kind;
+	if (devfile_by_name(normal, &kind, rdev))
+		return kind;
 	return FM_FREE;
 }
