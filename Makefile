@@ -312,7 +312,7 @@ BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SE
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
 BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \
 	$(BUILD)/servers/virtio_blk $(BUILD)/servers/uart $(BUILD)/servers/fileman \
-	$(BUILD)/servers/pm $(BUILD)/servers/svcman $(SERVICE_TABLE)
+	$(BUILD)/servers/pm $(BUILD)/servers/procfs $(BUILD)/servers/svcman $(SERVICE_TABLE)
 
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)

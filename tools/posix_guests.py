@@ -336,7 +336,7 @@ def prune_cache(cache_dir):
 MYRMEX_INIT = "user/sysinit"
 MYRMEX_FIRST = "user/posix_start"
 MYRMEX_SERVERS = ["servers/timed", "servers/virtio_blk", "servers/uart", "servers/fileman",
-                  "servers/pm", "servers/svcman", "servers/services.conf"]
+                  "servers/pm", "servers/procfs", "servers/svcman", "servers/services.conf"]
 
 
 def myrmex_boot(build, args=()):

@@ -143,6 +143,18 @@ dd if=/dev/zero of=ddout bs=4k count=4 2>/dev/null && echo "dd: $(wc -c < ddout)
 echo hello > /dev/full 2>/dev/null || echo "write to /dev/full fails"
 echo "head -c 32 /dev/urandom: $(head -c 32 /dev/urandom | wc -c) bytes"
 rm ddout
+echo "tty: $(tty)"
+
+echo "== /proc (ps, free, uptime, pidof)"
+ps > ps.out
+grep -q '[s]h /posix/shell.sh' ps.out && echo "ps shows the shell"
+head -1 ps.out | grep -q PID && echo "ps header has PID"
+echo "free:" $(free | head -1)
+echo "free Mem lines: $(free | grep -c '^Mem:')"
+echo "uptime load average: $(uptime | grep -c 'load average')"
+pidof sh > /dev/null && echo "pidof finds sh"
+echo "lines in /proc/self/stat: $(grep -c . /proc/self/stat)"
+rm ps.out
 
 cd ..
 rm -rf shell.scratch

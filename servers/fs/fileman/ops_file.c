@@ -155,6 +155,12 @@ int64_t do_read(struct server_request *rq)
 		return pipe_read(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, false);
+	case FM_PROC: {
+		int64_t got = procfs_read(rq, f, off, len);
+		if (got > 0 && rq->d.opcode != FS_PREAD)
+			f->offset = off + (uint64_t)got;
+		return got;
+	}
 	default:
 		if (devfile_is_device(f->kind))
 			return devfile_read(rq, f->kind, len);
@@ -189,6 +195,8 @@ int64_t do_write(struct server_request *rq)
 		return pipe_write(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, true);
+	case FM_PROC:
+		return -EIO;   /* read-only, as Linux's files without a write method */
 	default:
 		if (devfile_is_device(f->kind))
 			return devfile_write(f->kind, len);
@@ -229,6 +237,10 @@ int64_t do_lseek(struct server_request *rq)
 		base = (int64_t)f->offset;
 		break;
 	case SEEK_END: {
+		if (f->kind == FM_PROC) {
+			base = (int64_t)procfs_size(f);
+			break;
+		}
 		if (f->ino == 0)
 			return -ESTALE;
 		struct ext2_stat st;
@@ -309,6 +321,8 @@ int64_t stat_description(struct server_request *rq, const struct open_file *f)
 		return devfile_stat(rq, f->kind, 0);
 	case FM_PIPE:
 		return stat_special(rq, EXT2_S_IFIFO | 0600, 0, 1000u + pipe_number(f->pipe));
+	case FM_PROC:
+		return procfs_fstat(rq, f);
 	default:
 		return f->ino ? stat_inode(rq, f->ino) : -ESTALE;
 	}

@@ -217,14 +217,30 @@ static size_t normal_add(char *out, size_t len, const char *s)
 	return len;
 }
 
-enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev)
+const char *path_normal(const char *cwd, const char *path)
 {
 	static char normal[2 * FS_PATH_MAX + 2];
 	if (path[0] != '/' && !cwd)
-		return FM_FREE;
+		return NULL;
 	size_t len = path[0] == '/' ? 0 : normal_add(normal, 0, cwd);
 	len = normal_add(normal, len, path);
 	normal[len] = '\0';
+	if (len == 0) {
+		normal[0] = '/';
+		normal[1] = '\0';
+	}
+	return normal;
+}
+
+enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev)
+{
+	const char *normal = path_normal(cwd, path);
+	if (!normal)
+		return FM_FREE;
+	if (procfs_rest(normal)) {
+		*rdev = 0;
+		return FM_PROC;
+	}
 	enum fm_kind kind;
 	if (devfile_by_name(normal, &kind, rdev))
 		return kind;
