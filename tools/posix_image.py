@@ -10,8 +10,11 @@ it, so the programs, the shell and every path are the same on both. It holds
     /posix/<name>     the conformance programs (build/posix), mode 0755
     /posix/run.sh, /posix/shell.sh, /posix/shell.expected
     /tmp              writable (mode 1777): run.sh works there
-    /dev              empty: Linux mounts devtmpfs on it; Myrmex's file
-                      manager serves /dev/console and /dev/null itself
+    /dev              the device nodes and links of tools/e2fs.py's
+                      make_dev_nodes (debugfs): Linux mounts devtmpfs on it;
+                      Myrmex's file manager serves the devices by name
+    /proc             empty: Linux mounts proc on it; Myrmex's file manager
+                      routes it to the procfs server
 
 made with `mke2fs -d` (tools/e2fs.py: no root needed). Every boot gets a fresh
 copy, since the suite writes to it.
