@@ -14,6 +14,7 @@ ext2 library (servers/fs/ext2) accepts.
 import os
 import shutil
 import subprocess
+import tempfile
 
 SBIN_DIRS = ("/usr/sbin", "/sbin")
 TOOL_TIMEOUT = 120      # seconds for one tool run
@@ -65,6 +66,37 @@ def mke2fs(image, source_dir, mib, label="myrmex"):
                         "-U", "6d797278-6d65-7800-0000-000000000001",
                         "-E", "hash_seed=6d797278-6d65-7800-0000-000000000002",
                         "-d", source_dir, image, "%dM" % mib])
+
+
+# /dev as Linux's devtmpfs has it (name, major, minor, mode) and its links:
+# mke2fs -d cannot make device nodes without root, debugfs can. The file
+# manager serves these names itself (servers/fs/fileman/devfile.c); the
+# nodes are there so that `ls /dev` lists them with the same numbers.
+DEV_NODES = [("console", 5, 1, 0o600), ("tty", 5, 0, 0o666), ("null", 1, 3, 0o666),
+             ("zero", 1, 5, 0o666), ("full", 1, 7, 0o666), ("random", 1, 8, 0o666),
+             ("urandom", 1, 9, 0o666)]
+DEV_LINKS = [("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+             ("stderr", "/proc/self/fd/2"), ("fd", "/proc/self/fd")]
+
+
+def make_dev_nodes(image):
+    """Adds DEV_NODES and DEV_LINKS to the image's /dev (which must exist)."""
+    cmds = ["cd /dev"]
+    for name, major, minor, mode in DEV_NODES:
+        cmds.append("mknod %s c %d %d" % (name, major, minor))
+        cmds.append("sif %s mode 0%o" % (name, 0o20000 | mode))
+    for name, target in DEV_LINKS:
+        cmds.append("symlink %s %s" % (name, target))
+    fd, script = tempfile.mkstemp(prefix="myrmex-dev.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write("\n".join(cmds) + "\n")
+        res = run_tool("debugfs", ["-w", "-f", script, image])
+    finally:
+        os.remove(script)
+    text = (res.stdout + res.stderr).decode("utf-8", "replace")
+    if "rror" in text or "not found" in text:
+        raise E2fsError("debugfs could not make /dev: " + text[-1000:])
 
 
 def fsck(image):

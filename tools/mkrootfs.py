@@ -67,6 +67,7 @@ def main():
         stage(tree, args.busybox, args.add)
         image = args.image + ".tmp"
         e2fs.mke2fs(image, tree, args.mib, "myrmex-root")
+        e2fs.make_dev_nodes(image)
         os.replace(image, args.image)
 
 

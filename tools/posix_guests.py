@@ -39,7 +39,7 @@ import linux_kernel
 import posix_compare
 import qemu
 
-LINUX_APPLETS = ["sh", "mount", "umount", "poweroff", "cat", "cut", "mkdir", "sleep",
+LINUX_APPLETS = ["sh", "mount", "umount", "poweroff", "cat", "cut", "mkdir", "sleep", "ln",
                  "insmod", "chroot", "sync", "uname", "setsid", "env"]
 LINUX_MOUNT = "/mnt/posix"
 # posix_start's environment (user/posix_start), given to run.sh on Linux too.
@@ -220,8 +220,15 @@ mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/printk
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) $(uname -r)"
 {disk}mount -t devtmpfs devtmpfs {mount}/dev
+mount -t proc proc {mount}/proc
+# as udev makes them on a running Linux system (devtmpfs does not)
+ln -s /proc/self/fd/0 {mount}/dev/stdin
+ln -s /proc/self/fd/1 {mount}/dev/stdout
+ln -s /proc/self/fd/2 {mount}/dev/stderr
+ln -s /proc/self/fd {mount}/dev/fd
 setsid -c env -i {env} chroot {mount} /bin/sh {run}{args} </dev/console >/dev/console 2>&1
 echo "{mark} exit $?"
+umount {mount}/proc
 umount {mount}/dev
 umount {mount} && echo "{mark} disk unmounted"
 poweroff -f
@@ -329,7 +336,7 @@ def prune_cache(cache_dir):
 MYRMEX_INIT = "user/sysinit"
 MYRMEX_FIRST = "user/posix_start"
 MYRMEX_SERVERS = ["servers/timed", "servers/virtio_blk", "servers/uart", "servers/fileman",
-                  "servers/pm", "servers/svcman", "servers/services.conf"]
+                  "servers/pm", "servers/procfs", "servers/svcman", "servers/services.conf"]
 
 
 def myrmex_boot(build, args=()):

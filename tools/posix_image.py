@@ -10,8 +10,11 @@ it, so the programs, the shell and every path are the same on both. It holds
     /posix/<name>     the conformance programs (build/posix), mode 0755
     /posix/run.sh, /posix/shell.sh, /posix/shell.expected
     /tmp              writable (mode 1777): run.sh works there
-    /dev              empty: Linux mounts devtmpfs on it; Myrmex's file
-                      manager serves /dev/console and /dev/null itself
+    /dev              the device nodes and links of tools/e2fs.py's
+                      make_dev_nodes (debugfs): Linux mounts devtmpfs on it;
+                      Myrmex's file manager serves the devices by name
+    /proc             empty: Linux mounts proc on it; Myrmex's file manager
+                      routes it to the procfs server
 
 made with `mke2fs -d` (tools/e2fs.py: no root needed). Every boot gets a fresh
 copy, since the suite writes to it.
@@ -42,7 +45,8 @@ APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", 
            "touch", "env", "uname", "id", "cmp", "diff", "chmod", "chown", "stat", "sync",
            "readlink",
            "ps", "uniq", "cut", "expr", "tee", "xargs", "find", "od", "timeout",
-           "vi", "more", "clear", "date", "yes", "df", "du", "hostname"]
+           "vi", "more", "clear", "date", "yes", "df", "du", "hostname",
+           "dd", "free", "uptime", "tty", "pidof", "mount"]
 
 
 class ImageError(Exception):
@@ -63,7 +67,8 @@ def fill_tree(root, programs_dir, busybox, suite_dir=SUITE_DIR):
     """Writes the image's tree into the empty folder root; returns the
     program names (run.sh's list). Raises ImageError for a missing file."""
     names = suite_programs(os.path.join(suite_dir, "run.sh"))
-    for d, mode in (("bin", 0o755), ("posix", 0o755), ("tmp", 0o1777), ("dev", 0o755)):
+    for d, mode in (("bin", 0o755), ("posix", 0o755), ("tmp", 0o1777), ("dev", 0o755),
+                    ("proc", 0o555)):
         os.mkdir(os.path.join(root, d))
         os.chmod(os.path.join(root, d), mode)
     if not os.path.isfile(busybox):
@@ -99,6 +104,7 @@ def make_image(programs_dir, busybox, image, mib=IMAGE_MIB, suite_dir=SUITE_DIR)
         tmp = image + ".tmp"
         try:
             e2fs.mke2fs(tmp, tree, mib, "myrmex-posix")
+            e2fs.make_dev_nodes(tmp)
         except e2fs.E2fsError as e:
             raise ImageError(str(e))
         os.replace(tmp, image)

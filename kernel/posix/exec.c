@@ -15,6 +15,7 @@
  * call returns 0 into the new program. A failure after the point of no
  * return kills the process, as Linux does.
  */
+#include <posix/posix.h>
 #include <posix/pm.h>
 #include <kernel/errno.h>
 #include <posix/fmap.h>
@@ -37,6 +38,8 @@ struct exec_plan {
 	struct elf_image file;           /* over image[] */
 	struct program prog;
 	char name[PROC_NAME_MAX];        /* argv[0]'s last component */
+	char cmdline[POSIX_CMDLINE_MAX]; /* the argv strings, cut (/proc/<pid>/cmdline) */
+	uint32_t cmdline_len;
 };
 
 /* pm waits here for the other threads of its target to end. */
@@ -146,8 +149,15 @@ static int exec_prepare(struct process *pm, const struct myrmex_exec *how, bool 
 	struct program_args pa = { vector, (int)how->argc, vector ? vector + how->argc : NULL,
 	                           (int)how->envc, posix };
 	err = loader_prepare(&plan->prog, &plan->file, &pa);
-	if (!err && how->argc > 0)
+	if (!err && how->argc > 0) {
 		name_from(plan->name, vector[0]);
+		/* The argv strings lie end to end at the start of the args ICA
+		 * (checked above). */
+		const char *last = vector[how->argc - 1];
+		uint64_t len = (uint64_t)(last - vector[0]) + strlen(last) + 1;
+		plan->cmdline_len = (uint32_t)MIN(len, sizeof(plan->cmdline));
+		memcpy(plan->cmdline, vector[0], plan->cmdline_len);
+	}
 	if (vectors)
 		pmm_free(vectors, vector_pages);
 	return err;
@@ -223,6 +233,8 @@ static int replace_image(struct thread *t, const struct exec_plan *plan)
 	t->clear_child_tid = 0;   /* a word of the old image */
 	if (plan->name[0])
 		memcpy(p->name, plan->name, sizeof(p->name));
+	p->px->cmdline_len = plan->cmdline_len;
+	memcpy(p->px->cmdline, plan->cmdline, sizeof(p->px->cmdline));
 	signal_exec_reset(p);
 	return 0;
 }

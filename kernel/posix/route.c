@@ -9,6 +9,7 @@
 #include <myrmex/console.h>
 #include <myrmex/fs.h>
 #include <myrmex/proc.h>
+#include <myrmex/procfs.h>
 #include <myrmex/time.h>
 
 #define BIT(s) (1u << (s))
@@ -28,6 +29,7 @@ static const struct posix_route routes[SERVICE_COUNT] = {
 	[SERVICE_TIME] = { .coreid = MYRMEX_COREID_TIME, .died_errno = -EPIPE },
 	[SERVICE_CONSOLE] = { .coreid = MYRMEX_COREID_CONSOLE, .cancel_op = CONSOLE_CANCEL,
 	                      .died_errno = -EINTR },
+	[SERVICE_PROCFS] = { .coreid = MYRMEX_COREID_PROCFS, .died_errno = -EIO },
 };
 
 const struct posix_route *posix_route(enum posix_service s)

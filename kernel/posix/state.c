@@ -10,6 +10,7 @@
 #include <kernel/personality.h>
 #include <kernel/errno.h>
 #include <kernel/kmem.h>
+#include <kernel/time.h>
 #include <kernel/proc.h>
 #include <posix/fmap.h>
 #include <posix/forward.h>
@@ -36,6 +37,7 @@ int personality_process_init(struct process *p, struct process *parent)
 	if (!p->px)
 		return -ENOMEM;
 	p->px->umask = 022;
+	p->px->start_ns = time_monotonic_ns();
 	return 0;
 }
 

@@ -48,6 +48,15 @@ long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint6
 	return r;
 }
 
+/* Whether a transfer larger than one request goes on in further requests
+ * on this kind of object: regular files and the memory devices (/dev/zero,
+ * null, full, random: as Linux, whose read of /dev/zero fills the whole
+ * buffer); pipes and the console give a short count instead. */
+static bool kind_splits(uint64_t kind)
+{
+	return kind == FS_KIND_REGULAR || kind == FS_KIND_NULL;
+}
+
 /* Reads count bytes at offset (-1: the descriptor's offset) into buf; long
  * reads of regular files go in several requests. */
 static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
@@ -80,7 +89,7 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 			return done ? (long)done : -EFAULT;
 		}
 		done += (uint64_t)r;
-		if ((uint64_t)r < chunk || f.res[7] != FS_KIND_REGULAR)
+		if ((uint64_t)r < chunk || !kind_splits(f.res[7]))
 			break;
 	} while (done < count);
 	return (long)done;
@@ -115,7 +124,7 @@ static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		if ((uint64_t)r > chunk)
 			return done ? (long)done : -EIO;
 		done += (uint64_t)r;
-		if ((uint64_t)r < chunk || f.res[7] != FS_KIND_REGULAR)
+		if ((uint64_t)r < chunk || !kind_splits(f.res[7]))
 			break;
 	} while (done < count);
 	return (long)done;

@@ -21,9 +21,6 @@
 #define RLIMIT_AS     9
 #define RLIM_NLIMITS  16
 #define RLIM_INFINITY (~0ull)
-#define GRND_NONBLOCK 1
-#define GRND_RANDOM   2
-#define GRND_INSECURE 4
 
 /* Everyone is root: ids are 0; setting them to 0 (or -1, "unchanged") works. */
 long sys_getuid(const struct syscall_args *a)
@@ -130,39 +127,6 @@ long sys_setrlimit(const struct syscall_args *a)
 {
 	struct syscall_args p = { .arg = { 0, a->arg[0], a->arg[1], 0 } };
 	return sys_prlimit64(&p);
-}
-
-/* getrandom: an xorshift generator stirred with the time-stamp counter.
- * Good enough for hash seeds and stack canaries; not for keys (documented). */
-static uint64_t random_state;
-
-static uint64_t random_next(void)
-{
-	if (!random_state)
-		random_state = time_monotonic_ns() | 1;
-	random_state ^= time_monotonic_ns() << 7;
-	random_state ^= random_state << 13;
-	random_state ^= random_state >> 7;
-	random_state ^= random_state << 17;
-	return random_state;
-}
-
-long sys_getrandom(const struct syscall_args *a)
-{
-	uptr_t buf = a->arg[0];
-	uint64_t len = a->arg[1];
-	if (a->arg[2] & ~(uint64_t)(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
-		return -EINVAL;
-	len = MIN(len, 1u << 20);
-	if (!user_range_ok(buf, len))
-		return -EFAULT;
-	for (uint64_t done = 0; done < len;) {
-		uint64_t r = random_next(), n = MIN(len - done, sizeof(r));
-		if (copy_to_user(buf + done, &r, n) < 0)
-			return done ? (long)done : -EFAULT;
-		done += n;
-	}
-	return (long)len;
 }
 
 long sys_sysinfo(const struct syscall_args *a)

@@ -156,7 +156,7 @@ static void test_console(void)
 	console_ioctls(fd);
 	struct myrmex_stat st;
 	CHECK_EQ(myrmex_fs_fstat(fd, &st), 0);
-	CHECK(st.st_mode == (0020000u | 0620) && st.st_rdev == 0x501, "fstat(/dev/console): %#o %#llx",
+	CHECK(st.st_mode == (0020000u | 0600) && st.st_rdev == 0x501, "fstat(/dev/console): %#o %#llx",
 	      st.st_mode, (unsigned long long)st.st_rdev);
 	CHECK_EQ(myrmex_fs_lseek(fd, 0, SEEK_SET), -ESPIPE);
 	CHECK_EQ(myrmex_fs_pread(fd, chan_buf(&ch), 4, 0), -ESPIPE);

@@ -203,7 +203,7 @@ static void special_files(void)
 	CHECK(st.st_mode == (0020000u | 0666) && st.st_rdev == 0x103, "stat /dev/null: mode %#o",
 	      st.st_mode);
 	CHECK_EQ(myrmex_fs_stat("/dev/tty", &st), 0);
-	CHECK(st.st_mode == (0020000u | 0620) && st.st_rdev == 0x500, "stat /dev/tty: mode %#o rdev %#llx",
+	CHECK(st.st_mode == (0020000u | 0666) && st.st_rdev == 0x500, "stat /dev/tty: mode %#o rdev %#llx",
 	      st.st_mode, (unsigned long long)st.st_rdev);
 	CHECK_EQ(myrmex_fs_open("/dev/null", O_RDONLY | O_CREAT | O_EXCL, 0644), -EEXIST);
 	CHECK_EQ(myrmex_fs_open("/dev/null", O_RDONLY | O_DIRECTORY, 0), -ENOTDIR);

@@ -133,6 +133,29 @@ rm b s dangling && echo "left:" $(ls)
 cd ..
 rm -rf lnk
 
+echo "== /dev (ls, ls -l, dd, tty)"
+# Linux's /dev holds more than these; the ones Myrmex serves are compared.
+ls /dev | grep -E '^(null|zero|full|random|urandom|tty|console|stdin|stdout|stderr|fd)$' | tr '\n' ' '; echo
+ls -l /dev/null /dev/zero /dev/full /dev/random /dev/urandom /dev/tty | while read mode links u g maj min rest; do
+    echo "$mode $maj $min ${rest##* }"
+done
+dd if=/dev/zero of=ddout bs=4k count=4 2>/dev/null && echo "dd: $(wc -c < ddout) bytes, $(tr -d '\000' < ddout | wc -c) not zero"
+echo hello > /dev/full 2>/dev/null || echo "write to /dev/full fails"
+echo "head -c 32 /dev/urandom: $(head -c 32 /dev/urandom | wc -c) bytes"
+rm ddout
+echo "tty: $(tty)"
+
+echo "== /proc (ps, free, uptime, pidof)"
+ps > ps.out
+grep -q '[s]h /posix/shell.sh' ps.out && echo "ps shows the shell"
+head -1 ps.out | grep -q PID && echo "ps header has PID"
+echo "free:" $(free | head -1)
+echo "free Mem lines: $(free | grep -c '^Mem:')"
+echo "uptime load average: $(uptime | grep -c 'load average')"
+pidof sh > /dev/null && echo "pidof finds sh"
+echo "lines in /proc/self/stat: $(grep -c . /proc/self/stat)"
+rm ps.out
+
 cd ..
 rm -rf shell.scratch
 echo "== done"

@@ -36,6 +36,7 @@ uint64_t arch_tsc_calibrate(void) { return 1000000; }
 void arch_timer_start(unsigned hz) { (void)hz; }
 uint64_t arch_rtc_epoch_seconds(void) { return 0; }
 uint64_t arch_read_tsc(void) { return 0; }
+bool arch_random64(uint64_t *out) { (void)out; return false; }
 
 /* A direct map at 3 GiB, as a 32-bit kernel would have (low memory only). */
 #define DIRECT_MAP 0xc0000000u

@@ -41,6 +41,7 @@ static void detect_features(void)
 	uint32_t r[4];
 	cpuid(1, 0, r);
 	x86_features.pcid = r[2] & (1u << 17);
+	x86_features.rdrand = r[2] & (1u << 30);
 	cpuid(7, 0, r);
 	x86_features.smep = r[1] & (1u << 7);
 	x86_features.smap = r[1] & (1u << 20);

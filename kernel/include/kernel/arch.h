@@ -43,6 +43,10 @@ void arch_timer_start(unsigned hz);
 /* Seconds since the Unix epoch, read from the real-time clock. */
 uint64_t arch_rtc_epoch_seconds(void);
 uint64_t arch_read_tsc(void);
+/* A random word from the CPU's own generator (x86-64: RDRAND): true and
+ * *out set, or false when the CPU has none or it gave nothing after a few
+ * tries (the caller then uses its own generator: kernel/posix/random.c). */
+bool arch_random64(uint64_t *out);
 
 /* Physical memory through the direct map; <arch/arch_types.h> defines, as a
  * static inline function on the hot path (every ICA the kernel reads),

@@ -25,6 +25,8 @@ struct posix_thread {
 };
 
 /* The personality's state in every process (struct process.px). */
+#define POSIX_CMDLINE_MAX 256
+
 struct posix_process {
 	struct sig_process sig;          /* dispositions, pending signals, interval timer */
 	unsigned umask;                  /* file mode creation mask */
@@ -33,6 +35,12 @@ struct posix_process {
 	 * since the kernel runs with interrupts off; and those of the
 	 * children reaped by wait (theirs and their children's). */
 	uint64_t user_ticks, child_ticks;
+	/* For /proc (sys_procinfo.c): when the process was made (monotonic
+	 * ns), and its argv strings as the last exec gave them (each with its
+	 * NUL, cut at POSIX_CMDLINE_MAX bytes; kept by fork). */
+	uint64_t start_ns;
+	uint32_t cmdline_len;
+	char cmdline[POSIX_CMDLINE_MAX];
 };
 
 /* A scheduler tick found a thread of p running (sys_task.c). */

@@ -17,6 +17,7 @@ enum posix_service {
 	SERVICE_PROCESSES,   /* the process manager: fork and exec */
 	SERVICE_TIME,        /* the time server: clocks and sleeps */
 	SERVICE_CONSOLE,     /* the console server (reached through the file manager) */
+	SERVICE_PROCFS,      /* the /proc server (reached through the file manager) */
 	SERVICE_COUNT
 };
 

@@ -152,5 +152,6 @@ long sys_getsid(const struct syscall_args *a);
 long sys_proc_fork(const struct syscall_args *a);
 long sys_proc_start(const struct syscall_args *a);
 long sys_proc_exec(const struct syscall_args *a);
+long sys_proc_info(const struct syscall_args *a);
 
 #endif

@@ -26,6 +26,11 @@
  *   path.c      path resolution (current directory, dirfd, ".", "..",
  *               symbolic links), a directory's absolute path, the special
  *               names /dev/null, /dev/tty, /dev/console
+ *   devfile.c   the device files (/dev/null, zero, full, random, urandom,
+ *               tty, console): names, numbers, modes, reads and writes
+ *   procfs.c    /proc: paths under it asked of the procfs server, its
+ *               answers kept as a snapshot per open description; the
+ *               descriptors and current directories answered here
  *   console.c   the console's descriptors: reads, writes and ioctls passed
  *               on to the console server with direct return; its readiness
  *   ops_open.c  open, open-as, stat, access, readlink
@@ -199,7 +204,8 @@ extern uint64_t cache_pinned_lost;
 
 /* ---- ofd.c: open-file descriptions ---- */
 
-enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL };
+enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL, FM_ZERO, FM_FULL,
+               FM_RANDOM, FM_URANDOM, FM_PROC };
 
 struct pipe;
 
@@ -213,6 +219,10 @@ struct open_file {
 	uint64_t offset;              /* a file's offset, a directory's read position */
 	uint64_t next_sequential;     /* the offset a sequential reader asks next */
 	struct pipe *pipe;            /* FM_PIPE: the read end (O_RDONLY) or write end */
+	uint64_t rdev;                /* FM_CONSOLE: the name's device number (tty 5:0, console 5:1) */
+	struct procfs_snap *snap;     /* FM_PROC: what procfs answered at open (procfs.c) */
+	char *path;                   /* FM_FILE: the absolute path it was opened by (malloc'd; for
+	                                 /proc/<pid>/fd links), or NULL */
 };
 
 /* The status flags F_SETFL may change. */
@@ -314,6 +324,9 @@ int path_of_dir(struct server_request *rq, uint32_t ino, char *buf, size_t size)
  * its Linux device number. cwd is the text of the directory a relative
  * path starts from (NULL: relative paths name no special file). */
 enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev);
+/* path made absolute from cwd's text and lexically normalised ("." and ".."
+ * taken out): a static buffer, or NULL (relative and no cwd text). */
+const char *path_normal(const char *cwd, const char *path);
 
 /* ---- handlers (ops_*.c, fmap.c): a status, or SERVER_LATER ---- */
 
@@ -384,6 +397,39 @@ int64_t stat_inode(struct server_request *rq, uint32_t ino);
 int64_t stat_special(struct server_request *rq, uint32_t mode, uint64_t rdev, uint64_t ino);
 /* fstat of description f (every kind). */
 int64_t stat_description(struct server_request *rq, const struct open_file *f);
+
+/* devfile.c: the device files. devfile_by_name: the device whose absolute path is
+ * normal (lexically normalised), its kind and Linux device number; NULL
+ * when none. devfile_stat: its struct stat (the console's two names told apart
+ * by rdev). devfile_is_device: null, zero, full, random or urandom.
+ * devfile_read fills len bytes of the data ICA (checked by the caller);
+ * devfile_write: what a write of len bytes returns. */
+const char *devfile_by_name(const char *normal, enum fm_kind *kind, uint64_t *rdev);
+int64_t devfile_stat(struct server_request *rq, enum fm_kind kind, uint64_t rdev);
+bool devfile_is_device(enum fm_kind kind);
+int64_t devfile_read(struct server_request *rq, enum fm_kind kind, uint64_t len);
+int64_t devfile_write(enum fm_kind kind, uint64_t len);
+
+/* procfs.c: /proc. procfs_rest: the part of normalised path normal below
+ * /proc ("" for /proc itself), or NULL when it is not under /proc. The
+ * handlers' /proc branches take that rest. */
+struct procfs_snap;
+const char *procfs_rest(const char *normal);
+int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool cloexec, int flags);
+int64_t procfs_stat(struct server_request *rq, const char *rest, bool follow);
+int64_t procfs_readlink(struct server_request *rq, const char *rest);
+int64_t procfs_access(struct server_request *rq, const char *rest, uint64_t want);
+int64_t procfs_read(struct server_request *rq, struct open_file *f, uint64_t off, uint64_t len);
+int64_t procfs_readdir(struct server_request *rq, struct open_file *f, uint64_t room);
+int64_t procfs_fstat(struct server_request *rq, const struct open_file *f);
+uint64_t procfs_size(const struct open_file *f);
+void procfs_snap_free(struct procfs_snap *s);
+/* The executable's path for /proc/<pid>/exe: opened by the process
+ * manager for pid (FS_OPEN_AS), made pid's at FS_EXEC, copied at fork. */
+void procfs_exe_opened(int pid, const char *cwd, const char *path);
+void procfs_exe_exec(int pid);
+void procfs_exe_fork(int parent, int child);
+void procfs_exe_exit(int pid);
 
 /* console.c: a read or write on the console description f passed on to
  * the console server; SERVER_LATER when passed on, else -errno. */

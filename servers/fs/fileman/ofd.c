@@ -8,6 +8,8 @@
  */
 #include "fileman.h"
 
+#include <stdlib.h>
+
 #include <errno.h>
 #include <string.h>
 
@@ -45,6 +47,11 @@ void ofd_unref(struct open_file *f)
 	bool write = ofd_can_write(f);
 	f->kind = FM_FREE;
 	f->pipe = NULL;
+	if (f->snap)
+		procfs_snap_free(f->snap);
+	f->snap = NULL;
+	free(f->path);
+	f->path = NULL;
 	if (kind == FM_PIPE)
 		pipe_close_end(p, write);   /* may wake the other end's parked requests */
 }
@@ -63,12 +70,18 @@ uint32_t ofd_kind(const struct open_file *f)
 		return FS_KIND_REGULAR;
 	case FM_DIR:
 		return FS_KIND_DIRECTORY;
+	case FM_PROC:
+		return FS_KIND_REGULAR;   /* a snapshot: read in pieces like a file */
 	case FM_PIPE:
 		return FS_KIND_PIPE;
 	case FM_CONSOLE:
 		return FS_KIND_CONSOLE;
 	case FM_NULL:
-		return FS_KIND_NULL;
+	case FM_ZERO:
+	case FM_FULL:
+	case FM_RANDOM:
+	case FM_URANDOM:
+		return FS_KIND_NULL;   /* a device: one request a call, no splitting */
 	default:
 		return 0;
 	}

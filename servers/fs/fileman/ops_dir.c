@@ -32,11 +32,13 @@ int64_t do_readdir(struct server_request *rq)
 	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
+	uint64_t room = a->length < rq->data_size ? a->length : rq->data_size;
+	if (f->kind == FM_PROC)
+		return rq->data ? procfs_readdir(rq, f, room) : -EINVAL;
 	if (f->kind != FM_DIR)
 		return -ENOTDIR;
 	if (f->ino == 0)
 		return -ESTALE;
-	uint64_t room = a->length < rq->data_size ? a->length : rq->data_size;
 	if (!rq->data)
 		return -EINVAL;
 	uint64_t used = 0, pos = f->offset;

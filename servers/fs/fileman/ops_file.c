@@ -155,9 +155,15 @@ int64_t do_read(struct server_request *rq)
 		return pipe_read(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, false);
-	case FM_NULL:
-		return 0;
+	case FM_PROC: {
+		int64_t got = procfs_read(rq, f, off, len);
+		if (got > 0 && rq->d.opcode != FS_PREAD)
+			f->offset = off + (uint64_t)got;
+		return got;
+	}
 	default:
+		if (devfile_is_device(f->kind))
+			return devfile_read(rq, f->kind, len);
 		break;
 	}
 	bool positioned = rq->d.opcode == FS_PREAD;
@@ -189,9 +195,11 @@ int64_t do_write(struct server_request *rq)
 		return pipe_write(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, true);
-	case FM_NULL:
-		return (int64_t)len;
+	case FM_PROC:
+		return -EIO;   /* read-only, as Linux's files without a write method */
 	default:
+		if (devfile_is_device(f->kind))
+			return devfile_write(f->kind, len);
 		break;
 	}
 	bool positioned = rq->d.opcode == FS_PWRITE;
@@ -218,8 +226,8 @@ int64_t do_lseek(struct server_request *rq)
 		return -EBADF;
 	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE)
 		return -ESPIPE;
-	if (f->kind == FM_NULL)
-		return 0;   /* as Linux: /dev/null stays at 0 */
+	if (devfile_is_device(f->kind))
+		return 0;   /* as Linux: the memory devices stay at 0 */
 	int64_t offset = SERVER_IN(rq, struct fs_lseek_args)->offset, base;
 	switch (SERVER_IN(rq, struct fs_lseek_args)->whence) {
 	case SEEK_SET:
@@ -229,6 +237,10 @@ int64_t do_lseek(struct server_request *rq)
 		base = (int64_t)f->offset;
 		break;
 	case SEEK_END: {
+		if (f->kind == FM_PROC) {
+			base = (int64_t)procfs_size(f);
+			break;
+		}
 		if (f->ino == 0)
 			return -ESTALE;
 		struct ext2_stat st;
@@ -300,11 +312,17 @@ int64_t stat_description(struct server_request *rq, const struct open_file *f)
 {
 	switch (f->kind) {
 	case FM_CONSOLE:
-		return stat_special(rq, EXT2_S_IFCHR | 0620, (5u << 8) | 1u, 1);
+		return devfile_stat(rq, FM_CONSOLE, f->rdev ? f->rdev : (5u << 8) | 1u);
 	case FM_NULL:
-		return stat_special(rq, EXT2_S_IFCHR | 0666, (1u << 8) | 3u, 2);
+	case FM_ZERO:
+	case FM_FULL:
+	case FM_RANDOM:
+	case FM_URANDOM:
+		return devfile_stat(rq, f->kind, 0);
 	case FM_PIPE:
 		return stat_special(rq, EXT2_S_IFIFO | 0600, 0, 1000u + pipe_number(f->pipe));
+	case FM_PROC:
+		return procfs_fstat(rq, f);
 	default:
 		return f->ino ? stat_inode(rq, f->ino) : -ESTALE;
 	}

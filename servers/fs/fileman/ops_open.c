@@ -59,12 +59,20 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	int keep = access | (flags & FM_STATUS_FLAGS) | O_LARGEFILE;
 	uint64_t rdev;
 	enum fm_kind special = path_special(cwd, path, &rdev);
+	if (special == FM_PROC)
+		return procfs_open(rq, procfs_rest(path_normal(cwd, path)), keep, cloexec, flags);
 	if (special != FM_FREE) {
 		if (exclusive)
 			return -EEXIST;
 		if (flags & O_DIRECTORY)
 			return -ENOTDIR;
-		return install_new(rq, special, keep, 0, cloexec);
+		struct open_file *f = ofd_new(special, keep);
+		if (!f)
+			return -ENFILE;
+		f->rdev = rdev;
+		int fd = files_install(rq->d.requester, f, 0, cloexec);
+		ofd_unref(f);
+		return fd;
 	}
 	uint32_t ino = 0;
 	rc = path_lookup(rq, base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
@@ -103,7 +111,14 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 		if (rc < 0)
 			return fm_result(rc, "open (truncate)");
 	}
-	return install_new(rq, kind, keep, ino, cloexec);
+	int fd = (int)install_new(rq, kind, keep, ino, cloexec);
+	const char *normal = fd >= 0 && kind == FM_FILE ? path_normal(cwd, path) : NULL;
+	if (normal) {
+		struct open_file *f = files_get(rq->d.requester, (uint64_t)fd);
+		if (f && !f->path)
+			f->path = strdup(normal);   /* for /proc/<pid>/fd; none without memory */
+	}
+	return fd;
 }
 
 int64_t do_open(struct server_request *rq)
@@ -128,7 +143,10 @@ int64_t do_open_as(struct server_request *rq)
 		return err;
 	const char *cwd;
 	uint32_t base = files_cwd((int)a->pid, &cwd);
-	return open_in(rq, base, cwd, path);
+	int64_t fd = open_in(rq, base, cwd, path);
+	if (fd >= 0)
+		procfs_exe_opened((int)a->pid, cwd, path);   /* the process manager opens to exec */
+	return fd;
 }
 
 /* The special object path names, if any: its kind, device number and a
@@ -137,7 +155,7 @@ static enum fm_kind special_of(const char *cwd, const char *path, uint32_t *mode
                                uint64_t *rdev)
 {
 	enum fm_kind kind = path_special(cwd, path, rdev);
-	*mode = EXT2_S_IFCHR | (kind == FM_NULL ? 0666 : 0620);
+	*mode = EXT2_S_IFCHR;
 	return kind;
 }
 
@@ -164,8 +182,10 @@ int64_t do_stat(struct server_request *rq)
 	if (!path)
 		return err;
 	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
+	if (special == FM_PROC)
+		return procfs_stat(rq, procfs_rest(path_normal(cwd, path)), !(a->at_flags & FS_AT_NOFOLLOW));
 	if (special != FM_FREE)
-		return stat_special(rq, mode, rdev, special == FM_NULL ? 2 : 1);
+		return devfile_stat(rq, special, rdev);
 	uint32_t ino;
 	int rc = path_lookup(rq, base, path, !(a->at_flags & FS_AT_NOFOLLOW), &ino);
 	if (rc < 0)
@@ -186,7 +206,10 @@ int64_t do_access(struct server_request *rq)
 	const char *path = request_path_at(rq, &base, &cwd, &err);
 	if (!path)
 		return err;
-	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
+	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
+	if (special == FM_PROC)
+		return procfs_access(rq, procfs_rest(path_normal(cwd, path)), want);
+	if (special != FM_FREE)
 		return want & X_OK ? -EACCES : 0;
 	uint32_t ino;
 	struct ext2_stat st;
@@ -215,7 +238,10 @@ int64_t do_readlink(struct server_request *rq)
 	const char *path = request_path_at(rq, &base, &cwd, &err);
 	if (!path)
 		return err;
-	if (special_of(cwd, path, &mode, &rdev) != FM_FREE)
+	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
+	if (special == FM_PROC)
+		return procfs_readlink(rq, procfs_rest(path_normal(cwd, path)));
+	if (special != FM_FREE)
 		return -EINVAL;
 	uint32_t ino;
 	int rc = path_lookup(rq, base, path, false, &ino);

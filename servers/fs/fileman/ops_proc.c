@@ -27,7 +27,10 @@ int64_t do_fork(struct server_request *rq)
 	int parent = pid_arg(a->parent), child = pid_arg(a->child);
 	if (!parent || !child || parent == child)
 		return -EINVAL;
-	return files_fork(parent, child);
+	int rc = files_fork(parent, child);
+	if (rc == 0)
+		procfs_exe_fork(parent, child);
+	return rc;
 }
 
 int64_t do_exec(struct server_request *rq)
@@ -38,6 +41,7 @@ int64_t do_exec(struct server_request *rq)
 	if (!pid)
 		return -EINVAL;
 	files_exec(pid);
+	procfs_exe_exec(pid);
 	return 0;
 }
 
@@ -49,6 +53,7 @@ int64_t do_exit(struct server_request *rq)
 	if (pid != rq->d.requester && !request_from_pm(rq))
 		return -EPERM;
 	files_exit(pid);
+	procfs_exe_exit(pid);
 	return 0;
 }
 

@@ -217,28 +217,32 @@ static size_t normal_add(char *out, size_t len, const char *s)
 	return len;
 }
 
-enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev)
+const char *path_normal(const char *cwd, const char *path)
 {
 	static char normal[2 * FS_PATH_MAX + 2];
 	if (path[0] != '/' && !cwd)
-		return FM_FREE;
+		return NULL;
 	size_t len = path[0] == '/' ? 0 : normal_add(normal, 0, cwd);
 	len = normal_add(normal, len, path);
 	normal[len] = '\0';
-	static const struct {
-		const char *name;
-		enum fm_kind kind;
-		uint64_t rdev;
-	} specials[] = {
-		{ "/dev/null", FM_NULL, (1u << 8) | 3u },
-		{ "/dev/console", FM_CONSOLE, (5u << 8) | 1u },
-		{ "/dev/tty", FM_CONSOLE, (5u << 8) | 0u },
-	};
-	for (unsigned i = 0; i < sizeof(specials) / sizeof(specials[0]); i++) {
-		if (strcmp(normal, specials[i].name) == 0) {
-			*rdev = specials[i].rdev;
-			return specials[i].kind;
-		}
+	if (len == 0) {
+		normal[0] = '/';
+		normal[1] = '\0';
 	}
+	return normal;
+}
+
+enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev)
+{
+	const char *normal = path_normal(cwd, path);
+	if (!normal)
+		return FM_FREE;
+	if (procfs_rest(normal)) {
+		*rdev = 0;
+		return FM_PROC;
+	}
+	enum fm_kind kind;
+	if (devfile_by_name(normal, &kind, rdev))
+		return kind;
 	return FM_FREE;
 }

@@ -11,6 +11,7 @@
 #include <posix/syscall.h>
 #include <myrmex/omf.h>
 #include <myrmex/proc.h>
+#include <myrmex/procfs.h>
 #include <myrmex/vdso.h>
 #include <posix/vdso.h>
 
@@ -169,6 +170,7 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_SYNCBLOCK:   return sys_syncblock;
 	case MYRMEX_SYS_FMAP_REVOKE: return sys_fmap_revoke;
 	case MYRMEX_SYS_CLOCK_PUBLISH: return sys_clock_publish;
+	case MYRMEX_SYS_PROC_INFO:   return sys_proc_info;
 	default:                     return NULL;
 	}
 }

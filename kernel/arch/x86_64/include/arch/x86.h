@@ -51,7 +51,7 @@
 
 /* Which optional features this CPU has and we enabled. */
 struct x86_features {
-	bool pcid, invpcid, smep, smap, umip, nx;
+	bool pcid, invpcid, smep, smap, umip, nx, rdrand;
 };
 extern struct x86_features x86_features;
 
