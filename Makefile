@@ -332,7 +332,8 @@ test: setup
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
-		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
+		--log $(BUILD)/test/kernel.log --net \
+		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 
 # The system-call fuzzer alone (tests/kernel/t_fuzz.c, docs/testing.md): the

@@ -131,6 +131,20 @@ def accel_args(accel, icount=False):
     raise QemuError("unknown accelerator %r" % accel)
 
 
+def net_args(peer_port, qemu_port):
+    """QEMU arguments for the guest's NIC (docs/net.md): a virtio-net device
+    whose frames are UDP datagrams between 127.0.0.1:qemu_port (QEMU) and
+    127.0.0.1:peer_port (tools/net_peer.py). Both ends are on the loopback:
+    nothing leaves this machine. A -netdev option takes away QEMU's default
+    NIC (an e1000 on user networking), which the device tests drive (t_dev,
+    t_uart): it is added back without any back end, so its frames go nowhere
+    (QEMU warns that it has no peer)."""
+    return ["-netdev", "socket,id=net0,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
+            % (peer_port, qemu_port),
+            "-device", "virtio-net-pci,netdev=net0,mac=52:54:00:12:34:56",
+            "-device", "e1000"]
+
+
 def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
                  extra=(), interactive=False):
     """Return the QEMU argv (a list) booting `kernel` with `modules` (init first).

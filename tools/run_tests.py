@@ -13,7 +13,8 @@ compared). It always ends with exactly one line `N passed, N failed` (plus
         --kernel build/kernel.elf --init "build/tests/testinit -v" \\
         --modules build/tests/t_alive ... [--disk build/test/disk.img ...] \\
         [--fs-image build/test/fs.img] [--full-image build/test/full.img] \\
-        [--timeout 900] [--log build/test/kernel.log] [--posix build] [--no-panic-checks]
+        [--timeout 900] [--log build/test/kernel.log] [--posix build] [--no-panic-checks] \\
+        [--net]   (a virtio-net NIC wired to tools/net_peer.py on 127.0.0.1)
     python3 tools/run_tests.py --no-boot --unit build/unit/t_pmm ...
 """
 
@@ -22,6 +23,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 
@@ -249,6 +251,43 @@ def judge_boot(parser, run):
     return results, notes
 
 
+def free_udp_port():
+    """A UDP port of 127.0.0.1 free now (the kernel's choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def net_peer_start(args):
+    """Starts tools/net_peer.py for the guest's NIC (--net): (process, its
+    port, QEMU's port). It ends by itself a little after the boot's
+    timeout; net_peer_stop ends it at once after the boot."""
+    peer_port, qemu_port = free_udp_port(), free_udp_port()
+    while qemu_port == peer_port:
+        qemu_port = free_udp_port()
+    log = open(args.net_log, "w")
+    here = os.path.dirname(os.path.abspath(__file__))
+    proc = subprocess.Popen([sys.executable, os.path.join(here, "net_peer.py"),
+                             "--port", str(peer_port), "--qemu-port", str(qemu_port),
+                             "--timeout", str(int(args.timeout) + 60)],
+                            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    log.close()
+    say("net peer: 127.0.0.1:%d <-> QEMU 127.0.0.1:%d (log %s)" % (peer_port, qemu_port,
+                                                                   args.net_log))
+    return proc, peer_port, qemu_port
+
+
+def net_peer_stop(proc):
+    """Ends the peer (SIGTERM, then SIGKILL) and reaps it."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
 def boot_tests(args, tally):
     """Boot the test init; add its results to tally. Returns the panic dump lines
     and the names of the tests the guest reported."""
@@ -263,11 +302,17 @@ def boot_tests(args, tally):
         run.start_error = str(e)
     else:
         say("accelerator: %s (%s)" % (accel, reason))
-        cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk)
+        peer = net_peer_start(args) if args.net else None
+        extra = qemu.net_args(peer[1], peer[2]) if peer else []
+        cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk, extra=extra)
         say("qemu: %s" % shlex.join(cmd))
         say("log: %s" % args.log)
-        run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout,
-                             stdin_for=qemu.console_type_request)
+        try:
+            run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout,
+                                 stdin_for=qemu.console_type_request)
+        finally:
+            if peer:
+                net_peer_stop(peer[0])
         say()
         say("qemu: %s" % qemu.describe_run(run))
     results, notes = judge_boot(parser, run)
@@ -401,6 +446,11 @@ def parse_args(argv):
     p.add_argument("--disk", metavar="IMAGE", action="append",
                    help="raw disk image attached as a virtio-blk device to the test "
                         "boot; repeat for more (the guest sees them in this order)")
+    p.add_argument("--net", action="store_true",
+                   help="give the test boot a virtio-net NIC connected to the host peer "
+                        "tools/net_peer.py on 127.0.0.1 (docs/net.md)")
+    p.add_argument("--net-log", default="build/test/net_peer.log",
+                   help="the peer's output (default build/test/net_peer.log)")
     p.add_argument("--fs-image", metavar="IMAGE",
                    help="the fs tests' ext2 image, checked after the boot (fscheck.py)")
     p.add_argument("--full-image", metavar="IMAGE",
