@@ -31,6 +31,7 @@ stderr at the end.
 
 import argparse
 import random
+import signal
 import socket
 import sys
 import time
@@ -97,6 +98,14 @@ def control(frame, state, send):
     return "ok " + text
 
 
+class Stop(Exception):
+    """SIGTERM: the runner ends the peer after the boot."""
+
+
+def on_term(signum, frame):
+    raise Stop()
+
+
 def serve(sock, qemu, timeout, idle):
     state = {"mode": "echo", "in": 0, "out": 0, "bad_out": 0, "ignored": 0}
 
@@ -105,6 +114,14 @@ def serve(sock, qemu, timeout, idle):
         state["out"] += 1
 
     start = time.monotonic()
+    try:
+        loop(sock, send, state, start, timeout, idle)
+    except Stop:
+        pass
+    return state
+
+
+def loop(sock, send, state, start, timeout, idle):
     last = None
     while True:
         now = time.monotonic()
@@ -134,7 +151,6 @@ def serve(sock, qemu, timeout, idle):
             send(header(frame[6:12], PEER_MAC, ETH_CONTROL) + body)
         else:
             state["ignored"] += 1
-    return state
 
 
 def main(argv=None):
@@ -146,6 +162,7 @@ def main(argv=None):
     p.add_argument("--idle", type=float, default=600,
                    help="seconds without a frame (once one came) before it exits")
     args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, on_term)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind((LOOPBACK, args.port))
     state = serve(sock, (LOOPBACK, args.qemu_port), args.timeout, args.idle)

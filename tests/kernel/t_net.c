@@ -334,10 +334,64 @@ static void test_bad_driver(void)
 	CHECK_EQ(call(99, NULL, 0, &res), -ENOSYS);
 }
 
+static void test_bad_eth(void)
+{
+	struct eth_stats before, after;
+	struct myrmex_frame res;
+	if (get_stats((struct net_stats *)&before) < 0)
+		return;
+	uint64_t big[4] = { SEND_OFFSET, NET_PAYLOAD_MAX + 1, PEER_MAC, ETH_DATA };
+	CHECK_EQ(call(NET_SEND, big, send_ica, &res), -EMSGSIZE);
+	CHECK(res.ndata == 1 && res.data[0] == send_ica, "the refused send's ICA did not come back");
+	uint64_t no_room[4] = { NET_ETH_HLEN - 1, 100, PEER_MAC, ETH_DATA };
+	CHECK_EQ(call(NET_SEND, no_room, send_ica, &res), -EINVAL);
+	uint64_t outside[4] = { 4000, 200, PEER_MAC, ETH_DATA };
+	CHECK_EQ(call(NET_SEND, outside, send_ica, &res), -EINVAL);
+	uint64_t length_type[4] = { SEND_OFFSET, 100, PEER_MAC, 0x05ff };
+	CHECK_EQ(call(NET_SEND, length_type, send_ica, &res), -EINVAL);
+	uint64_t wide_type[4] = { SEND_OFFSET, 100, PEER_MAC, 0x188b5 };
+	CHECK_EQ(call(NET_SEND, wide_type, send_ica, &res), -EINVAL);
+	uint64_t none[4] = { SEND_OFFSET, 100, PEER_MAC, ETH_DATA };
+	CHECK_EQ(call(NET_SEND, none, 0, &res), -EINVAL);
+	if (get_stats((struct net_stats *)&after) < 0)
+		return;
+	CHECK(after.tx_errors - before.tx_errors == 6 && after.tx_frames == before.tx_frames,
+	      "eth: tx_errors +%llu (6 refused), tx_frames +%llu",
+	      (unsigned long long)(after.tx_errors - before.tx_errors),
+	      (unsigned long long)(after.tx_frames - before.tx_frames));
+	uint64_t bad_type[4] = { 0, 0, 0, 0x05ff };
+	CHECK_EQ(call(NET_RECV, bad_type, recv_ica, &res), -EINVAL);
+	CHECK(res.ndata == 1 && res.data[0] == recv_ica, "the refused receive's ICA did not come back");
+	uint64_t type[4] = { 0, 0, 0, ETH_DATA };
+	CHECK_EQ(call(NET_RECV, type, 0, &res), -EINVAL);
+	long two = myrmex_ica_alloc(2);
+	if (two > 0) {
+		CHECK_EQ(call(NET_RECV, type, (uint32_t)two, &res), -EINVAL);
+		myrmex_ica_free((uint32_t)two);
+	}
+	CHECK_EQ(call(99, NULL, 0, &res), -ENOSYS);
+	/* A payload across the page boundary of a two-page ICA. */
+	two = myrmex_ica_alloc(2);
+	if (two > 0) {
+		uint8_t *p = myrmex_ica_addr((uint32_t)two);
+		for (unsigned i = 0; i < 1400; i++)
+			p[4096 - 600 + i] = (uint8_t)(i * 5);
+		uint64_t across[4] = { 4096 - 600, 1400, PEER_MAC, ETH_DATA };
+		CHECK_EQ(call(NET_SEND, across, (uint32_t)two, &res), 1400 + NET_ETH_HLEN);
+		const uint8_t *got;
+		CHECK_EQ(recv_type(ETH_DATA, &got, NULL), 1400);
+		CHECK(memcmp(got, p + 4096 - 600, 1400) == 0, "the payload across pages differs");
+		myrmex_ica_free((uint32_t)two);
+	}
+}
+
 static void test_fuzz(void)
 {
 	struct net_stats before, after;
 	if (target == MYRMEX_COREID_NIC && get_stats(&before) < 0)
+		return;
+	struct eth_stats eb, ea;
+	if (target == MYRMEX_COREID_ETH && get_stats((struct net_stats *)&eb) < 0)
 		return;
 	unsigned skipped = 0;
 	/* 30 bad frames: 10 truncated, 10 oversized, 10 garbage of valid size. */
@@ -354,6 +408,18 @@ static void test_fuzz(void)
 		CHECK(errors == 20 && skipped == 10,
 		      "fuzz: rx_errors +%llu and %u passed on, 30 bad frames sent",
 		      (unsigned long long)errors, skipped);
+	}
+	if (target == MYRMEX_COREID_ETH && get_stats((struct net_stats *)&ea) == 0) {
+		/* The 10 garbage frames of valid size reach the server: those of an
+		 * 802.3 length are errors, the others wait in its queue. */
+		test_note("fuzz: eth rx_errors +%llu, rx_dropped +%llu, rx_frames +%llu",
+		          (unsigned long long)(ea.rx_errors - eb.rx_errors),
+		          (unsigned long long)(ea.rx_dropped - eb.rx_dropped),
+		          (unsigned long long)(ea.rx_frames - eb.rx_frames));
+		CHECK(ea.rx_errors - eb.rx_errors <= 10 && ea.rx_frames - eb.rx_frames == 1,
+		      "fuzz: eth counted %llu errors and gave %llu frames (the peer's answer only)",
+		      (unsigned long long)(ea.rx_errors - eb.rx_errors),
+		      (unsigned long long)(ea.rx_frames - eb.rx_frames));
 	}
 	/* The network still works. */
 	unsigned lo = target == MYRMEX_COREID_ETH ? NET_PAYLOAD_MIN : 60;
@@ -445,6 +511,8 @@ int main(int argc, char **argv)
 	else if (strcmp(what, "bad") == 0) {
 		if (target == MYRMEX_COREID_NIC)
 			test_bad_driver();
+		else
+			test_bad_eth();
 		test_fuzz();
 	} else if (strcmp(what, "orphan") == 0)
 		test_orphan();

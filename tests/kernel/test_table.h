@@ -207,6 +207,10 @@ static const struct test tests[] = {
 	{ "net-driver-echo", "t_net", { "driver-echo" }, EXITS, 0, 0, NET },
 	{ "net-driver-bad", "t_net", { "driver-bad" }, EXITS, 0, 1, NET },
 	{ "net-driver-orphan", "t_net", { "driver-orphan" }, EXITS, 0, 0, NET },
+	/* ... and through the Ethernet server (paper 004's three processes). */
+	{ "net-eth-echo", "t_net", { "eth-echo" }, EXITS, 0, 0, NET | ETH },
+	{ "net-eth-bad", "t_net", { "eth-bad" }, EXITS, 0, 1, NET | ETH },
+	{ "net-eth-orphan", "t_net", { "eth-orphan" }, EXITS, 0, 0, NET | ETH },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },
