@@ -16,7 +16,9 @@
  * line asks for. A time test (TIME) runs with the time server (timed),
  * started (and awaited until it has registered) and killed the same way;
  * a process-manager test (PM, with FS) with the process manager (pm), so
- * that its POSIX processes can fork. Prints TEST-PLAN,
+ * that its POSIX processes can fork. A network test (NET) runs with the
+ * virtio-net driver given the NIC, and with ETH also the Ethernet server
+ * over it, started and killed the same way. Prints TEST-PLAN,
  * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
  * when everything passed, 1 otherwise.
  *
