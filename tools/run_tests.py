@@ -23,7 +23,6 @@ import os
 import re
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 
@@ -251,43 +250,6 @@ def judge_boot(parser, run):
     return results, notes
 
 
-def free_udp_port():
-    """A UDP port of 127.0.0.1 free now (the kernel's choice)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def net_peer_start(args):
-    """Starts tools/net_peer.py for the guest's NIC (--net): (process, its
-    port, QEMU's port). It ends by itself a little after the boot's
-    timeout; net_peer_stop ends it at once after the boot."""
-    peer_port, qemu_port = free_udp_port(), free_udp_port()
-    while qemu_port == peer_port:
-        qemu_port = free_udp_port()
-    log = open(args.net_log, "w")
-    here = os.path.dirname(os.path.abspath(__file__))
-    proc = subprocess.Popen([sys.executable, os.path.join(here, "net_peer.py"),
-                             "--port", str(peer_port), "--qemu-port", str(qemu_port),
-                             "--timeout", str(int(args.timeout) + 60)],
-                            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-    log.close()
-    say("net peer: 127.0.0.1:%d <-> QEMU 127.0.0.1:%d (log %s)" % (peer_port, qemu_port,
-                                                                   args.net_log))
-    return proc, peer_port, qemu_port
-
-
-def net_peer_stop(proc):
-    """Ends the peer (SIGTERM, then SIGKILL) and reaps it."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-
-
 def boot_tests(args, tally):
     """Boot the test init; add its results to tally. Returns the panic dump lines
     and the names of the tests the guest reported."""
@@ -302,7 +264,10 @@ def boot_tests(args, tally):
         run.start_error = str(e)
     else:
         say("accelerator: %s (%s)" % (accel, reason))
-        peer = net_peer_start(args) if args.net else None
+        peer = qemu.net_peer_start(args.net_log, args.timeout + 60) if args.net else None
+        if peer:
+            say("net peer: 127.0.0.1:%d <-> QEMU 127.0.0.1:%d (log %s)"
+                % (peer[1], peer[2], args.net_log))
         extra = qemu.net_args(peer[1], peer[2]) if peer else []
         cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk, extra=extra)
         say("qemu: %s" % shlex.join(cmd))
@@ -312,7 +277,7 @@ def boot_tests(args, tally):
                                  stdin_for=qemu.console_type_request)
         finally:
             if peer:
-                net_peer_stop(peer[0])
+                qemu.net_peer_stop(peer[0])
         say()
         say("qemu: %s" % qemu.describe_run(run))
     results, notes = judge_boot(parser, run)
