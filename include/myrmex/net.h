@@ -50,7 +50,11 @@
  * little headroom; -EMSGSIZE a frame longer than NET_FRAME_MAX (or a
  * payload longer than NET_PAYLOAD_MAX); -EAGAIN too many requests waiting
  * already (receives: NET_RECV_PARKED_MAX per server); -ENOSYS an unknown
- * opcode. The kernel adds -EPIPE if the server dies.
+ * opcode; -ENETDOWN (Ethernet server) no driver runs: a send finds none
+ * registered, a receive finds no receive of its own at the driver, and
+ * the receives waiting when the driver ends are answered with it. The
+ * kernel adds -EPIPE if the server called dies (a send in flight at the
+ * driver when it dies comes back with it, directly).
  */
 #ifndef MYRMEX_NET_H
 #define MYRMEX_NET_H

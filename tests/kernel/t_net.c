@@ -24,6 +24,12 @@
  *                        driver (the init's leak check)
  *   t_net eth-echo, eth-bad, eth-orphan   the same through the Ethernet
  *                        server (payloads behind a header it writes)
+ *   t_net eth-driver-death  (given the manager power: it starts its own
+ *                        driver and Ethernet server) the driver killed
+ *                        under a receive waiting at the Ethernet server:
+ *                        the program gets -ENETDOWN and its ICA back; sends
+ *                        and receives while no driver runs: -ENETDOWN;
+ *                        a new driver started: echoes work again
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_net"
@@ -488,6 +494,89 @@ static void test_orphan(void)
 	spawn_orphan();
 }
 
+/* ------------------------------------------------------------ driver death */
+
+/* Spawns a server and waits until it has registered coreid: its pid. */
+static long start_server(const char *name, char *const argv[], unsigned coreid, unsigned flags,
+                         const struct myrmex_rights *rights)
+{
+	long pid = rights ? myrmex_spawn_rights(name, argv, (char **)ipc_envp, -1, flags, rights)
+	                  : myrmex_spawn_flags(name, argv, (char **)ipc_envp, -1, flags);
+	CHECK(pid > 0, "spawn %s: %ld", name, pid);
+	for (int i = 0; pid > 0 && i < 5000 && myrmex_server_pid(coreid) != pid; i++)
+		myrmex_sleep_ns(IPC_MS);
+	CHECK(pid <= 0 || myrmex_server_pid(coreid) == pid, "%s did not register", name);
+	return pid;
+}
+
+static long start_driver(void)
+{
+	static const uint16_t ids[] = { 0x1041, 0x1000 };
+	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
+	CHECK(index >= 0, "no virtio-net NIC");
+	if (index < 0)
+		return -1;
+	char arg[16];
+	snprintf(arg, sizeof arg, "%d", index);
+	char *argv[] = { "virtio_net", arg, NULL };
+	return start_server("virtio_net", argv, MYRMEX_COREID_NIC,
+	                    MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index), NULL);
+}
+
+static void test_driver_death(void)
+{
+	long nic = start_driver();
+	struct myrmex_rights rights = { { 0 } };
+	myrmex_rights_add(&rights, MYRMEX_COREID_NIC);
+	char *argv[] = { "eth", NULL };
+	long eth = nic > 0 ? start_server("eth", argv, MYRMEX_COREID_ETH, MYRMEX_SPAWN_SERVER, &rights)
+	                   : -1;
+	if (eth <= 0) {
+		if (nic > 0)
+			ipc_stop(nic);
+		return;
+	}
+	CHECK_EQ(echo_one(100, 0), 0);
+	/* A receive for a type no one sends waits at the Ethernet server. */
+	uint32_t h2;
+	struct myrmex_ctl_header *c2 = ipc_new_ctl(&h2);
+	long lent = myrmex_ica_alloc(1);
+	if (c2 && lent > 0) {
+		struct myrmex_frame *f = myrmex_ctl_push(c2, 1, MYRMEX_COREID_ETH, NET_RECV);
+		f->arg[3] = 0x88b7;
+		f->ndata = 1;
+		f->data[0] = (uint32_t)lent;
+		CHECK_EQ(myrmex_callasync(c2), 0);
+		myrmex_sleep_ns(20 * IPC_MS);   /* parked there by now */
+	}
+	ipc_stop(nic);
+	if (c2 && lent > 0) {
+		struct myrmex_delivery d;
+		long r = myrmex_get(NULL, &d);
+		CHECK(r > 0 && d.kind == MYRMEX_DELIVERY_RESULT && d.status == -ENETDOWN,
+		      "the waiting receive: get %ld, kind %u, status %lld", r, d.kind, (long long)d.status);
+		CHECK(d.ndata == 1 && d.data[0] == (uint32_t)lent, "its ICA did not come back");
+		myrmex_ica_free((uint32_t)lent);
+		myrmex_ica_free(h2);
+	}
+	/* No driver: nothing is sent, no receive waits for ever. */
+	uint8_t payload[NET_PAYLOAD_MIN] = { 0 };
+	CHECK_EQ(send_bytes(NET_PAYLOAD_MIN, ETH_DATA, payload), -ENETDOWN);
+	struct myrmex_frame res;
+	uint64_t type[4] = { 0, 0, 0, ETH_DATA };
+	CHECK_EQ(call(NET_RECV, type, recv_ica, &res), -ENETDOWN);
+	CHECK(res.ndata == 1 && res.data[0] == recv_ica, "the refused receive's ICA did not come back");
+	/* A new driver: the Ethernet server's next receive finds it. */
+	nic = start_driver();
+	if (nic > 0) {
+		CHECK_EQ(echo_one(200, 1), 0);
+		CHECK_EQ(echo_one(NET_PAYLOAD_MAX, 2), 0);
+	}
+	ipc_stop(eth);
+	if (nic > 0)
+		ipc_stop(nic);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && strcmp(argv[1], "orphan-child") == 0)
@@ -516,6 +605,8 @@ int main(int argc, char **argv)
 		test_fuzz();
 	} else if (strcmp(what, "orphan") == 0)
 		test_orphan();
+	else if (strcmp(what, "driver-death") == 0 && target == MYRMEX_COREID_ETH)
+		test_driver_death();
 	else
 		test_fail("unknown mode %s", mode);
 	return test_exit_code();

@@ -211,6 +211,9 @@ static const struct test tests[] = {
 	{ "net-eth-echo", "t_net", { "eth-echo" }, EXITS, 0, 0, NET | ETH },
 	{ "net-eth-bad", "t_net", { "eth-bad" }, EXITS, 0, 1, NET | ETH },
 	{ "net-eth-orphan", "t_net", { "eth-orphan" }, EXITS, 0, 0, NET | ETH },
+	/* It starts (and kills) its own driver and Ethernet server. */
+	{ "net-eth-driver-death", "t_net", { "eth-driver-death" }, EXITS, 0, 1,
+	  SERVER | MYRMEX_SPAWN_MANAGER },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

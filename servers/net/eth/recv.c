@@ -66,11 +66,27 @@ static int slot_post(struct slot *s)
 	return 0;
 }
 
-/* Posts the idle slots again (after the driver failed some). */
-static void slots_refill(void)
+/* Posts the idle slots again (after the driver failed some, or died and
+ * was started again): how many are at the driver now. */
+static unsigned slots_refill(void)
 {
-	for (unsigned i = 0; i < RECV_SLOTS; i++)
+	unsigned busy = 0;
+	for (unsigned i = 0; i < RECV_SLOTS; i++) {
 		slot_post(&slots[i]);
+		busy += slots[i].busy != 0;
+	}
+	return busy;
+}
+
+/* The driver ended (-EPIPE on a slot): every program waiting for a frame
+ * is told at once (-ENETDOWN) and gets its lent ICA back; a later receive
+ * posts the slots again, at a restarted driver. */
+static void fail_parked(void)
+{
+	while (nparked > 0) {
+		struct server_request rq = parked[--nparked];
+		server_reply_later(ETH_NAME, &rq, -ENETDOWN);
+	}
 }
 
 int recv_init(void)
@@ -168,6 +184,8 @@ void recv_result(const struct myrmex_delivery *d)
 		/* The driver refused or died: the slot stays idle until the
 		 * next program's receive posts it again. */
 		eth_counters.driver_errors++;
+		if (d->status == -EPIPE)
+			fail_parked();
 		if (!s->buf) {   /* it did not come back: a fresh one */
 			long b = myrmex_ica_alloc(1);
 			s->buf = b > 0 ? (uint32_t)b : 0;   /* handles are never 0 */
@@ -197,7 +215,7 @@ void recv_result(const struct myrmex_delivery *d)
 
 int64_t do_recv(struct server_request *rq)
 {
-	slots_refill();
+	unsigned at_driver = slots_refill();
 	uint64_t type = SERVER_IN(rq, struct net_frame_args)->ethertype;
 	if (rq->d.ndata < 1 || rq->d.data_pages[0] != 1 || type < NET_ETHERTYPE_MIN || type > 0xffff)
 		return -EINVAL;
@@ -213,6 +231,8 @@ int64_t do_recv(struct server_request *rq)
 		eth_counters.rx_queued++;
 		return answer(rq, &fr);
 	}
+	if (at_driver == 0)
+		return -ENETDOWN;   /* no driver: nothing would ever answer */
 	if (nparked == NET_RECV_PARKED_MAX)
 		return -EAGAIN;
 	parked[nparked] = *rq;

@@ -33,7 +33,7 @@ int64_t eth_pass_on(struct server_request *rq, uint32_t opcode, uint64_t a0, uin
 	if (r < 0) {
 		h->currentp = below;   /* not sent: our frame off again */
 		h->flags = flags;
-		return r;
+		return r == -ESRCH ? -ENETDOWN : r;   /* no driver registered */
 	}
 	return SERVER_LATER;
 }
