@@ -307,7 +307,8 @@ DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init $(BUILD)/user
 TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS) \
 	$(BUILD)/tests/kernel/services.test
 BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman $(BUILD)/servers/svcman \
-	$(BUILD)/servers/timed $(BUILD)/servers/uart $(BUILD)/bench/services.bench
+	$(BUILD)/servers/timed $(BUILD)/servers/uart $(BUILD)/servers/virtio_net $(BUILD)/servers/eth \
+	$(BUILD)/bench/services.bench
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
 BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \
@@ -340,7 +341,8 @@ test: setup
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
-		--log $(BUILD)/test/kernel.log --init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
+		--log $(BUILD)/test/kernel.log --net \
+		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
 
@@ -408,7 +410,7 @@ bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
 		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)
 	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \
-		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --out $(BUILD)/bench \
+		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --net --out $(BUILD)/bench \
 		--posix-init $(BUILD)/user/sysinit --posix-modules $(BENCH_POSIX_MODULES) \
 		--posix-dir $(BUILD)/bench/posix --fmap-dir $(BUILD)/bench/fmap
 

@@ -12,11 +12,15 @@
  * mounted the disk (tools/linux_guest.py). Without the disk (no virtio-blk
  * device on Myrmex, no file on Linux) it prints `BENCH-SKIP bench_fs <why>`
  * instead, and the skip is no failure. bench_restart starts its own service
- * manager (with the power to give devices) and servers.
+ * manager (with the power to give devices) and servers. bench_eth needs the
+ * NIC driver with the virtio-net NIC (bench.py --net) and the Ethernet
+ * server over it, which benchinit starts around it on Myrmex; without the
+ * NIC, and on Linux (no AF_PACKET counterpart yet), it is skipped.
  */
 #define _DEFAULT_SOURCE /* wait4, clock_gettime, kill with -std=c17 */
 #include <myrmex.h>
 #include <myrmex/fs.h>
+#include <myrmex/net.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -44,7 +48,12 @@ static const char *const all_benchmarks[] = {
 	"bench_ipc_stages",
 	"bench_fs",
 	"bench_restart",
+	"bench_eth",
 };
+
+/* The benchmark of paper 004's figure 10, over the NIC driver and the
+ * Ethernet server. */
+static const char eth_benchmark[] = "bench_eth";
 
 /* It starts the service manager, which gives devices: it needs that power. */
 static const char restart_benchmark[] = "bench_restart";
@@ -170,6 +179,43 @@ static int start_fs_servers(long pids[2])
 	return 0;
 }
 
+/*
+ * Myrmex: starts the virtio-net driver with the NIC and the Ethernet server
+ * (allowed to call the driver only) for bench_eth; their pids in
+ * pids[0..1]. 0 when both run, 1 after printing BENCH-SKIP when there is no
+ * NIC, -1 after printing BENCH-ERROR (none is left running).
+ */
+static int start_eth_servers(long pids[2])
+{
+	static const uint16_t ids[] = { 0x1041, 0x1000 };   /* modern, transitional */
+	char *envp[] = { NULL };
+	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
+	pids[0] = pids[1] = 0;
+	if (index < 0) {
+		say("BENCH-SKIP %s no virtio-net NIC attached\n", eth_benchmark);
+		return 1;
+	}
+	char arg[16];
+	snprintf(arg, sizeof arg, "%d", index);
+	char *driver_argv[] = { "virtio_net", arg, NULL };
+	pids[0] = myrmex_spawn_flags("virtio_net", driver_argv, envp, -1,
+	                             MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
+	if (pids[0] < 0) {
+		say("BENCH-ERROR %s virtio_net spawn=%ld\n", eth_benchmark, pids[0]);
+		return -1;
+	}
+	struct myrmex_rights rights = { { 0 } };
+	myrmex_rights_add(&rights, MYRMEX_COREID_NIC);
+	char *eth_argv[] = { "eth", NULL };
+	pids[1] = myrmex_spawn_rights("eth", eth_argv, envp, -1, MYRMEX_SPAWN_SERVER, &rights);
+	if (pids[1] < 0) {
+		say("BENCH-ERROR %s eth spawn=%ld\n", eth_benchmark, pids[1]);
+		stop_server(pids[0]);
+		return -1;
+	}
+	return 0;
+}
+
 /* Runs one benchmark to its end; returns 0 if it exited with status 0. */
 static int run(const char *self, const char *name)
 {
@@ -198,6 +244,20 @@ static int run(const char *self, const char *name)
  * skipped benchmark counts as passed. */
 static int run_with_servers(const char *self, const char *name)
 {
+	if (strcmp(name, eth_benchmark) == 0) {
+		if (!myrmex_is_native()) {
+			say("BENCH-SKIP %s no AF_PACKET version for Linux yet\n", eth_benchmark);
+			return 0;
+		}
+		long servers[2];
+		int started = start_eth_servers(servers);
+		if (started != 0)
+			return started > 0 ? 0 : -1;
+		int ret = run(self, name);
+		stop_server(servers[1]);
+		stop_server(servers[0]);
+		return ret;
+	}
 	if (strcmp(name, fs_benchmark) != 0)
 		return run(self, name);
 	if (!myrmex_is_native()) {

@@ -188,10 +188,20 @@ def run_mode(mode, args, parser=None):
     if args.disk:
         disk = os.path.join(args.out, "myrmex-disk.img")
         copy_disk(args.disk, disk)
+    peer = None
+    if getattr(args, "net", False):
+        # bench_eth's other end (docs/net.md): the host peer on 127.0.0.1.
+        peer = qemu.net_peer_start(os.path.join(args.out, "%s.net_peer.log" % mode),
+                                   args.timeout + 60)
+    extra = qemu.net_args(peer[1], peer[2]) if peer else []
     cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
-                            disk=disk)
+                            disk=disk, extra=extra)
     print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
-    run_boot(res, cmd, log_path, args.timeout, args.quiet)
+    try:
+        run_boot(res, cmd, log_path, args.timeout, args.quiet)
+    finally:
+        if peer:
+            qemu.net_peer_stop(peer[0])
     return res
 
 
@@ -416,6 +426,9 @@ def parse_args(argv):
                    help="comma-separated: icount,native (default both)")
     p.add_argument("--disk", help="raw disk image (virtio-blk), copied afresh for "
                    "every boot, Myrmex's and Linux's (bench_fs reads it)")
+    p.add_argument("--net", action="store_true",
+                   help="give the bench init's boots a virtio-net NIC wired to the host "
+                        "peer tools/net_peer.py on 127.0.0.1 (bench_eth)")
     p.add_argument("--linux-timeout", type=float, default=600,
                    help="seconds per mode for the Linux guest (default 600)")
     p.add_argument("--quiet", action="store_true",

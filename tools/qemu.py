@@ -18,6 +18,7 @@ import os
 import queue
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -129,6 +130,58 @@ def accel_args(accel, icount=False):
     if accel == "tcg":
         return ["-accel", "tcg", "-cpu", "max"]
     raise QemuError("unknown accelerator %r" % accel)
+
+
+def net_args(peer_port, qemu_port):
+    """QEMU arguments for the guest's NIC (docs/net.md): a virtio-net device
+    whose frames are UDP datagrams between 127.0.0.1:qemu_port (QEMU) and
+    127.0.0.1:peer_port (tools/net_peer.py). Both ends are on the loopback:
+    nothing leaves this machine. A -netdev option takes away QEMU's default
+    NIC (an e1000 on user networking), which the device tests drive (t_dev,
+    t_uart): it is added back without any back end, so its frames go nowhere
+    (QEMU warns that it has no peer)."""
+    return ["-netdev", "socket,id=net0,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
+            % (peer_port, qemu_port),
+            "-device", "virtio-net-pci,netdev=net0,mac=52:54:00:12:34:56",
+            "-device", "e1000"]
+
+
+def free_udp_port():
+    """A UDP port of 127.0.0.1 free now (the kernel's choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def net_peer_start(log_path, timeout):
+    """Starts the host peer tools/net_peer.py for the guest's NIC on two free
+    ports of 127.0.0.1: (process, its port, QEMU's port), for net_args. It
+    ends by itself after `timeout` seconds; net_peer_stop ends it at once.
+    Its summary line goes to log_path."""
+    peer_port, qemu_port = free_udp_port(), free_udp_port()
+    while qemu_port == peer_port:
+        qemu_port = free_udp_port()
+    log_dir = os.path.dirname(log_path)
+    if log_dir:
+        os.makedirs(log_dir, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([sys.executable, os.path.join(here, "net_peer.py"),
+                                 "--port", str(peer_port), "--qemu-port", str(qemu_port),
+                                 "--timeout", str(int(timeout))],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    return proc, peer_port, qemu_port
+
+
+def net_peer_stop(proc):
+    """Ends the peer (SIGTERM: it prints its summary; then SIGKILL) and reaps it."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
 
 
 def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,

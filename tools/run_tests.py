@@ -13,7 +13,8 @@ compared). It always ends with exactly one line `N passed, N failed` (plus
         --kernel build/kernel.elf --init "build/tests/testinit -v" \\
         --modules build/tests/t_alive ... [--disk build/test/disk.img ...] \\
         [--fs-image build/test/fs.img] [--full-image build/test/full.img] \\
-        [--timeout 900] [--log build/test/kernel.log] [--posix build] [--no-panic-checks]
+        [--timeout 900] [--log build/test/kernel.log] [--posix build] [--no-panic-checks] \\
+        [--net]   (a virtio-net NIC wired to tools/net_peer.py on 127.0.0.1)
     python3 tools/run_tests.py --no-boot --unit build/unit/t_pmm ...
 """
 
@@ -263,11 +264,20 @@ def boot_tests(args, tally):
         run.start_error = str(e)
     else:
         say("accelerator: %s (%s)" % (accel, reason))
-        cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk)
+        peer = qemu.net_peer_start(args.net_log, args.timeout + 60) if args.net else None
+        if peer:
+            say("net peer: 127.0.0.1:%d <-> QEMU 127.0.0.1:%d (log %s)"
+                % (peer[1], peer[2], args.net_log))
+        extra = qemu.net_args(peer[1], peer[2]) if peer else []
+        cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk, extra=extra)
         say("qemu: %s" % shlex.join(cmd))
         say("log: %s" % args.log)
-        run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout,
-                             stdin_for=qemu.console_type_request)
+        try:
+            run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout,
+                                 stdin_for=qemu.console_type_request)
+        finally:
+            if peer:
+                qemu.net_peer_stop(peer[0])
         say()
         say("qemu: %s" % qemu.describe_run(run))
     results, notes = judge_boot(parser, run)
@@ -401,6 +411,11 @@ def parse_args(argv):
     p.add_argument("--disk", metavar="IMAGE", action="append",
                    help="raw disk image attached as a virtio-blk device to the test "
                         "boot; repeat for more (the guest sees them in this order)")
+    p.add_argument("--net", action="store_true",
+                   help="give the test boot a virtio-net NIC connected to the host peer "
+                        "tools/net_peer.py on 127.0.0.1 (docs/net.md)")
+    p.add_argument("--net-log", default="build/test/net_peer.log",
+                   help="the peer's output (default build/test/net_peer.log)")
     p.add_argument("--fs-image", metavar="IMAGE",
                    help="the fs tests' ext2 image, checked after the boot (fscheck.py)")
     p.add_argument("--full-image", metavar="IMAGE",

@@ -48,8 +48,13 @@ struct test {
  * as a hostile server with a wide table entry would have: its native calls
  * reach the servers' own checks, not only the kernel's refusal. */
 #define SERVER_RIGHTS (1u << 18)
+/* testinit only: the virtio-net driver (virtio_net, given the NIC that
+ * run_tests.py --net attaches) runs during the test (docs/net.md). */
+#define NET (1u << 17)
+/* testinit only (with NET): the Ethernet server (eth) runs over the driver. */
+#define ETH (1u << 16)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
-                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS)
+                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -198,6 +203,18 @@ static const struct test tests[] = {
 	{ "disk-orphan", "t_disk", { "orphan" }, EXITS, 0, 0, DISK },
 	/* On fs.img, with the file manager: the driver serves it alone. */
 	{ "disk-not-client", "t_disk", { "not-client" }, EXITS, 0, 1, FS | ON_DISK(DISK_FS) },
+	/* The network (docs/net.md): the virtio-net driver, frames echoed by
+	 * the host peer tools/net_peer.py. */
+	{ "net-driver-echo", "t_net", { "driver-echo" }, EXITS, 0, 0, NET },
+	{ "net-driver-bad", "t_net", { "driver-bad" }, EXITS, 0, 1, NET },
+	{ "net-driver-orphan", "t_net", { "driver-orphan" }, EXITS, 0, 0, NET },
+	/* ... and through the Ethernet server (paper 004's three processes). */
+	{ "net-eth-echo", "t_net", { "eth-echo" }, EXITS, 0, 0, NET | ETH },
+	{ "net-eth-bad", "t_net", { "eth-bad" }, EXITS, 0, 1, NET | ETH },
+	{ "net-eth-orphan", "t_net", { "eth-orphan" }, EXITS, 0, 0, NET | ETH },
+	/* It starts (and kills) its own driver and Ethernet server. */
+	{ "net-eth-driver-death", "t_net", { "eth-driver-death" }, EXITS, 0, 1,
+	  SERVER | MYRMEX_SPAWN_MANAGER },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

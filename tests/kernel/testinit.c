@@ -16,7 +16,9 @@
  * line asks for. A time test (TIME) runs with the time server (timed),
  * started (and awaited until it has registered) and killed the same way;
  * a process-manager test (PM, with FS) with the process manager (pm), so
- * that its POSIX processes can fork. Prints TEST-PLAN,
+ * that its POSIX processes can fork. A network test (NET) runs with the
+ * virtio-net driver given the NIC, and with ETH also the Ethernet server
+ * over it, started and killed the same way. Prints TEST-PLAN,
  * TEST-RESULT and TEST-SUMMARY lines, then powers the machine off with 0
  * when everything passed, 1 otherwise.
  *
@@ -41,6 +43,7 @@
 #include <myrmex/console.h>
 #include <myrmex/disk.h>
 #include <myrmex/fs.h>
+#include <myrmex/net.h>
 #include <myrmex/time.h>
 
 #include <errno.h>
@@ -403,6 +406,46 @@ static long disk_driver_start(int disk, int for_fileman, char *reason, size_t si
 	return server_registered("virtio_blk", MYRMEX_COREID_DISK, pid, reason, size);
 }
 
+/* Starts the virtio-net driver with the NIC (run_tests.py --net attaches
+ * it) and the server right, for a NET test, and waits for its
+ * registration: its pid, or -1 with the reason written. */
+static long net_driver_start(char *reason, size_t size)
+{
+	static const uint16_t ids[] = { 0x1041, 0x1000 };   /* modern, transitional */
+	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
+	if (index < 0) {
+		snprintf(reason, size, "no virtio-net NIC (run_tests.py --net attaches it)");
+		return -1;
+	}
+	char arg[16];
+	snprintf(arg, sizeof arg, "%d", index);
+	char *argv[] = { "virtio_net", arg, NULL };
+	long pid = myrmex_spawn_flags("virtio_net", argv, test_envp, TEST_PRIO,
+	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start virtio_net: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	return server_registered("virtio_net", MYRMEX_COREID_NIC, pid, reason, size);
+}
+
+/* Starts the Ethernet server (eth) for an ETH test, with the server right
+ * and the right to call the driver and nothing else, and waits for its
+ * registration: its pid, or -1 with the reason written. */
+static long eth_server_start(char *reason, size_t size)
+{
+	struct myrmex_rights rights = { { 0 } };
+	myrmex_rights_add(&rights, MYRMEX_COREID_NIC);
+	char *argv[] = { "eth", NULL };
+	long pid = myrmex_spawn_rights("eth", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER,
+	                               &rights);
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start eth: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	return server_registered("eth", MYRMEX_COREID_ETH, pid, reason, size);
+}
+
 /* Starts the console server (uart) with COM1 and the server right, for a
  * CONSOLE test, and waits for its registration: its pid, or -1 with the
  * reason written. */
@@ -607,7 +650,17 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 			server_stop("timed", timed, reason, size);
 		return 0;
 	}
-	int ok = run_once(t, reason, size);
+	long nic = 0, eth = 0;
+	if (native && (t->spawn_flags & NET))
+		nic = net_driver_start(reason, size);
+	if (nic > 0 && (t->spawn_flags & ETH))
+		eth = eth_server_start(reason, size);
+	int ok = nic < 0 || eth < 0 ? -1 : run_once(t, reason, size);
+	/* The Ethernet server before the driver it calls. */
+	if (eth > 0 && !server_stop("eth", eth, reason, size) && ok > 0)
+		ok = 0;
+	if (nic > 0 && !server_stop("virtio_net", nic, reason, size) && ok > 0)
+		ok = 0;
 	/* The process manager first: it calls the file manager. */
 	if (pm > 0 && !server_stop("pm", pm, reason, size) && ok > 0)
 		ok = 0;

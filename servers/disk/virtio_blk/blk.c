@@ -14,8 +14,8 @@
  * get() until ret().
  */
 #include "driver.h"
-#include "virtio_pci.h"
-#include "virtqueue.h"
+#include "../../lib/virtio/virtio_pci.h"
+#include "../../lib/virtio/virtqueue.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -15,8 +15,9 @@
  * the disk protocol (include/myrmex/disk.h) forever with the server
  * library: requests and interrupts both arrive through get(). Exits with 1 when the device cannot be used.
  */
+/* server-libraries: servers/lib/virtio */
 #include "driver.h"
-#include "virtio_pci.h"
+#include "../../lib/virtio/virtio_pci.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -4,7 +4,8 @@
  * and drive the generic part of the device's life: reset, status bits,
  * feature negotiation, virtqueue registers, notifications, the ISR status
  * byte and the device-specific configuration. Nothing here knows what kind of
- * device it is; blk.c uses it for the block device.
+ * device it is; the virtio-blk and virtio-net drivers link it (a library
+ * folder of servers/, named in their main.c).
  */
 #ifndef VIRTIO_PCI_H
 #define VIRTIO_PCI_H

@@ -1,0 +1,230 @@
+/*
+ * bench_eth: paper 004's figure 10 on Myrmex. A user process (this one)
+ * sends a frame of L data bytes through the Ethernet server and the NIC
+ * driver server to the host peer (tools/net_peer.py in its `ack` mode, as
+ * the paper's server machine), and waits for its 1-byte ACK frame back: one
+ * exchange. For L = 46, 110, ... (64-byte steps up to 1500), 1500 and the
+ * paper's 750-byte crossover, RUNS runs of EXCHANGES exchanges each (after
+ * a warm-up) give one line per length:
+ *
+ *   BENCH eth virtio.<L> median=<ticks> min=<ticks> runs=<n> bytes=<L>
+ *         ipc=.. attach=.. detach=.. ctxsw=.. syscalls=.. irq=.. idle=.. busy=..
+ *         copies=0
+ *
+ * in TSC ticks per exchange (under -icount: instructions plus the clock's
+ * jumps while the CPU was halted waiting for the host), and per exchange:
+ * idle (those halted ticks, kstats idle_tsc), busy (the median over the
+ * runs of ticks minus idle: under -icount the instructions the guest
+ * executed per exchange, idle excluded),
+ * IPC calls, ICA attaches and detaches, context switches, system calls, NIC
+ * interrupts (the driver's NET_STATS) and payload copies (none: the device
+ * reads the payload from this process's ICA and writes the ACK into an ICA
+ * that comes here whole). benchinit starts the driver and the Ethernet
+ * server around it (docs/net.md).
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <myrmex/net.h>
+
+#define PROG "bench_eth"
+#define ETH_DATA 0x88b5u       /* the peer answers these (tools/net_peer.py) */
+#define ETH_CONTROL 0x88b6u    /* commands to the peer */
+#define PEER_MAC 0x010000000002ull   /* 02:00:00:00:00:01, byte 0 lowest */
+#define ACK_BYTE 0x06
+#define OFFSET 64u             /* the payload's place in its ICA (>= 14: headroom) */
+#define EXCHANGES 100          /* per run */
+#define RUNS 5
+#define WARMUP 20
+#define WAIT_TRIES 10000       /* 1 ms apart: the servers registering */
+
+static struct myrmex_ctl_header *ctl;
+static uint32_t send_ica, recv_ica;
+
+/* One synchronous call to `target`; the result frame's words in out (may
+ * be NULL). The status, or the call's error. */
+static long call(uint32_t target, uint32_t op, const uint64_t a[4], uint32_t data, uint64_t *out,
+                 uint32_t *data_back)
+{
+	long r = -ESRCH;
+	for (int i = 0; i < WAIT_TRIES && r == -ESRCH; i++) {
+		myrmex_ctl_init(ctl);
+		struct myrmex_frame *f = myrmex_ctl_push(ctl, 1, target, op);
+		for (unsigned k = 0; k < 4; k++)
+			f->arg[k] = a ? a[k] : 0;
+		if (data) {
+			f->ndata = 1;
+			f->data[0] = data;
+		}
+		r = myrmex_callsync(ctl);
+		if (r == -ESRCH)
+			myrmex_sleep_ns(1000 * 1000);
+	}
+	if (r < 0)
+		return r;
+	const struct myrmex_frame *res = myrmex_ctl_result(ctl);
+	if (out)
+		memcpy(out, res->arg, sizeof res->arg);
+	if (data_back)
+		*data_back = res->ndata ? res->data[0] : 0;
+	return res->status;
+}
+
+/* The next payload of type `type`: its length; *p its first byte. */
+static long receive(uint16_t type, const uint8_t **p)
+{
+	uint64_t a[4] = { 0, 0, 0, type }, out[8];
+	uint32_t back = 0;
+	long r = call(MYRMEX_COREID_ETH, NET_RECV, a, recv_ica, out, &back);
+	if (back)
+		recv_ica = back;   /* the frame's ICA: lent with the next receive */
+	if (r >= 0)
+		*p = (const uint8_t *)myrmex_ica_addr(recv_ica) + out[0];
+	return r;
+}
+
+static long send_payload(uint16_t type, uint32_t length)
+{
+	uint64_t a[4] = { OFFSET, length, PEER_MAC, type };
+	return call(MYRMEX_COREID_ETH, NET_SEND, a, send_ica, NULL, NULL);
+}
+
+/* One exchange: L bytes out, the ACK back. 0 or -1. */
+static int exchange(uint32_t length)
+{
+	if (send_payload(ETH_DATA, length) != (long)(length + NET_ETH_HLEN))
+		return -1;
+	const uint8_t *p;
+	long r = receive(ETH_DATA, &p);
+	return r >= 1 && p[0] == ACK_BYTE ? 0 : -1;
+}
+
+static int peer_mode_ack(void)
+{
+	uint8_t *p = (uint8_t *)myrmex_ica_addr(send_ica) + OFFSET;
+	memset(p, 0, NET_PAYLOAD_MIN);
+	memcpy(p, "mode ack", 8);
+	if (send_payload(ETH_CONTROL, NET_PAYLOAD_MIN) < 0)
+		return -1;
+	const uint8_t *q;
+	long r = receive(ETH_CONTROL, &q);
+	return r >= 11 && memcmp(q, "ok mode ack", 11) == 0 ? 0 : -1;
+}
+
+static uint64_t nic_interrupts(void)
+{
+	uint64_t out[8] = { 0 };
+	if (call(MYRMEX_COREID_NIC, NET_STATS, NULL, 0, out, NULL) < 0)
+		return 0;
+	return ((const struct net_stats *)(const void *)out)->interrupts;
+}
+
+static void sort_u64(uint64_t *v, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		unsigned j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* " key=<int>.<2 digits>", n events over ops exchanges. */
+static void put(char *line, size_t size, size_t *len, const char *key, uint64_t n, uint64_t ops)
+{
+	uint64_t q = (n * 100 + ops / 2) / ops;
+	int w = snprintf(line + *len, size - *len, " %s=%" PRIu64 ".%02" PRIu64, key, q / 100,
+	                 q % 100);
+	if (w > 0 && (size_t)w < size - *len)
+		*len += (size_t)w;
+}
+
+/* Measures length L and prints its BENCH line: 0 or -1. */
+static int measure(uint32_t length)
+{
+	uint8_t *p = (uint8_t *)myrmex_ica_addr(send_ica) + OFFSET;
+	for (uint32_t i = 0; i < length; i++)
+		p[i] = (uint8_t)(i * 7 + length);
+	for (int i = 0; i < WARMUP; i++)
+		if (exchange(length) < 0)
+			return -1;
+	uint64_t tenths[RUNS], busy[RUNS];
+	struct myrmex_kstats k0, k1, r0, r1;
+	uint64_t irq0 = nic_interrupts();
+	myrmex_kstats(&k0);
+	for (unsigned r = 0; r < RUNS; r++) {
+		myrmex_kstats(&r0);
+		uint64_t t0 = myrmex_rdtsc();
+		for (int i = 0; i < EXCHANGES; i++)
+			if (exchange(length) < 0)
+				return -1;
+		uint64_t t1 = myrmex_rdtsc();
+		myrmex_kstats(&r1);
+		uint64_t idle = r1.idle_tsc - r0.idle_tsc;
+		tenths[r] = ((t1 - t0) * 10 + EXCHANGES / 2) / EXCHANGES;
+		/* Ticks the CPU ran (not halted): under -icount, instructions. */
+		busy[r] = t1 - t0 > idle ? t1 - t0 - idle : 0;
+	}
+	myrmex_kstats(&k1);
+	uint64_t irq1 = nic_interrupts();
+	uint64_t idle = k1.idle_tsc - k0.idle_tsc;
+	sort_u64(tenths, RUNS);
+	sort_u64(busy, RUNS);
+	uint64_t med = tenths[RUNS / 2], ops = (uint64_t)RUNS * EXCHANGES;
+	char line[512];
+	int w = snprintf(line, sizeof line,
+	                 "BENCH eth virtio.%u median=%" PRIu64 ".%" PRIu64 " min=%" PRIu64 ".%" PRIu64
+	                 " runs=%u bytes=%u",
+	                 length, med / 10, med % 10, tenths[0] / 10, tenths[0] % 10, RUNS, length);
+	size_t len = w > 0 ? (size_t)w : 0;
+	/* One NET_STATS call sits inside the window (before's return, after's
+	 * call); the kstats calls are no IPC. */
+	put(line, sizeof line, &len, "ipc", k1.ipc_calls - k0.ipc_calls - 1, ops);
+	put(line, sizeof line, &len, "attach", k1.ica_attaches - k0.ica_attaches, ops);
+	put(line, sizeof line, &len, "detach", k1.ica_detaches - k0.ica_detaches, ops);
+	put(line, sizeof line, &len, "ctxsw", k1.context_switches - k0.context_switches, ops);
+	put(line, sizeof line, &len, "syscalls", k1.syscalls - k0.syscalls, ops);
+	put(line, sizeof line, &len, "irq", irq1 - irq0, ops);
+	put(line, sizeof line, &len, "idle", idle, ops);
+	put(line, sizeof line, &len, "busy", busy[RUNS / 2], EXCHANGES);
+	put(line, sizeof line, &len, "copies", 0, ops);
+	line[len < sizeof line - 1 ? len++ : len - 1] = '\n';
+	return write(1, line, len) == (ssize_t)len ? 0 : -1;
+}
+
+int main(void)
+{
+	if (!myrmex_is_native()) {
+		printf("BENCH-SKIP " PROG " no AF_PACKET version for Linux yet\n");
+		return 0;
+	}
+	long c = myrmex_ica_alloc(1), s = myrmex_ica_alloc(1), r = myrmex_ica_alloc(1);
+	if (c < 0 || s < 0 || r < 0) {
+		bench_fail(PROG, "ica_alloc", c < 0 ? c : s < 0 ? s : r);
+		return 1;
+	}
+	ctl = myrmex_ica_addr((uint32_t)c);
+	send_ica = (uint32_t)s;
+	recv_ica = (uint32_t)r;
+	if (peer_mode_ack() < 0) {
+		bench_fail(PROG, "the peer did not switch to ack mode", 0);
+		return 1;
+	}
+	uint32_t lengths[32];
+	unsigned n = 0;
+	for (uint32_t l = NET_PAYLOAD_MIN; l <= NET_PAYLOAD_MAX; l += 64)
+		lengths[n++] = l;
+	lengths[n++] = NET_PAYLOAD_MAX;   /* 750, the paper's crossover, is 46 + 11 * 64 */
+	for (unsigned i = 0; i < n; i++) {
+		if (measure(lengths[i]) < 0) {
+			bench_fail(PROG, "exchange failed at length", (long)lengths[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
