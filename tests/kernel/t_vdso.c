@@ -331,8 +331,13 @@ static void no_call(void)
 		time(NULL);
 		vdso.clock_getres(CLOCK_MONOTONIC, &ts);
 	}
+	/* kstats counts the whole system's calls: a server's own (the file
+	 * manager's writeback thread, the time server's alarms, the harness)
+	 * may fall in the window, more of them on a loaded host, where the
+	 * loop takes longer. Reads that fell back to the system call would
+	 * make 4000; a few dozen are others'. */
 	uint64_t made = syscalls() - before;
-	CHECK(made <= 1, "4000 vDSO reads made %llu system calls", (unsigned long long)made);
+	CHECK(made < 400, "4000 vDSO reads made %llu system calls", (unsigned long long)made);
 	CHECK_EQ((long)(server_gets() - gets), 0);
 	/* The same count sees a real call. */
 	raw_clock(CLOCK_MONOTONIC);
