@@ -396,9 +396,24 @@ struct fs_fd_args {          /* FS_CLOSE, FS_FSTAT */
 };
 struct fs_io_args {          /* FS_READ, FS_WRITE, FS_PREAD, FS_PWRITE */
 	uint64_t fd;
-	uint64_t length;         /* at most the data ICA's size */
+	uint64_t length;         /* at most the data ICA's size (FS_INLINE_BYTES inline) */
 	uint64_t offset;         /* FS_PREAD, FS_PWRITE */
+	uint64_t flags;          /* FS_IO_INLINE or 0 */
+	uint8_t bytes[32];       /* an inline write's bytes */
 };
+/* Small transfers travel in the frame, without a data ICA (issue 15: a
+ * data ICA's attach and detach cost more than the bytes): with
+ * FS_IO_INLINE in flags and no data ICA (a request with one is never
+ * inline, whatever the word holds), a write's length (at most
+ * FS_INLINE_BYTES) bytes are in bytes[], and a read's come back in the
+ * result words 0..3. The file manager refuses it where it must pass the
+ * request on with a data ICA (the console): status -EINVAL with
+ * FS_INLINE_REFUSED in result word FS_RESULT_INLINE, and the caller sends
+ * it again with a data ICA. */
+#define FS_IO_INLINE      1u
+#define FS_INLINE_BYTES   32u
+#define FS_RESULT_INLINE  6u
+#define FS_INLINE_REFUSED 1u
 struct fs_lseek_args {       /* FS_LSEEK */
 	uint64_t fd;
 	int64_t offset;

@@ -57,14 +57,99 @@ static bool kind_splits(uint64_t kind)
 	return kind == FS_KIND_REGULAR || kind == FS_KIND_NULL;
 }
 
+/* ---- Small transfers in the frame (FS_IO_INLINE, include/myrmex/fs.h) ----
+ * Up to FS_INLINE_BYTES travel in the request's and the result's words, no
+ * data ICA to attach and detach, except on descriptors the file manager
+ * refused them for (the console), which are remembered as a hint. */
+
+static bool inline_ok(uint64_t fd)
+{
+	const uint64_t *bits = current_thread()->proc->px->no_inline;
+	return fd < POSIX_INLINE_FDS && !(bits[fd / 64] >> (fd % 64) & 1);
+}
+
+/* After a call on fd: refused inline, or answered by an object of kind. */
+static void inline_learn(uint64_t fd, bool refused, uint64_t kind)
+{
+	uint64_t *bits = current_thread()->proc->px->no_inline;
+	if (fd >= POSIX_INLINE_FDS)
+		return;
+	if (refused)
+		bits[fd / 64] |= 1ull << (fd % 64);
+	else if (kind != FS_KIND_CONSOLE)
+		bits[fd / 64] &= ~(1ull << (fd % 64));
+}
+
+static bool inline_refused(long r, const struct fwd *f)
+{
+	return r == -EINVAL && f->res[FS_RESULT_INLINE] == FS_INLINE_REFUSED;
+}
+
+/* An inline read; *refused when the file manager wants a data ICA. */
+static long read_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset, bool *refused)
+{
+	struct fwd f;
+	*refused = false;
+	int err = forward_begin(&f, SERVICE_FILES, offset < 0 ? FS_READ : FS_PREAD, 0);
+	if (err)
+		return err;
+	f.arg[0] = fd;
+	f.arg[1] = count;
+	f.arg[2] = (uint64_t)offset;
+	f.arg[3] = FS_IO_INLINE;
+	long r = forward_call(&f);
+	*refused = inline_refused(r, &f);
+	inline_learn(fd, *refused, f.res[FS_RESULT_KIND]);
+	if (r < 0)
+		return r;
+	if ((uint64_t)r > count)
+		return -EIO;
+	if (r > 0 && copy_to_user(buf, f.res, (uint64_t)r) < 0) {
+		if (offset < 0 && f.res[FS_RESULT_KIND] == FS_KIND_REGULAR)
+			posix_fs_call(FS_LSEEK, fd, (uint64_t)-r, 1 /* SEEK_CUR */, NULL);
+		return -EFAULT;
+	}
+	return r;
+}
+
+/* An inline write; *refused when the file manager wants a data ICA. */
+static long write_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset, bool *refused)
+{
+	struct fwd f;
+	*refused = false;
+	int err = forward_begin(&f, SERVICE_FILES, offset < 0 ? FS_WRITE : FS_PWRITE, 0);
+	if (err)
+		return err;
+	if (count && copy_from_user(&f.arg[4], buf, count) < 0)
+		return -EFAULT;
+	f.arg[0] = fd;
+	f.arg[1] = count;
+	f.arg[2] = (uint64_t)offset;
+	f.arg[3] = FS_IO_INLINE;
+	long r = forward_call(&f);
+	*refused = inline_refused(r, &f);
+	inline_learn(fd, *refused, f.res[FS_RESULT_KIND]);
+	if (r == -EPIPE && f.res[FS_RESULT_KIND] == FS_KIND_PIPE)
+		posix_raise_sigpipe();
+	if (r < 0)
+		return r;
+	return (uint64_t)r > count ? -EIO : r;
+}
+
 /* Reads count bytes at offset (-1: the descriptor's offset) into buf; long
- * reads of regular files go in several requests. */
+ * reads of regular files go in several requests, small ones inline. */
 static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 {
 	if ((int64_t)count < 0)
 		return -EINVAL;
 	if (!user_range_ok(buf, count))
 		return -EFAULT;
+	if (count <= FS_INLINE_BYTES && inline_ok(fd)) {
+		bool refused;
+		long r = read_inline(fd, buf, count, offset, &refused);
+		if (!refused)
+			return r;
+	}
 	uint64_t done = 0;
 	do {
 		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
@@ -79,6 +164,7 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		long r = forward_call(&f);
 		if (r < 0)
 			return done ? (long)done : r;
+		inline_learn(fd, false, f.res[FS_RESULT_KIND]);
 		if ((uint64_t)r > chunk || (r > 0 && !f.data))
 			return done ? (long)done : -EIO;
 		if (r > 0 && copy_to_user(buf + done, forward_data(&f), (uint64_t)r) < 0) {
@@ -95,14 +181,21 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 	return (long)done;
 }
 
-/* Writes count bytes from buf at offset (-1: the descriptor's offset). A
- * write to a pipe without readers raises SIGPIPE, as on Linux. */
+/* Writes count bytes from buf at offset (-1: the descriptor's offset),
+ * small ones inline. A write to a pipe without readers raises SIGPIPE, as
+ * on Linux. */
 static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 {
 	if ((int64_t)count < 0)
 		return -EINVAL;
 	if (!user_range_ok(buf, count))
 		return -EFAULT;
+	if (count <= FS_INLINE_BYTES && inline_ok(fd)) {
+		bool refused;
+		long r = write_inline(fd, buf, count, offset, &refused);
+		if (!refused)
+			return r;
+	}
 	uint64_t done = 0;
 	do {
 		uint32_t chunk = (uint32_t)MIN(count - done, FORWARD_LARGE_BYTES);
@@ -121,6 +214,7 @@ static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 			posix_raise_sigpipe();
 		if (r < 0)
 			return done ? (long)done : r;
+		inline_learn(fd, false, f.res[FS_RESULT_KIND]);
 		if ((uint64_t)r > chunk)
 			return done ? (long)done : -EIO;
 		done += (uint64_t)r;

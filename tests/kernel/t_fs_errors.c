@@ -22,9 +22,12 @@
  *                        a readdir room too small for one record, a rename
  *                        whose second path has no NUL, an ftruncate on a
  *                        read-only descriptor -EINVAL, readdir on a file
- *                        -ENOTDIR
+ *                        -ENOTDIR; inline reads and writes (FS_IO_INLINE):
+ *                        the bytes a pread gives, past FS_INLINE_BYTES
+ *                        -EINVAL, the descriptor's mode and number checked
  *   t_fs_errors errors-child   that child: opens /SUMS, writes its
- *                        descriptor's number to /errors-ready, waits for
+ *                        descriptor's number to /errors-ready (written under
+ *                        another name and renamed, so never seen empty), waits for
  *                        /errors-done, reads through the descriptor
  *   t_fs_errors hostile-ctl   the disk reads and writes the file manager
  *                        makes for a request go with the request's control
@@ -264,6 +267,52 @@ static void other_process(void)
 }
 
 /* Requests no library call makes: sent raw with myrmex_fs_call. */
+/* FS_READ or FS_WRITE sent inline (FS_IO_INLINE, no data ICA), with
+ * bytes[] for a write: the status; the result words in out. */
+static long inline_call(uint32_t opcode, int fd, uint64_t len, const void *bytes, uint64_t out[8])
+{
+	long h = myrmex_ica_alloc(1);
+	if (h < 0)
+		return h;
+	struct myrmex_ctl_header *c = myrmex_ctl_init(myrmex_ica_addr((uint32_t)h));
+	struct myrmex_frame *f = myrmex_ctl_push(c, 1, MYRMEX_COREID_FS, opcode);
+	f->arg[0] = (uint64_t)fd;
+	f->arg[1] = len;
+	f->arg[3] = FS_IO_INLINE;
+	if (bytes)
+		memcpy(&f->arg[4], bytes, len < 32 ? len : 32);
+	long r = myrmex_callsync(c);
+	struct myrmex_frame *res = r == 0 ? myrmex_ctl_result(c) : NULL;
+	if (res) {
+		memcpy(out, res->arg, sizeof(res->arg));
+		r = (long)res->status;
+	}
+	myrmex_ica_free((uint32_t)h);
+	return r;
+}
+
+/* Small reads and writes in the frame: the bytes a read with a data ICA
+ * gives, a length past FS_INLINE_BYTES refused, the descriptor's mode
+ * still checked. */
+static void inline_requests(void)
+{
+	int fd = myrmex_fs_open("/SUMS", O_RDONLY, 0);
+	CHECK(fd >= 0, "open /SUMS: %d", fd);
+	if (fd < 0)
+		return;
+	uint8_t want[FS_INLINE_BYTES];
+	CHECK_EQ(myrmex_fs_pread(fd, want, sizeof want, 0), (long)sizeof want);
+	CHECK_EQ(myrmex_fs_lseek(fd, 0, SEEK_SET), 0);
+	uint64_t out[8] = { 0 };
+	CHECK_EQ(inline_call(FS_READ, fd, FS_INLINE_BYTES, NULL, out), (long)FS_INLINE_BYTES);
+	CHECK(memcmp(out, want, sizeof want) == 0, "inline read: other bytes than pread's");
+	CHECK_EQ(out[FS_RESULT_KIND], FS_KIND_REGULAR);
+	CHECK_EQ(inline_call(FS_READ, fd, FS_INLINE_BYTES + 1, NULL, out), -EINVAL);
+	CHECK_EQ(inline_call(FS_WRITE, fd, 4, "abcd", out), -EBADF);
+	CHECK_EQ(inline_call(FS_READ, 999, 4, NULL, out), -EBADF);
+	CHECK_EQ(myrmex_fs_close(fd), 0);
+}
+
 static void malformed_requests(void)
 {
 	CHECK_EQ(myrmex_fs_call(0, 0, 0, 0, NULL, 0, NULL), -ENOSYS);
@@ -310,6 +359,7 @@ static void test_errors(void)
 	too_many();
 	other_process();
 	malformed_requests();
+	inline_requests();
 }
 
 static void test_child(void)
@@ -323,7 +373,10 @@ static void test_child(void)
 	}
 	char text[16];
 	snprintf(text, sizeof text, "%d\n", fd);
-	fs_put_str(READY_FILE, text);
+	/* Written whole under another name, then renamed: the parent, which
+	 * reads it as soon as it exists, never finds it empty. */
+	fs_put_str(READY_FILE ".tmp", text);
+	CHECK_EQ(myrmex_fs_rename(READY_FILE ".tmp", READY_FILE), 0);
 	if (!wait_for(DONE_FILE)) {
 		test_fail("child: %s never came", DONE_FILE);
 		return;

@@ -27,6 +27,8 @@ struct posix_thread {
 /* The personality's state in every process (struct process.px). */
 #define POSIX_CMDLINE_MAX 256
 
+#define POSIX_INLINE_FDS 1024
+
 struct posix_process {
 	struct sig_process sig;          /* dispositions, pending signals, interval timer */
 	unsigned umask;                  /* file mode creation mask */
@@ -41,6 +43,10 @@ struct posix_process {
 	uint64_t start_ns;
 	uint32_t cmdline_len;
 	char cmdline[POSIX_CMDLINE_MAX];
+	/* Descriptors below POSIX_INLINE_FDS whose small reads and writes the
+	 * file manager wants with a data ICA (the console), bit per fd: a hint,
+	 * cleared when a call finds another kind there (sys_file.c). */
+	uint64_t no_inline[POSIX_INLINE_FDS / 64];
 };
 
 /* A scheduler tick found a thread of p running (sys_task.c). */

@@ -76,6 +76,13 @@ extern const struct server fm_server;
  * mapped), the work after it, and a result that reaches get(). */
 #define FM_NO_DISK SERVER_OP_USER   /* served even when nothing is mounted */
 int64_t request_check(struct server_request *rq, const struct server_op *op);
+/* An inline read or write (include/myrmex/fs.h, FS_IO_INLINE): rq->data
+ * becomes the frame's bytes (a write's, in rq->in) or the result words a
+ * read's bytes go back in (rq->out, marked to be written). */
+void request_inline_data(struct server_request *rq, bool write);
+/* copy is a copy of rq (a parked request): its data pointer, if it pointed
+ * into rq itself (inline bytes), now points into copy. */
+void request_rebase(struct server_request *copy, const struct server_request *rq);
 void request_handled(struct server_request *rq, int64_t status);
 void request_result(const struct myrmex_delivery *d);
 

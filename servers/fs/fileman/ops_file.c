@@ -109,8 +109,8 @@ failed:
 
 /* What read and write check alike: the descriptor and its direction, the
  * kind (said in the result's arg[7]), the length (arg[1]) against the data
- * ICA, and for a file the offset (arg[2] for the positioned forms, else the
- * description's) in *off. NULL with *status set. */
+ * ICA or the inline bytes, and for a file the offset (arg[2] for the
+ * positioned forms, else the description's) in *off. NULL with *status set. */
 static struct open_file *data_call(struct server_request *rq, bool write, uint64_t *off,
                                    int64_t *status)
 {
@@ -121,6 +121,20 @@ static struct open_file *data_call(struct server_request *rq, bool write, uint64
 		return NULL;
 	}
 	server_out(rq, FS_RESULT_KIND, ofd_kind(f));
+	if ((a->flags & FS_IO_INLINE) && rq->d.ndata == 0) {
+		/* The bytes ride in the frame (include/myrmex/fs.h): the console
+		 * server needs a data ICA, so its calls come again with one. */
+		if (f->kind == FM_CONSOLE) {
+			server_out(rq, FS_RESULT_INLINE, FS_INLINE_REFUSED);
+			*status = -EINVAL;
+			return NULL;
+		}
+		if (a->length > FS_INLINE_BYTES) {
+			*status = -EINVAL;
+			return NULL;
+		}
+		request_inline_data(rq, write);
+	}
 	bool positioned = rq->d.opcode == (write ? FS_PWRITE : FS_PREAD);
 	*status = 0;
 	if (!(write ? ofd_can_write(f) : ofd_can_read(f)))

@@ -123,6 +123,7 @@ static struct parked *park(struct server_request *rq, struct open_file *f, bool 
 		parked_count++;
 		k->write = write;
 		k->rq = *rq;
+		request_rebase(&k->rq, rq);
 		k->f = f;
 		k->len = SERVER_IN(rq, struct fs_io_args)->length;
 		k->done = done;

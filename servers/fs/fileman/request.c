@@ -29,6 +29,27 @@ int64_t request_check(struct server_request *rq, const struct server_op *op)
 	return 0;
 }
 
+void request_inline_data(struct server_request *rq, bool write)
+{
+	if (write) {
+		rq->data = (uint8_t *)SERVER_IN(rq, struct fs_io_args)->bytes;
+	} else {
+		for (unsigned i = 0; i < FS_INLINE_BYTES / 8; i++)
+			rq->out[i] = 0;
+		rq->out_mask |= (1u << (FS_INLINE_BYTES / 8)) - 1;
+		rq->data = (uint8_t *)rq->out;
+	}
+	rq->data_size = FS_INLINE_BYTES;
+}
+
+void request_rebase(struct server_request *copy, const struct server_request *rq)
+{
+	if (rq->data == (const uint8_t *)rq->out)
+		copy->data = (uint8_t *)copy->out;
+	else if (rq->data == (const uint8_t *)SERVER_IN(rq, struct fs_io_args)->bytes)
+		copy->data = (uint8_t *)SERVER_IN(copy, struct fs_io_args)->bytes;
+}
+
 void request_handled(struct server_request *rq, int64_t status)
 {
 	(void)rq;
