@@ -9,7 +9,8 @@ function it lies in: kernel functions by the kernel's symbols, user ones by
 the client's and the server's (told apart by the CR3 the trace saw first).
 The gdb stub steps with interrupts masked, so the trace is the operation's
 own path. Prints a table per operation: instructions per function and per
-phase (entry, checks, mapping, switch, delivery, exit, user), and writes
+phase (entry, personality, checks, copy, mapping, switch, delivery, exit,
+user), and writes
 the same as JSON with --json.
 
 Usage: tools/ipc_profile.py [--kernel K] [--build build] [--json out.json]
@@ -40,23 +41,28 @@ PHASES = [
                "sys_ret", "kernel_lock_take")),
     ("exit", ("syscall_return", "sched_return_to_user", "personality_return_to_user",
               "sched_thread_restarted", "thread_restart_user", "proc_check_killed",
+              "arch_thread_set_return", "give_way", "deliver_pending",
               "kernel_lock_give", "trap_return", "sched_thread_start", "thread_first_run")),
+    ("personality", ("forward_", "write_request", "read_result", "ensure", "own", "channel_of",
+                     "sys_lseek", "sys_pread", "sys_read", "sys_write", "read_into", "write_from",
+                     "read_inline", "write_inline", "inline_", "posix_")),
+    ("delivery", ("ipc_receive", "ipc_call_record", "ipc_call_queue", "ipc_call_wait_end",
+                  "ipc_carry", "hand_request", "carry", "get_restart", "call_restart",
+                  "ipc_receive_sync", "ipc_get", "deliver_result", "call_commit", "proc_find",
+                  "request_taken", "device_take_interrupts", "ica_kernel_ptr",
+                  "arch_phys_to_virt", "ica_address", "memcpy", "memset")),
     ("checks", ("ipc_fast_call", "ipc_fast_reply", "ipc_call", "ipc_read_top_frame",
                 "read_frame_head", "frame_offset_ok", "ipc_check_data", "ica_at",
                 "ica_lookup", "ipc_return", "hop_lent", "may_block", "personality_interrupts",
-                "sched_can_hand_off", "waiting_getter", "copy_from_user", "copy_to_user",
-                "usercopy", "user_range")),
+                "sched_can_hand_off", "waiting_getter", "receiver_for", "ipc_server",
+                "ica_in_window", "user_range")),
+    ("copy", ("copy_from_user", "copy_to_user", "usercopy")),
     ("mapping", ("ica_map", "ica_unmap", "arch_ica", "ica_ptes", "arch_as_map", "arch_as_unmap",
                  "walk", "leaf_flags", "invalidate")),
     ("switch", ("sched_hand_off", "schedule", "pick_next", "arch_context_switch",
                 "x86_switch_stacks", "arch_as_activate", "arch_thread_restart_user",
                 "sched_finish_switch", "thread_block", "thread_wake", "sched_make_runnable",
                 "waitq_wake", "wake_getters", "enqueue", "dequeue", "tss_set_rsp0", "wrmsr")),
-    ("delivery", ("ipc_receive", "ipc_call_record", "ipc_call_queue", "ipc_carry",
-                  "carry", "get_restart", "call_restart", "ipc_call_wait_end",
-                  "ipc_receive_sync", "ipc_get", "deliver_result", "call_commit", "proc_find",
-                  "request_taken", "device_take_interrupts", "ica_kernel_ptr",
-                  "arch_phys_to_virt", "ica_address", "memcpy", "memset")),
 ]
 
 

@@ -228,8 +228,10 @@ struct open_file {
 	struct pipe *pipe;            /* FM_PIPE: the read end (O_RDONLY) or write end */
 	uint64_t rdev;                /* FM_CONSOLE: the name's device number (tty 5:0, console 5:1) */
 	struct procfs_snap *snap;     /* FM_PROC: what procfs answered at open (procfs.c) */
-	char *path;                   /* FM_FILE: the absolute path it was opened by (malloc'd; for
-	                                 /proc/<pid>/fd links), or NULL */
+	char *path;                   /* FM_FILE: the absolute path it was opened by (for
+	                                 /proc/<pid>/fd links), or NULL: path_short when it
+	                                 fits, else malloc'd (an open costs no malloc then) */
+	char path_short[64];
 };
 
 /* The status flags F_SETFL may change. */

@@ -50,7 +50,8 @@ void ofd_unref(struct open_file *f)
 	if (f->snap)
 		procfs_snap_free(f->snap);
 	f->snap = NULL;
-	free(f->path);
+	if (f->path != f->path_short)
+		free(f->path);
 	f->path = NULL;
 	if (kind == FM_PIPE)
 		pipe_close_end(p, write);   /* may wake the other end's parked requests */

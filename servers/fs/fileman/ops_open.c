@@ -115,8 +115,14 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	const char *normal = fd >= 0 && kind == FM_FILE ? path_normal(cwd, path) : NULL;
 	if (normal) {
 		struct open_file *f = files_get(rq->d.requester, (uint64_t)fd);
-		if (f && !f->path)
-			f->path = strdup(normal);   /* for /proc/<pid>/fd; none without memory */
+		if (f && !f->path) {
+			/* For /proc/<pid>/fd; none without memory. */
+			size_t len = strlen(normal);
+			if (len < sizeof(f->path_short))
+				f->path = memcpy(f->path_short, normal, len + 1);
+			else
+				f->path = strdup(normal);
+		}
 	}
 	return fd;
 }

@@ -234,6 +234,12 @@ const char *path_normal(const char *cwd, const char *path)
 
 enum fm_kind path_special(const char *cwd, const char *path, uint64_t *rdev)
 {
+	/* Most opens name neither /dev nor /proc: an absolute path whose first
+	 * name starts with another letter, with no ".." that could climb back
+	 * there, needs no normalizing. */
+	if (path[0] == '/' && path[1] != '/' && path[1] != '.' && path[1] != 'd' && path[1] != 'p' &&
+	    !strstr(path, ".."))
+		return FM_FREE;
 	const char *normal = path_normal(cwd, path);
 	if (!normal)
 		return FM_FREE;
