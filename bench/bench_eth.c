@@ -178,7 +178,7 @@ static int measure(uint32_t length)
 	uint64_t med = tenths[RUNS / 2], ops = (uint64_t)RUNS * EXCHANGES;
 	char line[512];
 	int w = snprintf(line, sizeof line,
-	                 "BENCH eth virtio.%u median=%" PRIu64 ".%" PRIu64 " min=%" PRIu64 ".%" PRIu64
+	                 "BENCH eth eth.virtio.%u median=%" PRIu64 ".%" PRIu64 " min=%" PRIu64 ".%" PRIu64
 	                 " runs=%u bytes=%u",
 	                 length, med / 10, med % 10, tenths[0] / 10, tenths[0] % 10, RUNS, length);
 	size_t len = w > 0 ? (size_t)w : 0;
