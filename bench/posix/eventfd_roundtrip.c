@@ -76,16 +76,6 @@ int main(void)
 	uint64_t stop = UINT64_MAX - 1;
 	if (write(p.to_child, &stop, sizeof stop) != (ssize_t)sizeof stop)
 		ret = -1;
-	int status = 0;
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		bench_fail(NAME, "child status", status);
-		ret = -1;
-	}
-	if (p.bad) {
-		bench_fail(NAME, "bad round trips", (long)p.bad);
-		ret = -1;
-	}
+	ret = posix_pong_end(NAME, child, p.bad, ret);
 	return ret == 0 ? 0 : 1;
 }

@@ -10,6 +10,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "bench.h"
+#include "posix.h"
 
 #include <errno.h>
 #include <sys/types.h>
@@ -24,36 +25,10 @@ struct pingpong {
 	uint64_t bad;                 /* round trips that failed or brought a wrong byte */
 };
 
-/* The child: answers every byte b with b + 1 until end of file. */
-static _Noreturn void answer(struct pingpong *p)
-{
-	close(p->to_child[1]);
-	close(p->to_parent[0]);
-	for (;;) {
-		unsigned char c;
-		ssize_t n = read(p->to_child[0], &c, 1);
-		if (n == 0)
-			_exit(0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(1);
-		}
-		c++;
-		if (write(p->to_parent[1], &c, 1) != 1)
-			_exit(1);
-	}
-}
-
 static void pingpong_body(void *ctx, uint64_t iters)
 {
 	struct pingpong *p = ctx;
-	for (uint64_t i = 0; i < iters; i++) {
-		unsigned char out = (unsigned char)i, in = 0;
-		if (write(p->to_child[1], &out, 1) != 1 || read(p->to_parent[0], &in, 1) != 1 ||
-		    in != (unsigned char)(out + 1))
-			p->bad++;
-	}
+	p->bad += posix_ping(p->to_child[1], p->to_parent[0], iters);
 }
 
 int main(void)
@@ -68,8 +43,11 @@ int main(void)
 		bench_fail(prog, "fork", -errno);
 		return 1;
 	}
-	if (child == 0)
-		answer(&p);
+	if (child == 0) {
+		close(p.to_child[1]);
+		close(p.to_parent[0]);
+		posix_pong(p.to_child[0], p.to_parent[1]);
+	}
 	close(p.to_child[0]);
 	close(p.to_parent[1]);
 
@@ -85,17 +63,7 @@ int main(void)
 	int ret = bench_run(&b);
 
 	close(p.to_child[1]);   /* end of file: the child exits */
-	int status = 0;
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		bench_fail(prog, "child status", status);
-		ret = -1;
-	}
-	if (p.bad != 0) {
-		bench_fail(prog, "bad round trips", (long)p.bad);
-		ret = -1;
-	}
+	ret = posix_pong_end(prog, child, p.bad, ret);
 	close(p.to_parent[0]);
 	return ret == 0 ? 0 : 1;
 }

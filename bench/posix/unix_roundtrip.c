@@ -21,35 +21,10 @@ struct pair {
 	uint64_t bad;
 };
 
-/* The child: answers every byte b with b + 1 until end of file. */
-static _Noreturn void answer(struct pair *p)
-{
-	close(p->sv[0]);
-	for (;;) {
-		unsigned char c;
-		ssize_t n = read(p->sv[1], &c, 1);
-		if (n == 0)
-			_exit(0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(1);
-		}
-		c++;
-		if (write(p->sv[1], &c, 1) != 1)
-			_exit(1);
-	}
-}
-
 static void roundtrip_body(void *ctx, uint64_t iters)
 {
 	struct pair *p = ctx;
-	for (uint64_t i = 0; i < iters; i++) {
-		unsigned char out = (unsigned char)i, in = 0;
-		if (write(p->sv[0], &out, 1) != 1 || read(p->sv[0], &in, 1) != 1 ||
-		    in != (unsigned char)(out + 1))
-			p->bad++;
-	}
+	p->bad += posix_ping(p->sv[0], p->sv[0], iters);
 }
 
 int main(void)
@@ -64,8 +39,10 @@ int main(void)
 		bench_fail(NAME, "fork", -errno);
 		return 1;
 	}
-	if (child == 0)
-		answer(&p);
+	if (child == 0) {
+		close(p.sv[0]);
+		posix_pong(p.sv[1], p.sv[1]);
+	}
 	close(p.sv[1]);
 	const struct bench b = {
 		.suite = "posix", .name = NAME, .runs = 21, .iters = 200, .ops_per_iter = 1,
@@ -73,16 +50,6 @@ int main(void)
 	};
 	int ret = bench_run(&b);
 	close(p.sv[0]);   /* end of file: the child exits */
-	int status = 0;
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		bench_fail(NAME, "child status", status);
-		ret = -1;
-	}
-	if (p.bad) {
-		bench_fail(NAME, "bad round trips", (long)p.bad);
-		ret = -1;
-	}
+	ret = posix_pong_end(NAME, child, p.bad, ret);
 	return ret == 0 ? 0 : 1;
 }

@@ -80,12 +80,22 @@ static void inline_learn(uint64_t fd, bool refused, uint64_t kind)
 		bits[fd / 64] &= ~(1ull << (fd % 64));
 }
 
-static bool inline_refused(long r, const struct fwd *f)
+/* Makes the inline call begun in f (a write's bytes in place) and learns
+ * from the answer; *refused when the file manager wants a data ICA. */
+static long inline_call(struct fwd *f, uint64_t fd, uint64_t count, int64_t offset,
+                        bool *refused)
 {
-	return r == -EINVAL && f->res[FS_RESULT_INLINE] == FS_INLINE_REFUSED;
+	f->arg[0] = fd;
+	f->arg[1] = count;
+	f->arg[2] = (uint64_t)offset;
+	f->arg[3] = FS_IO_INLINE;
+	long r = forward_call(f);
+	*refused = r == -EINVAL && f->res[FS_RESULT_INLINE] == FS_INLINE_REFUSED;
+	inline_learn(fd, *refused, f->res[FS_RESULT_KIND]);
+	return r;
 }
 
-/* An inline read; *refused when the file manager wants a data ICA. */
+/* An inline read. */
 static long read_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset, bool *refused)
 {
 	struct fwd f;
@@ -93,13 +103,7 @@ static long read_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset,
 	int err = forward_begin(&f, SERVICE_FILES, offset < 0 ? FS_READ : FS_PREAD, 0);
 	if (err)
 		return err;
-	f.arg[0] = fd;
-	f.arg[1] = count;
-	f.arg[2] = (uint64_t)offset;
-	f.arg[3] = FS_IO_INLINE;
-	long r = forward_call(&f);
-	*refused = inline_refused(r, &f);
-	inline_learn(fd, *refused, f.res[FS_RESULT_KIND]);
+	long r = inline_call(&f, fd, count, offset, refused);
 	if (r < 0)
 		return r;
 	if ((uint64_t)r > count)
@@ -112,7 +116,7 @@ static long read_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset,
 	return r;
 }
 
-/* An inline write; *refused when the file manager wants a data ICA. */
+/* An inline write. */
 static long write_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset, bool *refused)
 {
 	struct fwd f;
@@ -122,13 +126,7 @@ static long write_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset
 		return err;
 	if (count && copy_from_user(&f.arg[4], buf, count) < 0)
 		return -EFAULT;
-	f.arg[0] = fd;
-	f.arg[1] = count;
-	f.arg[2] = (uint64_t)offset;
-	f.arg[3] = FS_IO_INLINE;
-	long r = forward_call(&f);
-	*refused = inline_refused(r, &f);
-	inline_learn(fd, *refused, f.res[FS_RESULT_KIND]);
+	long r = inline_call(&f, fd, count, offset, refused);
 	if (r == -EPIPE && f.res[FS_RESULT_KIND] == FS_KIND_PIPE)
 		posix_raise_sigpipe();
 	if (r < 0)
