@@ -231,6 +231,7 @@ static int replace_image(struct thread *t, const struct exec_plan *plan)
 		return err;
 	arch_thread_reset_user(t, entry, sp);
 	t->clear_child_tid = 0;   /* a word of the old image */
+	t->ipc_get_out_written = 0;   /* so is the place get() wrote last (sys_ipc.c) */
 	if (plan->name[0])
 		memcpy(p->name, plan->name, sizeof(p->name));
 	p->px->cmdline_len = plan->cmdline_len;
