@@ -31,20 +31,21 @@ static struct ica *own(struct process *p, uint32_t handle)
 	return ica && ica->kernel_channel && ica->state == ICA_ATTACHED && ica->owner == p ? ica : NULL;
 }
 
-/* Makes sure *handle names an idle channel ICA of p with npages pages. */
-static int ensure(struct process *p, uint32_t *handle, uint32_t npages)
+/* Makes sure *handle names an idle channel ICA of p with npages pages;
+ * returns it, or NULL with *err. */
+static struct ica *ensure(struct process *p, uint32_t *handle, uint32_t npages, int *err)
 {
-	if (own(p, *handle))
-		return 0;
-	struct ica *ica;
-	int err = ica_alloc(p, npages, &ica);
-	if (err) {
+	struct ica *ica = own(p, *handle);
+	if (ica)
+		return ica;
+	*err = ica_alloc(p, npages, &ica);
+	if (*err) {
 		*handle = 0;
-		return err;
+		return NULL;
 	}
 	ica_make_channel(ica);
 	*handle = ica->handle;
-	return 0;
+	return ica;
 }
 
 /* The thread's channel, made at its first use (NULL: no memory). */
@@ -65,13 +66,14 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 	struct forward_channel *ch = channel_of(t);
 	if (!ch)
 		return -ENOMEM;
-	int err = ensure(p, &ch->ctl, 1);
-	if (err)
+	int err = 0;
+	struct ica *ctl = ensure(p, &ch->ctl, 1, &err);
+	if (!ctl)
 		return err;
 	/* Field by field (this is on every forwarded call): a call without
 	 * data leaves data NULL, and res[] reads 0 when no result came. */
 	f->t = t;
-	f->ctl = own(p, ch->ctl);
+	f->ctl = ctl;
 	f->service = service;
 	f->target = posix_route(service)->coreid;
 	f->opcode = opcode;
@@ -83,10 +85,9 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 		return 0;
 	bool small = data_bytes <= FORWARD_SMALL_BYTES;
 	uint32_t *slot = small ? &ch->small : &ch->large;
-	err = ensure(p, slot, small ? 1 : FORWARD_LARGE_PAGES);
-	if (err)
+	f->data = ensure(p, slot, small ? 1 : FORWARD_LARGE_PAGES, &err);
+	if (!f->data)
 		return err;
-	f->data = own(p, *slot);
 	f->data_size = f->data->npages * PAGE_SIZE;
 	return 0;
 }
@@ -181,10 +182,8 @@ long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8],
 	struct forward_channel *ch = channel_of(t);
 	if (!ch)
 		return -ENOMEM;
-	int err = ensure(p, &ch->pager, 1);
-	if (!err && data)
-		err = ensure(p, &ch->pager_data, 1);
-	if (err)
+	int err = 0;
+	if (!ensure(p, &ch->pager, 1, &err) || (data && !ensure(p, &ch->pager_data, 1, &err)))
 		return err;
 	struct ica *ctl = own(p, ch->pager);
 	uint32_t handle = ctl->handle, data_handle = data ? ch->pager_data : 0;
