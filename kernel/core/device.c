@@ -166,6 +166,7 @@ void device_interrupt(unsigned line)
 	 * is lost, so their drivers acknowledge first and then empty the
 	 * device (an event after that raises a new edge). */
 	arch_irq_mask(line);
+	sched_interrupt_wakes(true);
 	for (unsigned i = 0; i < device_count; i++) {
 		struct device *d = &devices[i];
 		if (d->owner && d->info.irq_line == line) {
@@ -173,6 +174,7 @@ void device_interrupt(unsigned line)
 			waitq_wake(&d->owner->ipc_waiters, 1);
 		}
 	}
+	sched_interrupt_wakes(false);
 }
 
 unsigned device_take_interrupts(struct process *p)

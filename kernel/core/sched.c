@@ -151,6 +151,7 @@ static void sleepers_insert(struct thread *t)
 void sched_tick(void)
 {
 	uint64_t now = time_monotonic_ns();
+	sched_interrupt_wakes(true);
 	personality_tick(now);
 	while (!list_empty(&sleepers)) {
 		struct thread *t = container_of(sleepers.next, struct thread, sleep_link);
@@ -158,8 +159,10 @@ void sched_tick(void)
 			break;
 		thread_wake(t, -ETIMEDOUT);
 	}
+	sched_interrupt_wakes(false);
 	struct thread *cur = this_cpu->current;
 	if (cur != &idle_thread && --cur->slice_left <= 0) {
+		cur->io_hops = 0;   /* its slice used up: it prefers nobody any more */
 		/* Round robin: only a thread of the same or a higher priority takes over. */
 		if (run_bitmap >> cur->prio)
 			this_cpu->need_resched = true;
@@ -202,6 +205,9 @@ int sched_hand_off(struct waitq *q, struct thread *next, long (*restart)(struct 
 	KASSERT(kernel_lock_held() && t != &idle_thread && next->state == THREAD_BLOCKED);
 	t->state = THREAD_BLOCKED;
 	t->wake_result = 0;
+	/* next runs in t's place: it carries t's I/O preference one hop on. */
+	next->io_hops = t->io_hops ? (uint8_t)(t->io_hops - 1) : 0;
+	t->io_hops = 0;
 	t->waiting_on = q;
 	if (q)
 		list_push_back(&q->waiters, &t->run_link);
@@ -250,6 +256,35 @@ void sched_set_prio(struct thread *t, int prio)
 		this_cpu->need_resched = true;
 }
 
+/* I/O preference (issue 19): a thread an interrupt wakes (its device's
+ * event, its deadline) goes to the front of its run queue and takes the CPU
+ * from a running thread of its own priority at once (at the interrupt's
+ * return), while it has slice left in this round: it blocked before using
+ * it up. So do the threads it wakes in turn, up to SCHED_IO_HOPS of them
+ * along the chain (the disk driver wakes the file manager, which wakes the
+ * reader): t->io_hops is what a woken thread may still pass on, and a
+ * thread that blocks again passes nothing. Without this a busy thread of
+ * the same priority kept the CPU for the rest of its 10 ms slice at every
+ * step of a disk read. Nobody starves: a woken thread gets at most the rest
+ * of its slice before it queues at the back (sched_tick), the chain is
+ * short and only an interrupt starts one, so a busy thread still gets a
+ * slice per round. Other wakes keep the plain order: the woken thread
+ * queues behind the others. */
+static void wake_preferred(struct thread *t, unsigned hops)
+{
+	struct thread *cur = this_cpu->current;
+	if (t->slice_left <= 0 || cur == &idle_thread || t->prio != cur->prio) {
+		sched_make_runnable(t);
+		return;
+	}
+	KASSERT(!list_linked(&t->run_link));
+	t->io_hops = (uint8_t)(hops - 1);
+	t->state = THREAD_RUNNABLE;
+	list_push_front(&run_queue[t->prio], &t->run_link);
+	run_bitmap |= 1u << t->prio;
+	this_cpu->need_resched = true;
+}
+
 int thread_block(struct waitq *q, uint64_t deadline_ns)
 {
 	struct thread *t = this_cpu->current;
@@ -258,6 +293,7 @@ int thread_block(struct waitq *q, uint64_t deadline_ns)
 		return -EINTR;
 	t->state = THREAD_BLOCKED;
 	t->wake_result = 0;
+	t->io_hops = 0;   /* waiting again: it passes no preference on */
 	t->waiting_on = q;
 	if (q)
 		list_push_back(&q->waiters, &t->run_link);
@@ -287,7 +323,13 @@ void thread_wake(struct thread *t, int result)
 		list_remove(&t->sleep_link);
 	t->wake_deadline = 0;
 	t->wake_result = result;
-	sched_make_runnable(t);
+	struct thread *cur = this_cpu->current;
+	if (this_cpu->in_interrupt)
+		wake_preferred(t, SCHED_IO_HOPS);
+	else if (cur->io_hops)
+		wake_preferred(t, cur->io_hops);
+	else
+		sched_make_runnable(t);
 }
 
 int waitq_wake(struct waitq *q, int max)

@@ -287,10 +287,15 @@ static void check_ret_theft(void)
 		racing = 0;
 		myrmex_thread_join(&t);
 		CHECK_EQ(r, 0);
+		/* The server's answer to the refusal is -EIO. The frame's data
+		 * words are not evidence: once the result is ours again the racer's
+		 * last stores may still land in them (it stops at its next check
+		 * of `racing`). What the kernel handed over is judged by ownership
+		 * below: K never ours, our data ICA never back. */
 		struct myrmex_frame *res = myrmex_ctl_result(h);
-		CHECK(res && res->status == -EIO && res->ndata == 0,
-		      "round %d: the forged result was not refused (status %lld, ndata %u)", round,
-		      res ? (long long)res->status : 0LL, res ? res->ndata : 0u);
+		CHECK(res && res->status == -EIO,
+		      "round %d: the forged result was not refused (status %lld)", round,
+		      res ? (long long)res->status : 0LL);
 		/* K is never ours; our own data ICA stayed with the server, which
 		 * returned without data after the refusal. */
 		long freed_k = myrmex_ica_free((uint32_t)k);

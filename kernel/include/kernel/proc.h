@@ -52,6 +52,8 @@ struct thread {
 	uint64_t wake_deadline;        /* ns of monotonic time, 0 = none */
 	int wake_result;               /* what thread_block returns */
 	struct waitq *waiting_on;      /* set while blocked on a wait queue */
+	uint8_t io_hops;               /* I/O preference it may still pass on to a thread it
+	                                  wakes (sched.c, wake_preferred) */
 	bool only_death_wakes;         /* an uninterruptible wait: only the thread's death
 	                                  cuts it short, not personality_interrupts */
 	bool exit_pending;             /* leaves at its next return towards user mode, and

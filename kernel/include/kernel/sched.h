@@ -20,6 +20,7 @@ struct thread;
 
 #define SCHED_HZ          1000  /* timer ticks per second */
 #define SCHED_SLICE_TICKS 10    /* round-robin quantum */
+#define SCHED_IO_HOPS     4     /* threads an interrupt's preference reaches (sched.c) */
 
 /* A wait queue: the threads blocked on it, in arrival order. Guarded by the
  * kernel lock; [sched] when it is split (kernel/proc.h). */
@@ -35,8 +36,19 @@ struct cpu {
 	struct thread *current;
 	struct thread *dead;        /* exited, to be freed once we are off its stack */
 	bool need_resched;
+	bool in_interrupt;          /* waking threads for a device's or the timer's
+	                               interrupt (thread_wake prefers them, sched.c) */
 };
 extern struct cpu sched_cpus[ARCH_MAX_CPUS];
+
+/* Around the wake-ups an interrupt causes (device_interrupt, sched_tick):
+ * a thread woken then had been waiting for the event (I/O, a deadline), and
+ * thread_wake gives it the CPU before a running thread of its priority has
+ * used up its slice (sched.c, "I/O preference"). */
+static inline void sched_interrupt_wakes(bool on)
+{
+	sched_cpus[arch_cpu_id()].in_interrupt = on;
+}
 
 /* The thread running on this CPU. */
 static inline struct thread *current_thread(void)
