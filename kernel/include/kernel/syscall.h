@@ -21,8 +21,17 @@ struct syscall_args {
 
 typedef long (*syscall_fn)(const struct syscall_args *a);
 
-/* Runs the system call whose registers tf holds and stores its result in tf. */
+/* Runs the system call whose registers tf holds and stores its result in tf:
+ * the way in of both entries, syscall and the trap gate. */
 void syscall_dispatch(struct trapframe *tf);
+
+/* Runs call nr with the arguments a (kernel lock held): its handler's
+ * result, or -ENOSYS (counted) when no handler serves nr. The one step the
+ * trap path and a batch (kernel/core/batch.c) share. */
+long syscall_run(uint64_t nr, const struct syscall_args *a);
+
+/* The handler of nr, or NULL. */
+syscall_fn syscall_lookup(uint64_t nr);
 
 /* The microkernel's native calls (include/myrmex: ica.h, device.h, syscall.h, clock.h), by file: sys_native.c,
  * sys_ipc.c, sys_device.c. */
@@ -30,6 +39,7 @@ long sys_myrmex_spawn(const struct syscall_args *a);
 long sys_myrmex_kstats(const struct syscall_args *a);
 long sys_myrmex_poweroff(const struct syscall_args *a);
 long sys_myrmex_setprio(const struct syscall_args *a);
+long sys_myrmex_batch(const struct syscall_args *a);   /* batch.c */
 long sys_ica_alloc(const struct syscall_args *a);
 long sys_ica_free(const struct syscall_args *a);
 long sys_ica_detach(const struct syscall_args *a);
