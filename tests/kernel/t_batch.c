@@ -258,14 +258,14 @@ static void test_bad_areas(void)
 static volatile int rewriting;
 static struct myrmex_batch_area *rewrite_area;
 
-/* Rewrites entries of the running batches: numbers among getpid, gettid,
+/* Rewrites entries of the running batches: numbers among getpid, getppid,
  * sched_yield and an unknown one, and the first argument; gives the CPU
  * back after a few, and the batch's own sched_yield entries give it here,
  * in the middle of a batch. */
 static void rewriter(void *arg)
 {
 	(void)arg;
-	static const long nrs[4] = { SYS_getpid, SYS_gettid, SYS_sched_yield, 99999 };
+	static const long nrs[4] = { SYS_getpid, SYS_getppid, SYS_sched_yield, 99999 };
 	unsigned x = 1;
 	while (rewriting) {
 		for (int k = 0; k < 8; k++) {
@@ -292,6 +292,7 @@ static void test_rewritten(void)
 	if (err)
 		return;
 	long seen[4] = { 0, 0, 0, 0 };
+	long ppid = raw0(SYS_getppid);
 	for (int round = 0; round < 100; round++) {
 		for (unsigned i = 0; i < MAX; i++) {
 			a->entry[i].state = MYRMEX_BATCH_STORED;
@@ -301,10 +302,9 @@ static void test_rewritten(void)
 		CHECK(r == MAX, "rewritten batch %d returned %ld", round, r);
 		for (unsigned i = 0; i < MAX; i++) {
 			long res = (long)a->entry[i].result;
-			/* The rewriter's thread id is not ours: gettid gives ours. */
 			if (res == my_pid)
 				seen[0]++;
-			else if (res == my_tid)
+			else if (res == ppid)
 				seen[1]++;
 			else if (res == 0)
 				seen[2]++;
@@ -320,7 +320,7 @@ static void test_rewritten(void)
 	myrmex_thread_join(&th);
 	CHECK(seen[0] && seen[1] && seen[3], "the rewriter changed nothing: %ld %ld %ld %ld",
 	      seen[0], seen[1], seen[2], seen[3]);
-	test_note("rewritten batches: %ld getpid, %ld gettid, %ld sched_yield, %ld unknown",
+	test_note("rewritten batches: %ld getpid, %ld getppid, %ld sched_yield, %ld unknown",
 	          seen[0], seen[1], seen[2], seen[3]);
 }
 
@@ -480,6 +480,18 @@ static void test_trap_gate(void)
 
 /* ---- Forwarded calls (POSIX process) ---- */
 
+/* A POSIX test starts without descriptors: messages go to the console
+ * through the file manager. */
+static void messages_to_console(void)
+{
+	long fd = raw3(SYS_open, (long)"/dev/console", O_RDWR, 0);
+	if (fd < 0)
+		return;
+	raw2(SYS_dup2, fd, 1);
+	raw2(SYS_dup2, fd, 2);
+	raw1(SYS_close, fd);
+}
+
 static void test_forwarded(void)
 {
 	int fd = (int)raw3(SYS_open, (long)HELLO, O_RDONLY, 0);
@@ -530,6 +542,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(mode, "forwarded") == 0) {
+		messages_to_console();
 		test_forwarded();
 		test_signal_in_sleeps("forwarded sleeps");
 		return test_exit_code();
