@@ -25,19 +25,25 @@ static bool batch_refuses(syscall_fn fn)
 	       !personality_batch_allows(fn);
 }
 
-/* Runs one copied entry: its result. */
-static long batch_run_entry(const struct myrmex_batch_entry *e, struct trapframe *tf)
+/* Runs one copied entry: its result. *allowed is the handler last found
+ * allowed in this batch (a batch mostly repeats a few calls: the check is
+ * skipped for it). */
+static long batch_run_entry(const struct myrmex_batch_entry *e, struct trapframe *tf,
+                            syscall_fn *allowed)
 {
 	if (e->state != MYRMEX_BATCH_STORED)
 		return -EINVAL;
 	syscall_fn fn = syscall_lookup(e->nr);
-	if (fn && batch_refuses(fn))
-		return -EINVAL;
+	if (fn && fn != *allowed) {
+		if (batch_refuses(fn))
+			return -EINVAL;
+		*allowed = fn;
+	}
 	const struct syscall_args a = {
 		.arg = { e->arg[0], e->arg[1], e->arg[2], e->arg[3], e->arg[4], e->arg[5] },
 		.tf = tf,
 	};
-	long r = syscall_run(e->nr, &a);
+	long r = syscall_run(fn, e->nr, &a);
 	personality_batch_entry_end();
 	return r;
 }
@@ -62,6 +68,7 @@ long sys_myrmex_batch(const struct syscall_args *a)
 		return -EINVAL;
 
 	struct thread *t = current_thread();
+	syscall_fn allowed = NULL;
 	uint64_t done = 0;
 	while (done < n) {
 		uptr_t at = area + sizeof(head) + done * sizeof(struct myrmex_batch_entry);
@@ -69,7 +76,7 @@ long sys_myrmex_batch(const struct syscall_args *a)
 		if (copy_from_user(&e, at, sizeof(e)))
 			return done ? (long)done : -EFAULT;
 		struct { int64_t result; uint32_t state; } out = {
-			batch_run_entry(&e, a->tf), MYRMEX_BATCH_DONE,
+			batch_run_entry(&e, a->tf, &allowed), MYRMEX_BATCH_DONE,
 		};
 		done++;
 		if (copy_to_user(at + __builtin_offsetof(struct myrmex_batch_entry, result), &out,

@@ -59,9 +59,8 @@ syscall_fn syscall_lookup(uint64_t nr)
 	return personality_syscall(nr);
 }
 
-long syscall_run(uint64_t nr, const struct syscall_args *a)
+long syscall_run(syscall_fn fn, uint64_t nr, const struct syscall_args *a)
 {
-	syscall_fn fn = syscall_lookup(nr);
 	if (!fn) {
 		personality_unknown_syscall(nr);
 		return -ENOSYS;
@@ -79,7 +78,8 @@ void syscall_dispatch(struct trapframe *tf)
 		         arch_tf_syscall_arg(tf, 4), arch_tf_syscall_arg(tf, 5) },
 		.tf = tf,
 	};
-	long result = syscall_run(arch_tf_syscall_nr(tf), &a);
+	uint64_t nr = arch_tf_syscall_nr(tf);
+	long result = syscall_run(syscall_lookup(nr), nr, &a);
 	arch_tf_set_return(tf, (uint64_t)result);
 	sched_return_to_user();
 	kernel_lock_give();

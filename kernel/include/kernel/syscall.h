@@ -25,13 +25,15 @@ typedef long (*syscall_fn)(const struct syscall_args *a);
  * the way in of both entries, syscall and the trap gate. */
 void syscall_dispatch(struct trapframe *tf);
 
-/* Runs call nr with the arguments a (kernel lock held): its handler's
- * result, or -ENOSYS (counted) when no handler serves nr. The one step the
- * trap path and a batch (kernel/core/batch.c) share. */
-long syscall_run(uint64_t nr, const struct syscall_args *a);
-
 /* The handler of nr, or NULL. */
 syscall_fn syscall_lookup(uint64_t nr);
+
+/* Runs call nr, whose handler syscall_lookup gave as fn, with the
+ * arguments a (kernel lock held): the handler's result, or -ENOSYS
+ * (counted) when fn is NULL. The one step the trap path and a batch
+ * (kernel/core/batch.c, which looks the handler up first to check it)
+ * share. */
+long syscall_run(syscall_fn fn, uint64_t nr, const struct syscall_args *a);
 
 /* The microkernel's native calls (include/myrmex: ica.h, device.h, syscall.h, clock.h), by file: sys_native.c,
  * sys_ipc.c, sys_device.c. */
