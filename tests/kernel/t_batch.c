@@ -8,7 +8,8 @@
  *              gate, results checked; hostile areas (bad numbers, entries
  *              not stored, bad pointers in an entry, n beyond the area or
  *              the limit, bad and half-unmapped areas, a thread rewriting
- *              the entries during batches, refused calls); a signal during
+ *              the entries during batches, the area unmapped during a
+ *              batch, refused calls); a signal during
  *              a batch of sleeps and during a futex wait under SA_RESTART
  *              (the batch stops after that entry and is not restarted); a
  *              kill during a batch of sleeps (a child in mode victim); the
@@ -324,6 +325,44 @@ static void test_rewritten(void)
 	          seen[0], seen[1], seen[2], seen[3]);
 }
 
+/* ---- The area unmapped during a batch ---- */
+
+static char *freed_area;
+
+static void unmapper(void *arg)
+{
+	(void)arg;
+	struct timespec wait = { 0, 50 * NS_PER_MS };
+	raw2(SYS_nanosleep, (long)&wait, 0);
+	raw2(SYS_munmap, (long)freed_area, PAGE);
+}
+
+/* Eight sleeps of 30 ms in an area another thread unmaps after 50 ms: the
+ * batch stops at the first result it cannot write or entry it cannot read
+ * and returns the entries run. */
+static void test_freed_during(void)
+{
+	static struct timespec thirty = { 0, 30 * NS_PER_MS };
+	freed_area = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(freed_area != MAP_FAILED, "mmap");
+	if (freed_area == MAP_FAILED)
+		return;
+	struct myrmex_batch_area *a = (struct myrmex_batch_area *)freed_area;
+	a->capacity = 8;
+	a->reserved = 0;
+	for (unsigned i = 0; i < 8; i++)
+		store(a, i, SYS_nanosleep, (long)&thirty, 0, 0);
+	struct myrmex_thread th;
+	long err = myrmex_thread_create(&th, unmapper, NULL, 0);
+	CHECK(err == 0, "myrmex_thread_create: %ld", err);
+	if (err)
+		return;
+	long r = myrmex_batch(a, 8);
+	myrmex_thread_join(&th);
+	CHECK(r >= 1 && r < 8, "batch in an area unmapped meanwhile returned %ld", r);
+	test_note("area unmapped during the batch: %ld entries run", r);
+}
+
 /* ---- A signal during a batch ---- */
 
 static volatile int alarms;
@@ -555,6 +594,7 @@ int main(int argc, char **argv)
 	test_signal_in_sleeps("sleeps");
 	test_signal_in_futex();
 	test_kill();
+	test_freed_during();
 	test_rewritten();
 	return test_exit_code();
 }
