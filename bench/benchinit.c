@@ -39,6 +39,7 @@ extern char **environ;
  * not: they are the partner and the server the benchmarks start themselves. */
 static const char *const all_benchmarks[] = {
 	"bench_getpid",
+	"bench_wsc",
 	"bench_thread_switch",
 	"bench_process_switch",
 	"bench_ica",

@@ -57,6 +57,63 @@
 #define MYRMEX_SYS_SETPRIO   (MYRMEX_SYS_BASE + 3)
 
 /*
+ * batch(struct myrmex_batch_area *area, uint64_t n)
+ * Wrapped system calls (paper 001): runs the first n entries of area, in
+ * order, one at a time, each as if the caller had made it, and writes each
+ * entry's result and state DONE back before the next starts. An entry holds
+ * any native or Linux call number and six arguments, and must be in state
+ * STORED. The kernel copies each entry before checking it; an entry that
+ * fails (unknown number -ENOSYS, a call refused in a batch -EINVAL, not
+ * STORED -EINVAL, a bad pointer argument the call's own -EFAULT...) fails
+ * alone. Refused in a batch, -EINVAL: the calls that replace or copy the
+ * caller's registers or end it (rt_sigreturn, clone, fork, vfork, execve,
+ * exit, exit_group), batch itself, and callsync and get (the IPC fast path
+ * may finish them on a fresh kernel stack). A blocking entry blocks the
+ * batch. A signal to deliver or a kill stops the batch after the entry that
+ * runs: an interrupted entry keeps -EINTR (a batch is never restarted, even
+ * under SA_RESTART), the entries after it stay STORED.
+ * Returns the number of entries run (n, or fewer when stopped), -EINVAL for
+ * n > MYRMEX_BATCH_MAX, n > area->capacity, capacity > MYRMEX_BATCH_MAX or a
+ * non-zero reserved field, -EFAULT when the header cannot be read or the
+ * first entry cannot be read. An entry that cannot be read, or whose result
+ * cannot be written, later in the batch (the area unmapped meanwhile) stops
+ * it there: the entries run so far are returned.
+ * The area is ordinary user memory (docs/syscalls.md, "Wrapped calls").
+ */
+#define MYRMEX_SYS_BATCH     (MYRMEX_SYS_BASE + 4)
+
+#define MYRMEX_BATCH_MAX     64
+
+/* Entry states. The caller stores STORED; the kernel writes DONE. */
+#define MYRMEX_BATCH_FREE    0u
+#define MYRMEX_BATCH_STORED  1u
+#define MYRMEX_BATCH_DONE    2u
+
+struct myrmex_batch_entry {
+	uint64_t nr;          /* call number, as in rax */
+	uint64_t arg[6];      /* as in rdi, rsi, rdx, r10, r8, r9 */
+	int64_t result;       /* written by the kernel: the value or -errno */
+	uint32_t state;       /* MYRMEX_BATCH_* */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct myrmex_batch_entry) == 72, "batch entry layout");
+
+struct myrmex_batch_area {
+	uint32_t capacity;    /* entries that follow, at most MYRMEX_BATCH_MAX */
+	uint32_t reserved;    /* 0 */
+	struct myrmex_batch_entry entry[];
+};
+_Static_assert(sizeof(struct myrmex_batch_area) == 8, "batch area layout");
+
+/*
+ * The trap-gate entry: `int $0x81` (MYRMEX_TRAP_VECTOR) takes the same
+ * numbers, registers and results as the syscall instruction, and keeps rcx
+ * and r11. The slow entry, for comparison with syscall (paper 001). 0x81,
+ * not 0x80: Linux's int $0x80 is the 32-bit ABI, with other numbers.
+ */
+#define MYRMEX_TRAP_VECTOR   0x81
+
+/*
  * module_read(const char *name, uint64_t offset, void *buf, uint64_t size)
  * Copies up to size bytes of boot module `name` from offset to buf: the
  * boot image's files that are not programs (the service table). Returns the

@@ -3,7 +3,8 @@
  * table, then the personality's table for its own numbers, both built with
  * designated initializers and bounds- and NULL-checked, then the
  * personality's own native calls. An unknown number returns -ENOSYS; the
- * personality counts it.
+ * personality counts it. syscall_run is shared by the trap path and the
+ * batch call (batch.c).
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
@@ -23,6 +24,7 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_KSTATS - MYRMEX_SYS_BASE] = sys_myrmex_kstats,
 	[MYRMEX_SYS_POWEROFF - MYRMEX_SYS_BASE] = sys_myrmex_poweroff,
 	[MYRMEX_SYS_SETPRIO - MYRMEX_SYS_BASE] = sys_myrmex_setprio,
+	[MYRMEX_SYS_BATCH - MYRMEX_SYS_BASE] = sys_myrmex_batch,
 	[MYRMEX_SYS_ICA_ALLOC - MYRMEX_SYS_BASE] = sys_ica_alloc,
 	[MYRMEX_SYS_ICA_FREE - MYRMEX_SYS_BASE] = sys_ica_free,
 	[MYRMEX_SYS_ICA_DETACH - MYRMEX_SYS_BASE] = sys_ica_detach,
@@ -47,7 +49,7 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_MODULE_READ - MYRMEX_SYS_BASE] = sys_myrmex_module_read,
 };
 
-static syscall_fn lookup(uint64_t nr)
+syscall_fn syscall_lookup(uint64_t nr)
 {
 	uint64_t native = nr - MYRMEX_SYS_BASE;   /* wraps for the personality's numbers */
 	if (native < ARRAY_SIZE(native_calls) && native_calls[native])
@@ -57,25 +59,27 @@ static syscall_fn lookup(uint64_t nr)
 	return personality_syscall(nr);
 }
 
+long syscall_run(syscall_fn fn, uint64_t nr, const struct syscall_args *a)
+{
+	if (!fn) {
+		personality_unknown_syscall(nr);
+		return -ENOSYS;
+	}
+	return fn(a);
+}
+
 void syscall_dispatch(struct trapframe *tf)
 {
 	kernel_lock_take();
 	STAT_INC(syscalls);
+	const struct syscall_args a = {
+		.arg = { arch_tf_syscall_arg(tf, 0), arch_tf_syscall_arg(tf, 1),
+		         arch_tf_syscall_arg(tf, 2), arch_tf_syscall_arg(tf, 3),
+		         arch_tf_syscall_arg(tf, 4), arch_tf_syscall_arg(tf, 5) },
+		.tf = tf,
+	};
 	uint64_t nr = arch_tf_syscall_nr(tf);
-	syscall_fn fn = lookup(nr);
-	long result;
-	if (fn) {
-		const struct syscall_args a = {
-			.arg = { arch_tf_syscall_arg(tf, 0), arch_tf_syscall_arg(tf, 1),
-			         arch_tf_syscall_arg(tf, 2), arch_tf_syscall_arg(tf, 3),
-			         arch_tf_syscall_arg(tf, 4), arch_tf_syscall_arg(tf, 5) },
-			.tf = tf,
-		};
-		result = fn(&a);
-	} else {
-		personality_unknown_syscall(nr);
-		result = -ENOSYS;
-	}
+	long result = syscall_run(syscall_lookup(nr), nr, &a);
 	arch_tf_set_return(tf, (uint64_t)result);
 	sched_return_to_user();
 	kernel_lock_give();

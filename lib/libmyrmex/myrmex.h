@@ -108,6 +108,20 @@ struct myrmex_frame *myrmex_ctl_frame(struct myrmex_ctl_header *h, uint32_t offs
 /* Raw Linux system call, returning -errno instead of setting errno. */
 long myrmex_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 
+/* The same call through the trap-gate entry (int $0x81,
+ * MYRMEX_TRAP_VECTOR): the slow entry, for comparison. */
+long myrmex_trapcall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+
+/*
+ * Wrapped system calls (include/myrmex/syscall.h, MYRMEX_SYS_BATCH).
+ * myrmex_batch_store: entry i of area becomes call nr with args a[0..5]
+ * (NULL: all 0), STORED. myrmex_batch: runs the first n entries; the number
+ * run or -errno. myrmex_batch_trap: the same through int $0x81.
+ */
+void myrmex_batch_store(struct myrmex_batch_area *area, unsigned i, long nr, const long *a);
+long myrmex_batch(struct myrmex_batch_area *area, uint64_t n);
+long myrmex_batch_trap(struct myrmex_batch_area *area, uint64_t n);
+
 /*
  * Kernel-scheduled threads of the calling process, made with Linux clone()
  * (CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|

@@ -149,6 +149,8 @@ static const struct test tests[] = {
 	FAULT("thread-bad-stack", SIGSEGV),
 	{ "fault-hostile-rsp", "t_fault", { "hostile-rsp" }, EXITS, 0, 1, 0 },
 	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1, 0 },
+	/* Wrapped calls and the trap gate (issue 18). */
+	{ "batch", "t_batch", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1, 0 },
@@ -261,6 +263,9 @@ static const struct test tests[] = {
 	{ "time-server", "t_time_server", { "posix" }, EXITS, 0, 0,
 	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
 	{ "time-server-forged", "t_time_server", { "forged" }, EXITS, 0, 1, TIME },
+	/* Forwarded calls in a batch (issue 18). */
+	{ "batch-forwarded", "t_batch", { "forwarded" }, EXITS, 0, 0,
+	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	{ "time-server-death", "t_time_server", { "death" }, EXITS, 0, 0, SERVER },
 	/* The vDSO (issue 15): clock reads without a call, equal to the time
 	 * server's; its pages written by nobody; after fork and execve. */

@@ -12,6 +12,7 @@
 #define USER_DS   0x1b
 #define USER_CS   0x23
 #define VEC_SYSCALL 0x100
+#define VEC_TRAPCALL 0x81
 
 #define TF_VECTOR (15 * 8)
 #define TF_RIP    (17 * 8)
@@ -142,6 +143,29 @@ syscall_return:
 	movq 40(%rsp), %rsp         /* user RSP */
 	swapgs
 	sysretq
+
+/*
+ * The trap-gate entry (int $0x81, MYRMEX_TRAP_VECTOR): the same calls as
+ * syscall, for comparison with it (paper 001). The CPU has switched to the
+ * thread's kernel stack (TSS.rsp0) and pushed the user's ss, rsp, rflags, cs
+ * and rip; the number goes where syscall_entry puts it (a restart reads it
+ * there: int $0x81 is two bytes long, as syscall is). Its own vector makes
+ * the way out iretq, which keeps rcx and r11. The gate clears IF but not AC
+ * or DF, which syscall's FMASK clears: the flags are cleared here (the
+ * user's are in the frame), so that a user AC cannot open SMAP.
+ */
+	.globl trapcall_entry
+	.balign 16
+trapcall_entry:
+	pushq %rax                  /* the number, as the error code */
+	pushq $VEC_TRAPCALL
+	swapgs
+	PUSH_REGS
+	pushq $2                    /* only the always-one bit: AC, DF, IF clear */
+	popfq
+	movq %rsp, %rdi
+	call syscall_dispatch
+	jmp trap_return
 
 /*
  * x86_switch_stacks(uint64_t *save_rsp, uint64_t new_rsp): saves the

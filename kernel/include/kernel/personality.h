@@ -76,6 +76,16 @@ extern const uint64_t personality_call_count;
 syscall_fn personality_syscall(uint64_t nr);
 void personality_unknown_syscall(uint64_t nr);
 
+/* ---- Wrapped calls (kernel/core/batch.c) ----
+ * batch_allows: whether the call whose handler is fn may run as an entry
+ * of a batch; not the calls that replace, copy or end the caller's user
+ * registers (the batch's own trapframe: rt_sigreturn, clone, fork, execve,
+ * exit...). batch_entry_end: after each entry, whose result is final: a
+ * restart the entry asked for (an -EINTR under SA_RESTART) is dropped, as
+ * the batch call is never run again. */
+bool personality_batch_allows(syscall_fn fn);
+void personality_batch_entry_end(void);
+
 /* ---- Ends ----
  * thread_exit: t, the current thread, leaves (its process may go on).
  * process_exit: p's last thread has gone; called before the core tears down

@@ -21,8 +21,19 @@ struct syscall_args {
 
 typedef long (*syscall_fn)(const struct syscall_args *a);
 
-/* Runs the system call whose registers tf holds and stores its result in tf. */
+/* Runs the system call whose registers tf holds and stores its result in tf:
+ * the way in of both entries, syscall and the trap gate. */
 void syscall_dispatch(struct trapframe *tf);
+
+/* The handler of nr, or NULL. */
+syscall_fn syscall_lookup(uint64_t nr);
+
+/* Runs call nr, whose handler syscall_lookup gave as fn, with the
+ * arguments a (kernel lock held): the handler's result, or -ENOSYS
+ * (counted) when fn is NULL. The one step the trap path and a batch
+ * (kernel/core/batch.c, which looks the handler up first to check it)
+ * share. */
+long syscall_run(syscall_fn fn, uint64_t nr, const struct syscall_args *a);
 
 /* The microkernel's native calls (include/myrmex: ica.h, device.h, syscall.h, clock.h), by file: sys_native.c,
  * sys_ipc.c, sys_device.c. */
@@ -30,6 +41,7 @@ long sys_myrmex_spawn(const struct syscall_args *a);
 long sys_myrmex_kstats(const struct syscall_args *a);
 long sys_myrmex_poweroff(const struct syscall_args *a);
 long sys_myrmex_setprio(const struct syscall_args *a);
+long sys_myrmex_batch(const struct syscall_args *a);   /* batch.c */
 long sys_ica_alloc(const struct syscall_args *a);
 long sys_ica_free(const struct syscall_args *a);
 long sys_ica_detach(const struct syscall_args *a);

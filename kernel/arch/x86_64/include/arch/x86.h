@@ -48,6 +48,7 @@
 #define VEC_IRQ_BASE     0x50    /* I/O APIC line n arrives at VEC_IRQ_BASE + n */
 #define VEC_SPURIOUS     0xff
 #define VEC_SYSCALL      0x100   /* marks a trapframe made by syscall_entry */
+#define VEC_TRAPCALL     0x81    /* int $0x81: the trap-gate system call (entry.S) */
 
 /* Which optional features this CPU has and we enabled. */
 struct x86_features {

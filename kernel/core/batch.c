@@ -1,0 +1,89 @@
+/*
+ * Wrapped system calls (paper 001; include/myrmex/syscall.h, batch): one
+ * kernel entry runs the calls a program stored in an area of its memory,
+ * in order, and writes each result back. The area is never trusted: each
+ * entry is copied in before it is looked at, and the result goes back with
+ * copy_to_user, so another thread rewriting or unmapping the area changes
+ * only what the batch reads next. Each entry runs through syscall_run, the
+ * step the trap path uses, with the batch's own arguments record.
+ */
+#include <kernel/syscall.h>
+#include <kernel/errno.h>
+#include <kernel/personality.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/usercopy.h>
+#include <myrmex/syscall.h>
+
+/* The entry's call may not run in a batch: the batch itself, and the IPC
+ * calls whose fast path may end them on a fresh kernel stack
+ * (sched_hand_off with a restart), which would leave the batch unfinished
+ * with the entry's result as its own. */
+static bool batch_refuses(syscall_fn fn)
+{
+	return fn == sys_myrmex_batch || fn == sys_callsync || fn == sys_get ||
+	       !personality_batch_allows(fn);
+}
+
+/* Runs one copied entry: its result. *allowed is the handler last found
+ * allowed in this batch (a batch mostly repeats a few calls: the check is
+ * skipped for it). */
+static long batch_run_entry(const struct myrmex_batch_entry *e, struct trapframe *tf,
+                            syscall_fn *allowed)
+{
+	if (e->state != MYRMEX_BATCH_STORED)
+		return -EINVAL;
+	syscall_fn fn = syscall_lookup(e->nr);
+	if (fn && fn != *allowed) {
+		if (batch_refuses(fn))
+			return -EINVAL;
+		*allowed = fn;
+	}
+	const struct syscall_args a = {
+		.arg = { e->arg[0], e->arg[1], e->arg[2], e->arg[3], e->arg[4], e->arg[5] },
+		.tf = tf,
+	};
+	long r = syscall_run(fn, e->nr, &a);
+	personality_batch_entry_end();
+	return r;
+}
+
+/* The batch stops after an entry when the thread must leave for user mode
+ * (a signal to deliver) or end (a kill): what would cut a wait short. */
+static bool batch_must_stop(const struct thread *t)
+{
+	return t->proc->killed || t->exit_pending || personality_interrupts(t);
+}
+
+long sys_myrmex_batch(const struct syscall_args *a)
+{
+	uptr_t area = a->arg[0];
+	uint64_t n = a->arg[1];
+	if (n > MYRMEX_BATCH_MAX)
+		return -EINVAL;
+	struct myrmex_batch_area head;
+	if (copy_from_user(&head, area, sizeof(head)))
+		return -EFAULT;
+	if (head.capacity > MYRMEX_BATCH_MAX || n > head.capacity || head.reserved)
+		return -EINVAL;
+
+	struct thread *t = current_thread();
+	syscall_fn allowed = NULL;
+	uint64_t done = 0;
+	while (done < n) {
+		uptr_t at = area + sizeof(head) + done * sizeof(struct myrmex_batch_entry);
+		struct myrmex_batch_entry e;
+		if (copy_from_user(&e, at, sizeof(e)))
+			return done ? (long)done : -EFAULT;
+		struct { int64_t result; uint32_t state; } out = {
+			batch_run_entry(&e, a->tf, &allowed), MYRMEX_BATCH_DONE,
+		};
+		done++;
+		if (copy_to_user(at + __builtin_offsetof(struct myrmex_batch_entry, result), &out,
+		                 sizeof(out.result) + sizeof(out.state)))
+			break;
+		if (batch_must_stop(t))
+			break;
+	}
+	return (long)done;
+}
