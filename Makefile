@@ -331,6 +331,10 @@ demo: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
 	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(DEMO_MODULES)
 
+# The NICs of the test boot, each on a host peer of its own (docs/net.md):
+# the net-* tests drive the virtio-net one, the net-rtl-* tests the RTL8139.
+TEST_NET_MODELS := virtio,rtl8139
+
 # TESTS="t_hello t_mmap" runs a subset of the booted tests (and leaves the
 # POSIX suite out; `make posix-suite` runs that alone).
 test: setup
@@ -341,7 +345,7 @@ test: setup
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
-		--log $(BUILD)/test/kernel.log --net \
+		--log $(BUILD)/test/kernel.log --net --net-model $(TEST_NET_MODELS) \
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
