@@ -613,9 +613,10 @@ static void test_driver_death(void)
 #define INFLIGHT_SENDS 12      /* more than the RTL8139's four slots */
 #define INFLIGHT_RECVS 3
 
-/* The driver killed with sends in its slots and its queue and receives
- * parked: every request comes back with its ICA, done or -EPIPE; a new
- * driver sends and receives. */
+/* The driver killed with receives parked at it and sends on their way
+ * (some done, some in its slots or still at the kernel): every request
+ * comes back with its ICA, done or -EPIPE; a new driver sends and
+ * receives. */
 static void test_inflight(void)
 {
 	long nic = start_driver();
@@ -630,7 +631,7 @@ static void test_inflight(void)
 		if (!c || d < 0)
 			break;
 		datas[i] = (uint32_t)d;
-		int is_send = i < INFLIGHT_SENDS;
+		int is_send = i >= INFLIGHT_RECVS;
 		struct myrmex_frame *f = myrmex_ctl_push(c, 1, MYRMEX_COREID_NIC, is_send ? NET_SEND : NET_RECV);
 		f->ndata = 1;
 		f->data[0] = datas[i];
@@ -645,6 +646,10 @@ static void test_inflight(void)
 		}
 		CHECK_EQ(myrmex_callasync(c), 0);
 		made++;
+		/* The receives and the first sends reach the driver (the
+		 * receives park); the last sends are killed on their way. */
+		if (i == INFLIGHT_RECVS - 1 || i == INFLIGHT_RECVS + INFLIGHT_SENDS / 2)
+			myrmex_sleep_ns(20 * IPC_MS);
 	}
 	ipc_stop(nic);
 	unsigned done = 0, broken = 0;

@@ -9,6 +9,7 @@
 #ifndef RTL8139_DRIVER_H
 #define RTL8139_DRIVER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <myrmex.h>
 #include <myrmex/net.h>
@@ -31,13 +32,17 @@ void nic_describe(char *buf, unsigned long size);
  * rq is answered (status length) at its completion. SERVER_LATER, or
  * -EAGAIN when too many sends wait already. */
 int64_t nic_send(const struct server_request *rq, uint32_t phys, uint32_t length);
+/* nic.c: takes the frames left in the ring (after ops_frame refused one). */
+void nic_rx_resume(void);
 /* nic.c: the interrupt callback. */
 void nic_interrupt(uint32_t lines);
 
 /* ops.c: a good frame of length bytes lies in the receive ring at
  * ring[offset..] (wrapping at ring_size): copied into a receiver's ICA,
- * or into a spare ICA queued for the next receive, or dropped. */
-void ops_frame(const uint8_t *ring, uint32_t ring_size, uint32_t offset, uint32_t length);
+ * or into a spare ICA queued for the next receive (true); false when the
+ * queue is full: the frame stays in the ring, and the next receive calls
+ * nic_rx_resume. */
+bool ops_frame(const uint8_t *ring, uint32_t ring_size, uint32_t offset, uint32_t length);
 /* ops.c: allocates the spare ICAs queued frames are copied into. 0 or -errno. */
 int ops_init(void);
 

@@ -2,7 +2,8 @@
  * The network protocol's handlers (include/myrmex/net.h) for the RTL8139,
  * and the receive side: receive requests waiting for a frame (parked,
  * oldest first) and frames waiting for a receive (queued, oldest first, at
- * most NET_RX_QUEUE_MAX; more are dropped and counted).
+ * most NET_RX_QUEUE_MAX; more wait in the device's ring, which drops and
+ * counts what does not fit).
  *
  * The one copy: a frame leaves the device's receive ring by memcpy, into
  * the lent ICA of the oldest parked receive (which gets its own ICA back
@@ -77,7 +78,7 @@ static int64_t deliver(struct server_request *rq, uint32_t handle, uint32_t leng
 	return length;
 }
 
-void ops_frame(const uint8_t *ring, uint32_t ring_size, uint32_t offset, uint32_t length)
+bool ops_frame(const uint8_t *ring, uint32_t ring_size, uint32_t offset, uint32_t length)
 {
 	if (parked_count > 0) {
 		struct server_request *rq = &parked[parked_first];
@@ -86,17 +87,16 @@ void ops_frame(const uint8_t *ring, uint32_t ring_size, uint32_t offset, uint32_
 		uint32_t lent = rq->d.data[0];
 		copy_out(myrmex_ica_addr(lent), ring, ring_size, offset, length);
 		server_reply_later(DRV_NAME, rq, deliver(rq, lent, length));
-		return;
+		return true;
 	}
-	if (queued_count < NET_RX_QUEUE_MAX && nspares > 0) {
-		uint32_t handle = spares[--nspares];
-		copy_out(myrmex_ica_addr(handle), ring, ring_size, offset, length);
-		unsigned at = (queued_first + queued_count++) % NET_RX_QUEUE_MAX;
-		queued[at].handle = handle;
-		queued[at].length = length;
-		return;
-	}
-	net_counters.rx_dropped++;
+	if (queued_count == NET_RX_QUEUE_MAX || nspares == 0)
+		return false;
+	uint32_t handle = spares[--nspares];
+	copy_out(myrmex_ica_addr(handle), ring, ring_size, offset, length);
+	unsigned at = (queued_first + queued_count++) % NET_RX_QUEUE_MAX;
+	queued[at].handle = handle;
+	queued[at].length = length;
+	return true;
 }
 
 int64_t do_recv(struct server_request *rq)
@@ -110,7 +110,9 @@ int64_t do_recv(struct server_request *rq)
 		queued_first = (queued_first + 1) % NET_RX_QUEUE_MAX;
 		queued_count--;
 		spares[nspares++] = rq->d.data[0];   /* the lent ICA takes the frame's place */
-		return deliver(rq, handle, length);
+		int64_t status = deliver(rq, handle, length);
+		nic_rx_resume();   /* a frame the full queue left in the ring takes the room */
+		return status;
 	}
 	if (parked_count == NET_RECV_PARKED_MAX)
 		return -EAGAIN;
