@@ -30,8 +30,9 @@
  *                        the program gets -ENETDOWN and its ICA back; sends
  *                        and receives while no driver runs: -ENETDOWN;
  *                        a new driver started: echoes work again
- *   t_net driver-inflight  (manager power, RTL8139 only) sends and receives
- *                        in flight at the driver when it is killed: each
+ *   t_net driver-inflight  (manager power: it starts its own driver)
+ *                        sends and receives in flight at the driver when
+ *                        it is killed: each
  *                        comes back with its ICA (done, or -EPIPE); a new
  *                        driver works
  *

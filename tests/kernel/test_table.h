@@ -219,6 +219,9 @@ static const struct test tests[] = {
 	/* It starts (and kills) its own driver and Ethernet server. */
 	{ "net-eth-driver-death", "t_net", { "eth-driver-death" }, EXITS, 0, 1,
 	  SERVER | MYRMEX_SPAWN_MANAGER },
+	/* It starts (and kills) its own driver: requests in flight at its death. */
+	{ "net-driver-inflight", "t_net", { "driver-inflight" }, EXITS, 0, 1,
+	  SERVER | MYRMEX_SPAWN_MANAGER },
 	/* The same over the RTL8139 (rtl8139): its receive ring costs a copy
 	 * per frame, counted. */
 	{ "net-rtl-driver-echo", "t_net", { "driver-echo", "rtl8139" }, EXITS, 0, 0, NET | RTL },

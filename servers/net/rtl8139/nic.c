@@ -254,6 +254,16 @@ int64_t nic_send(const struct server_request *rq, uint32_t phys, uint32_t length
 	return SERVER_LATER;
 }
 
+/* Gives the free slots to the sends waiting, oldest first. */
+static void tx_fill(void)
+{
+	while (tx_pending_count > 0 && tx_busy < TX_SLOTS) {
+		submit(&tx_pending[tx_pending_first]);
+		tx_pending_first = (tx_pending_first + 1) % TX_PENDING_MAX;
+		tx_pending_count--;
+	}
+}
+
 /* Answers the sends the device has finished, oldest first, and fills the
  * slots they free. */
 static void tx_complete(void)
@@ -274,11 +284,7 @@ static void tx_complete(void)
 			server_reply_later(DRV_NAME, &s->rq, -EIO);
 		}
 	}
-	while (tx_pending_count > 0 && tx_busy < TX_SLOTS) {
-		submit(&tx_pending[tx_pending_first]);
-		tx_pending_first = (tx_pending_first + 1) % TX_PENDING_MAX;
-		tx_pending_count--;
-	}
+	tx_fill();
 }
 
 /* ---------------------------------------------------------- receive */
@@ -295,8 +301,10 @@ static void restart(void)
 		tx_busy--;
 	}
 	tx_head = tx_tail = 0;
-	if (device_reset() == 0)
+	if (device_reset() == 0) {
 		device_start();
+		tx_fill();
+	}
 }
 
 /* Takes every frame the device has written, up to the ring's empty flag. */
