@@ -1,17 +1,17 @@
 /*
  * The network protocols: what a client sends to the NIC driver server
- * (servers/net/virtio_net, coreid MYRMEX_COREID_NIC) and to the Ethernet
+ * (servers/net/virtio_net or servers/net/rtl8139, coreid MYRMEX_COREID_NIC)
+ * and to the Ethernet
  * protocol server (servers/net/eth, coreid MYRMEX_COREID_ETH), and what it
  * gets back. docs/net.md describes both servers.
  *
- * Frames travel in data ICAs and are never copied: the device reads a sent
- * frame from the caller's ICA and writes a received one into an ICA that
- * then goes to the receiver. A frame is named by its byte offset in the
- * frame's first data ICA and its length.
- *
- * Two drivers serve it, one at a time: virtio_net and rtl8139
- * (servers/net/rtl8139), whose receive ring makes it copy each received
- * frame once (counted: NET_STATS_MORE).
+ * Frames travel in data ICAs: the device reads a sent frame from the
+ * caller's ICA and writes a received one into an ICA that then goes to the
+ * receiver (virtio_net: no copy). Two drivers serve the driver protocol,
+ * one at a time: virtio_net and rtl8139 (servers/net/rtl8139), whose
+ * device writes into a ring, out of which each received frame is copied
+ * once into the receiver's ICA (counted: NET_STATS_MORE). A frame is named
+ * by its byte offset in the frame's first data ICA and its length.
  *
  * Driver (MYRMEX_COREID_NIC); frames are whole Ethernet frames without FCS:
  *
@@ -117,8 +117,8 @@ struct net_stats_more {
 	uint64_t rx_overflows;   /* the device's receive buffer or FIFO overflowed */
 	uint64_t rx_missed;      /* frames the device dropped for want of room */
 	uint64_t tx_device_errors; /* sends the device failed (aborted, underrun) */
-	uint64_t resets;         /* receiver restarts after a corrupt ring header */
-	uint64_t reserved;
+	uint64_t resets;         /* device resets after a corrupt ring header */
+	uint64_t rx_wrapped;     /* copies in two pieces: the frame wrapped at the ring's end */
 };
 /* The Ethernet server's counters (NET_STATS to MYRMEX_COREID_ETH). */
 struct eth_stats {

@@ -305,6 +305,13 @@ static void test_echo(void)
 		      "rx_copies +%llu (%llu bytes), %u frames received",
 		      (unsigned long long)copies, (unsigned long long)copied, n);
 		CHECK(more_after.tx_copies == 0, "tx_copies %llu", (unsigned long long)more_after.tx_copies);
+		/* 1.1 MB through the 64 KiB ring: frames wrapped at its end. */
+		uint64_t wrapped = more_after.rx_wrapped - more_before.rx_wrapped;
+		CHECK(rtl ? wrapped > 0 : wrapped == 0, "%llu frames copied in two pieces",
+		      (unsigned long long)wrapped);
+		if (rtl)
+			test_note("%llu copies, %llu of them across the ring's end", (unsigned long long)copies,
+			          (unsigned long long)wrapped);
 	} else {
 		struct eth_stats *b = (struct eth_stats *)&before, *a = (struct eth_stats *)&after;
 		CHECK(a->tx_frames - b->tx_frames == n && a->rx_frames - b->rx_frames == n,

@@ -54,7 +54,10 @@ static void copy_out(uint8_t *dst, const uint8_t *ring, uint32_t size, uint32_t 
 {
 	uint32_t first = length < size - offset ? length : size - offset;
 	memcpy(dst, ring + offset, first);
-	memcpy(dst + first, ring, length - first);
+	if (first < length) {
+		memcpy(dst + first, ring, length - first);
+		net_more.rx_wrapped++;
+	}
 	memset(dst + length, 0, RX_BUF_BYTES - length);
 	net_more.rx_copies++;
 	net_more.rx_copy_bytes += length;
