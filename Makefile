@@ -308,6 +308,7 @@ TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SER
 	$(BUILD)/tests/kernel/services.test
 BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman $(BUILD)/servers/svcman \
 	$(BUILD)/servers/timed $(BUILD)/servers/uart $(BUILD)/servers/virtio_net $(BUILD)/servers/eth \
+	$(BUILD)/servers/rtl8139 \
 	$(BUILD)/bench/services.bench
 BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SERVERS)
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
@@ -331,6 +332,11 @@ demo: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
 	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(DEMO_MODULES)
 
+# The NICs of the test and bench boots, each on a host peer of its own
+# (docs/net.md): the net-* tests and bench_eth over virtio-net, the
+# net-rtl-* tests and bench_eth again over the RTL8139.
+NET_MODELS := virtio,rtl8139
+
 # TESTS="t_hello t_mmap" runs a subset of the booted tests (and leaves the
 # POSIX suite out; `make posix-suite` runs that alone).
 test: setup
@@ -341,7 +347,7 @@ test: setup
 	MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello $(PYTHON) tools/run_tests.py \
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
-		--log $(BUILD)/test/kernel.log --net \
+		--log $(BUILD)/test/kernel.log --net --net-model $(NET_MODELS) \
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
@@ -410,7 +416,8 @@ bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
 		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)
 	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \
-		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --net --out $(BUILD)/bench \
+		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --net --net-model $(NET_MODELS) \
+		--out $(BUILD)/bench \
 		--posix-init $(BUILD)/user/sysinit --posix-modules $(BENCH_POSIX_MODULES) \
 		--posix-dir $(BUILD)/bench/posix --fmap-dir $(BUILD)/bench/fmap
 

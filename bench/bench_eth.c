@@ -7,9 +7,12 @@
  * paper's 750-byte crossover, RUNS runs of EXCHANGES exchanges each (after
  * a warm-up) give one line per length:
  *
- *   BENCH eth virtio.<L> median=<ticks> min=<ticks> runs=<n> bytes=<L>
+ *   BENCH eth eth.<nic>.<L> median=<ticks> min=<ticks> runs=<n> bytes=<L>
  *         ipc=.. attach=.. detach=.. ctxsw=.. syscalls=.. irq=.. idle=.. busy=..
- *         copies=0
+ *         copies=..
+ *
+ * <nic> is the argument, the NIC the driver at MYRMEX_COREID_NIC drives:
+ * virtio (the default) or rtl8139;
  *
  * in TSC ticks per exchange (under -icount: instructions plus the clock's
  * jumps while the CPU was halted waiting for the host), and per exchange:
@@ -17,9 +20,11 @@
  * runs of ticks minus idle: under -icount the instructions the guest
  * executed per exchange, idle excluded),
  * IPC calls, ICA attaches and detaches, context switches, system calls, NIC
- * interrupts (the driver's NET_STATS) and payload copies (none: the device
- * reads the payload from this process's ICA and writes the ACK into an ICA
- * that comes here whole). benchinit starts the driver and the Ethernet
+ * interrupts (the driver's NET_STATS) and frame copies (the driver's
+ * NET_STATS_MORE rx_copies: none over virtio-net, whose device reads the
+ * payload from this process's ICA and writes the ACK into an ICA that comes
+ * here whole; one per exchange over the RTL8139, the ACK copied out of its
+ * receive ring; the send is DMA from the ICA on both). benchinit starts the driver and the Ethernet
  * server around it (docs/net.md).
  */
 #include "bench.h"
@@ -123,6 +128,19 @@ static uint64_t nic_interrupts(void)
 	return ((const struct net_stats *)(const void *)out)->interrupts;
 }
 
+/* Frames the driver copied (received and sent). */
+static uint64_t nic_copies(void)
+{
+	uint64_t out[8] = { 0 };
+	uint64_t a[4] = { NET_STATS_MORE, 0, 0, 0 };
+	if (call(MYRMEX_COREID_NIC, NET_STATS, a, 0, out, NULL) < 0)
+		return 0;
+	const struct net_stats_more *m = (const struct net_stats_more *)(const void *)out;
+	return m->rx_copies + m->tx_copies;
+}
+
+static const char *nic_name = "virtio";
+
 static void sort_u64(uint64_t *v, unsigned n)
 {
 	for (unsigned i = 1; i < n; i++) {
@@ -155,6 +173,7 @@ static int measure(uint32_t length)
 			return -1;
 	uint64_t tenths[RUNS], busy[RUNS];
 	struct myrmex_kstats k0, k1, r0, r1;
+	uint64_t copies0 = nic_copies();
 	uint64_t irq0 = nic_interrupts();
 	myrmex_kstats(&k0);
 	for (unsigned r = 0; r < RUNS; r++) {
@@ -172,15 +191,16 @@ static int measure(uint32_t length)
 	}
 	myrmex_kstats(&k1);
 	uint64_t irq1 = nic_interrupts();
+	uint64_t copies1 = nic_copies();
 	uint64_t idle = k1.idle_tsc - k0.idle_tsc;
 	sort_u64(tenths, RUNS);
 	sort_u64(busy, RUNS);
 	uint64_t med = tenths[RUNS / 2], ops = (uint64_t)RUNS * EXCHANGES;
 	char line[512];
 	int w = snprintf(line, sizeof line,
-	                 "BENCH eth eth.virtio.%u median=%" PRIu64 ".%" PRIu64 " min=%" PRIu64 ".%" PRIu64
+	                 "BENCH eth eth.%s.%u median=%" PRIu64 ".%" PRIu64 " min=%" PRIu64 ".%" PRIu64
 	                 " runs=%u bytes=%u",
-	                 length, med / 10, med % 10, tenths[0] / 10, tenths[0] % 10, RUNS, length);
+	                 nic_name, length, med / 10, med % 10, tenths[0] / 10, tenths[0] % 10, RUNS, length);
 	size_t len = w > 0 ? (size_t)w : 0;
 	/* One NET_STATS call sits inside the window (before's return, after's
 	 * call); the kstats calls are no IPC. */
@@ -192,13 +212,15 @@ static int measure(uint32_t length)
 	put(line, sizeof line, &len, "irq", irq1 - irq0, ops);
 	put(line, sizeof line, &len, "idle", idle, ops);
 	put(line, sizeof line, &len, "busy", busy[RUNS / 2], EXCHANGES);
-	put(line, sizeof line, &len, "copies", 0, ops);
+	put(line, sizeof line, &len, "copies", copies1 - copies0, ops);
 	line[len < sizeof line - 1 ? len++ : len - 1] = '\n';
 	return write(1, line, len) == (ssize_t)len ? 0 : -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1)
+		nic_name = strcmp(argv[1], "rtl8139") == 0 ? "rtl8139" : "virtio";
 	if (!myrmex_is_native()) {
 		printf("BENCH-SKIP " PROG " no AF_PACKET version for Linux yet\n");
 		return 0;

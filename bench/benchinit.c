@@ -12,10 +12,12 @@
  * mounted the disk (tools/linux_guest.py). Without the disk (no virtio-blk
  * device on Myrmex, no file on Linux) it prints `BENCH-SKIP bench_fs <why>`
  * instead, and the skip is no failure. bench_restart starts its own service
- * manager (with the power to give devices) and servers. bench_eth needs the
- * NIC driver with the virtio-net NIC (bench.py --net) and the Ethernet
- * server over it, which benchinit starts around it on Myrmex; without the
- * NIC, and on Linux (no AF_PACKET counterpart yet), it is skipped.
+ * manager (with the power to give devices) and servers. bench_eth needs a
+ * NIC driver with its NIC (bench.py --net, --net-model) and the Ethernet
+ * server over it, which benchinit starts around it on Myrmex: once over the
+ * virtio-net NIC (virtio_net) and once over the RTL8139 (rtl8139, with the
+ * argument "rtl8139"), for each that is attached; without a NIC, and on
+ * Linux (no AF_PACKET counterpart yet), it is skipped.
  */
 #define _DEFAULT_SOURCE /* wait4, clock_gettime, kill with -std=c17 */
 #include <myrmex.h>
@@ -106,9 +108,9 @@ static uint64_t tsc_khz(void)
 }
 
 /* Starts benchmark `name`; returns its pid or -errno. self is our argv[0]. */
-static long start(const char *self, const char *name)
+static long start(const char *self, const char *name, const char *arg)
 {
-	char *argv[] = { (char *)name, NULL };
+	char *argv[] = { (char *)name, (char *)arg, NULL };
 	char *envp[] = { NULL };
 
 	/* With the server right: the IPC benchmarks start their own servers. */
@@ -180,29 +182,36 @@ static int start_fs_servers(long pids[2])
 	return 0;
 }
 
+/* The NICs bench_eth runs over: the driver (a boot module) and the device. */
+struct nic_model {
+	const char *name;        /* bench_eth's argument, the figures' <nic> */
+	const char *driver;
+	uint16_t vendor;
+	uint16_t ids[2];
+	unsigned nids;
+};
+static const struct nic_model nic_models[] = {
+	{ "virtio", "virtio_net", 0x1af4, { 0x1041, 0x1000 }, 2 },   /* modern, transitional */
+	{ "rtl8139", "rtl8139", 0x10ec, { 0x8139 }, 1 },
+};
+
 /*
- * Myrmex: starts the virtio-net driver with the NIC and the Ethernet server
- * (allowed to call the driver only) for bench_eth; their pids in
- * pids[0..1]. 0 when both run, 1 after printing BENCH-SKIP when there is no
- * NIC, -1 after printing BENCH-ERROR (none is left running).
+ * Myrmex: starts the driver of NIC model m with its NIC (device index) and
+ * the Ethernet server (allowed to call the driver only) for bench_eth;
+ * their pids in pids[0..1]. 0 when both run, -1 after printing BENCH-ERROR
+ * (none is left running).
  */
-static int start_eth_servers(long pids[2])
+static int start_eth_servers(const struct nic_model *m, int index, long pids[2])
 {
-	static const uint16_t ids[] = { 0x1041, 0x1000 };   /* modern, transitional */
 	char *envp[] = { NULL };
-	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
 	pids[0] = pids[1] = 0;
-	if (index < 0) {
-		say("BENCH-SKIP %s no virtio-net NIC attached\n", eth_benchmark);
-		return 1;
-	}
 	char arg[16];
 	snprintf(arg, sizeof arg, "%d", index);
-	char *driver_argv[] = { "virtio_net", arg, NULL };
-	pids[0] = myrmex_spawn_flags("virtio_net", driver_argv, envp, -1,
+	char *driver_argv[] = { (char *)m->driver, arg, NULL };
+	pids[0] = myrmex_spawn_flags(m->driver, driver_argv, envp, -1,
 	                             MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
 	if (pids[0] < 0) {
-		say("BENCH-ERROR %s virtio_net spawn=%ld\n", eth_benchmark, pids[0]);
+		say("BENCH-ERROR %s %s spawn=%ld\n", eth_benchmark, m->driver, pids[0]);
 		return -1;
 	}
 	struct myrmex_rights rights = { { 0 } };
@@ -218,9 +227,9 @@ static int start_eth_servers(long pids[2])
 }
 
 /* Runs one benchmark to its end; returns 0 if it exited with status 0. */
-static int run(const char *self, const char *name)
+static int run(const char *self, const char *name, const char *arg)
 {
-	long pid = start(self, name);
+	long pid = start(self, name, arg);
 	if (pid < 0) {
 		say("BENCH-ERROR %s spawn=%ld\n", name, pid);
 		return -1;
@@ -250,20 +259,32 @@ static int run_with_servers(const char *self, const char *name)
 			say("BENCH-SKIP %s no AF_PACKET version for Linux yet\n", eth_benchmark);
 			return 0;
 		}
-		long servers[2];
-		int started = start_eth_servers(servers);
-		if (started != 0)
-			return started > 0 ? 0 : -1;
-		int ret = run(self, name);
-		stop_server(servers[1]);
-		stop_server(servers[0]);
+		int ret = 0, ran = 0;
+		for (size_t i = 0; i < sizeof nic_models / sizeof nic_models[0]; i++) {
+			const struct nic_model *m = &nic_models[i];
+			int index = myrmex_dev_find(m->vendor, m->ids, m->nids, NULL);
+			if (index < 0)
+				continue;
+			long servers[2];
+			ran++;
+			if (start_eth_servers(m, index, servers) < 0) {
+				ret = -1;
+				continue;
+			}
+			if (run(self, name, m->name) < 0)
+				ret = -1;
+			stop_server(servers[1]);
+			stop_server(servers[0]);
+		}
+		if (!ran)
+			say("BENCH-SKIP %s no NIC attached (bench.py --net)\n", eth_benchmark);
 		return ret;
 	}
 	if (strcmp(name, fs_benchmark) != 0)
-		return run(self, name);
+		return run(self, name, NULL);
 	if (!myrmex_is_native()) {
 		if (access(FS_LINUX_FILE, R_OK) == 0)
-			return run(self, name);
+			return run(self, name, NULL);
 		say("BENCH-SKIP %s no %s (no disk mounted)\n", fs_benchmark, FS_LINUX_FILE);
 		return 0;
 	}
@@ -271,7 +292,7 @@ static int run_with_servers(const char *self, const char *name)
 	int started = start_fs_servers(servers);
 	if (started != 0)
 		return started > 0 ? 0 : -1;
-	int ret = run(self, name);
+	int ret = run(self, name, NULL);
 	myrmex_fs_shutdown();   /* unmounted clean, as the init may ask */
 	stop_server(servers[1]);
 	stop_server(servers[0]);

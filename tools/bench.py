@@ -188,20 +188,20 @@ def run_mode(mode, args, parser=None):
     if args.disk:
         disk = os.path.join(args.out, "myrmex-disk.img")
         copy_disk(args.disk, disk)
-    peer = None
+    peers = []
     if getattr(args, "net", False):
         # bench_eth's other end (docs/net.md): the host peer on 127.0.0.1.
-        peer = qemu.net_peer_start(os.path.join(args.out, "%s.net_peer.log" % mode),
-                                   args.timeout + 60)
-    extra = qemu.net_args(peer[1], peer[2]) if peer else []
+        peers = qemu.net_peers_start(getattr(args, "net_model", ["virtio"]),
+                                     os.path.join(args.out, "%s.net_peer.log" % mode),
+                                     args.timeout + 60)
+    extra = qemu.net_args(qemu.net_links(peers))
     cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
                             disk=disk, extra=extra)
     print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
     try:
         run_boot(res, cmd, log_path, args.timeout, args.quiet)
     finally:
-        if peer:
-            qemu.net_peer_stop(peer[0])
+        qemu.net_peers_stop(peers)
     return res
 
 
@@ -405,6 +405,13 @@ def render_report(records, results, version, notes=()):
 
 # ---------------------------------------------------------------- main
 
+def net_models(text):
+    try:
+        return qemu.parse_net_models(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
 def parse_modes(text):
     modes = [m.strip() for m in text.split(",") if m.strip()]
     bad = [m for m in modes if m not in MODES]
@@ -429,6 +436,10 @@ def parse_args(argv):
     p.add_argument("--net", action="store_true",
                    help="give the bench init's boots a virtio-net NIC wired to the host "
                         "peer tools/net_peer.py on 127.0.0.1 (bench_eth)")
+    p.add_argument("--net-model", type=net_models, default=["virtio"],
+                   help="with --net: the NIC model, or several comma-separated, each on "
+                        "a peer of its own: virtio (default), rtl8139 (bench_eth measures "
+                        "the one its argument names)")
     p.add_argument("--linux-timeout", type=float, default=600,
                    help="seconds per mode for the Linux guest (default 600)")
     p.add_argument("--quiet", action="store_true",

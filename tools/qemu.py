@@ -132,18 +132,80 @@ def accel_args(accel, icount=False):
     raise QemuError("unknown accelerator %r" % accel)
 
 
-def net_args(peer_port, qemu_port):
-    """QEMU arguments for the guest's NIC (docs/net.md): a virtio-net device
-    whose frames are UDP datagrams between 127.0.0.1:qemu_port (QEMU) and
+# The guest's NIC models (--net-model): name -> QEMU's device. Every one
+# gets the MAC the network tests expect (tests/kernel/t_net.c).
+NET_MODELS = {"virtio": "virtio-net-pci", "rtl8139": "rtl8139"}
+NET_MAC = "52:54:00:12:34:56"
+
+
+def parse_net_models(text):
+    """--net-model's value: one model or a comma-separated list (each NIC on a
+    peer of its own), e.g. "virtio", "rtl8139", "virtio,rtl8139"."""
+    models = [m.strip() for m in text.split(",") if m.strip()]
+    bad = [m for m in models if m not in NET_MODELS]
+    if bad or not models or len(set(models)) != len(models):
+        raise ValueError("NIC models are %s (comma-separated, each once), got %r"
+                         % ("/".join(sorted(NET_MODELS)), text))
+    return models
+
+
+def net_args(links):
+    """QEMU arguments for the guest's NICs (docs/net.md): for each (model,
+    peer_port, qemu_port) of links, a NIC of that model (NET_MODELS) whose
+    frames are UDP datagrams between 127.0.0.1:qemu_port (QEMU) and
     127.0.0.1:peer_port (tools/net_peer.py). Both ends are on the loopback:
     nothing leaves this machine. A -netdev option takes away QEMU's default
     NIC (an e1000 on user networking), which the device tests drive (t_dev,
     t_uart): it is added back without any back end, so its frames go nowhere
-    (QEMU warns that it has no peer)."""
-    return ["-netdev", "socket,id=net0,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
-            % (peer_port, qemu_port),
-            "-device", "virtio-net-pci,netdev=net0,mac=52:54:00:12:34:56",
-            "-device", "e1000"]
+    (QEMU warns that it has no peer). The PCI order, which the guest sees:
+    a virtio-net NIC, the e1000, an RTL8139 (so the e1000 keeps its place
+    when only virtio is asked for)."""
+    args = []
+    for n, (model, peer_port, qemu_port) in enumerate(links):
+        args += ["-netdev", "socket,id=net%d,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
+                 % (n, peer_port, qemu_port)]
+    after_e1000 = []
+    for n, (model, _, _) in enumerate(links):
+        dev = ["-device", "%s,netdev=net%d,mac=%s" % (NET_MODELS[model], n, NET_MAC)]
+        if model == "virtio":
+            args += dev
+        else:
+            after_e1000 += dev
+    return args + ["-device", "e1000"] + after_e1000
+
+
+def net_log_path(log_path, model, first):
+    """The peer log of model's NIC: log_path for the first one, else
+    log_path with ".<model>" before its extension."""
+    if first:
+        return log_path
+    base, ext = os.path.splitext(log_path)
+    return "%s.%s%s" % (base, model, ext)
+
+
+def net_peers_start(models, log_path, timeout):
+    """A host peer for each NIC model (net_peer_start): the list of (model,
+    process, its port, QEMU's port, log). net_peers_stop ends them."""
+    peers = []
+    try:
+        for i, model in enumerate(models):
+            log = net_log_path(log_path, model, i == 0)
+            proc, peer_port, qemu_port = net_peer_start(log, timeout)
+            peers.append((model, proc, peer_port, qemu_port, log))
+    except Exception:
+        net_peers_stop(peers)
+        raise
+    return peers
+
+
+def net_peers_stop(peers):
+    for peer in peers:
+        net_peer_stop(peer[1])
+
+
+def net_links(peers):
+    """net_args' links for peers from net_peers_start."""
+    return [(model, peer_port, qemu_port) for model, _, peer_port, qemu_port, _ in peers]
 
 
 def free_udp_port():

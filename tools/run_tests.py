@@ -15,6 +15,7 @@ compared). It always ends with exactly one line `N passed, N failed` (plus
         [--fs-image build/test/fs.img] [--full-image build/test/full.img] \\
         [--timeout 900] [--log build/test/kernel.log] [--posix build] [--no-panic-checks] \\
         [--net]   (a virtio-net NIC wired to tools/net_peer.py on 127.0.0.1)
+        [--net-model virtio|rtl8139|virtio,rtl8139]   (which NICs, each on a peer)
     python3 tools/run_tests.py --no-boot --unit build/unit/t_pmm ...
 """
 
@@ -264,11 +265,12 @@ def boot_tests(args, tally):
         run.start_error = str(e)
     else:
         say("accelerator: %s (%s)" % (accel, reason))
-        peer = qemu.net_peer_start(args.net_log, args.timeout + 60) if args.net else None
-        if peer:
-            say("net peer: 127.0.0.1:%d <-> QEMU 127.0.0.1:%d (log %s)"
-                % (peer[1], peer[2], args.net_log))
-        extra = qemu.net_args(peer[1], peer[2]) if peer else []
+        peers = qemu.net_peers_start(args.net_model, args.net_log, args.timeout + 60) \
+            if args.net else []
+        for model, _, peer_port, qemu_port, log in peers:
+            say("net peer (%s): 127.0.0.1:%d <-> QEMU 127.0.0.1:%d (log %s)"
+                % (model, peer_port, qemu_port, log))
+        extra = qemu.net_args(qemu.net_links(peers))
         cmd = qemu.qemu_command(args.kernel, modules, accel, disk=args.disk, extra=extra)
         say("qemu: %s" % shlex.join(cmd))
         say("log: %s" % args.log)
@@ -276,8 +278,7 @@ def boot_tests(args, tally):
             run = qemu.run_guest(cmd, args.log, args.timeout, parser.feed, echo=sys.stdout,
                                  stdin_for=qemu.console_type_request)
         finally:
-            if peer:
-                qemu.net_peer_stop(peer[0])
+            qemu.net_peers_stop(peers)
         say()
         say("qemu: %s" % qemu.describe_run(run))
     results, notes = judge_boot(parser, run)
@@ -400,6 +401,13 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def net_models(text):
+    try:
+        return qemu.parse_net_models(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
 def parse_args(argv):
     p = Parser(description="Run Myrmex unit tests and booted tests.")
     p.add_argument("--unit", nargs="*", default=[], metavar="BINARY",
@@ -414,6 +422,9 @@ def parse_args(argv):
     p.add_argument("--net", action="store_true",
                    help="give the test boot a virtio-net NIC connected to the host peer "
                         "tools/net_peer.py on 127.0.0.1 (docs/net.md)")
+    p.add_argument("--net-model", type=net_models, default=["virtio"],
+                   help="with --net: the NIC model, or several comma-separated, each "
+                        "on a peer of its own: virtio (default), rtl8139")
     p.add_argument("--net-log", default="build/test/net_peer.log",
                    help="the peer's output (default build/test/net_peer.log)")
     p.add_argument("--fs-image", metavar="IMAGE",

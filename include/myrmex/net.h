@@ -1,13 +1,17 @@
 /*
  * The network protocols: what a client sends to the NIC driver server
- * (servers/net/virtio_net, coreid MYRMEX_COREID_NIC) and to the Ethernet
+ * (servers/net/virtio_net or servers/net/rtl8139, coreid MYRMEX_COREID_NIC)
+ * and to the Ethernet
  * protocol server (servers/net/eth, coreid MYRMEX_COREID_ETH), and what it
  * gets back. docs/net.md describes both servers.
  *
- * Frames travel in data ICAs and are never copied: the device reads a sent
- * frame from the caller's ICA and writes a received one into an ICA that
- * then goes to the receiver. A frame is named by its byte offset in the
- * frame's first data ICA and its length.
+ * Frames travel in data ICAs: the device reads a sent frame from the
+ * caller's ICA and writes a received one into an ICA that then goes to the
+ * receiver (virtio_net: no copy). Two drivers serve the driver protocol,
+ * one at a time: virtio_net and rtl8139 (servers/net/rtl8139), whose
+ * device writes into a ring, out of which each received frame is copied
+ * once into the receiver's ICA (counted: NET_STATS_MORE). A frame is named
+ * by its byte offset in the frame's first data ICA and its length.
  *
  * Driver (MYRMEX_COREID_NIC); frames are whole Ethernet frames without FCS:
  *
@@ -25,7 +29,9 @@
  *   NET_INFO   arg[0] the MAC address (byte i of the address in bits
  *              8i..8i+7), arg[1] NET_LINK_UP when the link is up,
  *              arg[2] NET_FRAME_MAX.
- *   NET_STATS  arg[0..7] the counters (struct net_stats).
+ *   NET_STATS  arg[0] NET_STATS_BASIC (0): arg[0..7] the counters
+ *              (struct net_stats); arg[0] NET_STATS_MORE: arg[0..7] the
+ *              copy and device counters (struct net_stats_more).
  *
  * Ethernet server (MYRMEX_COREID_ETH), payloads without the header:
  *
@@ -101,6 +107,19 @@ struct net_stats {
 	uint64_t rx_frames, rx_bytes, rx_errors, rx_dropped;
 	uint64_t interrupts;
 };
+/* NET_STATS with arg[0] NET_STATS_MORE: the driver's other counters. */
+#define NET_STATS_BASIC 0u
+#define NET_STATS_MORE  1u
+struct net_stats_more {
+	uint64_t rx_copies;      /* received frames copied by the CPU (RTL8139: out of its ring) */
+	uint64_t rx_copy_bytes;  /* the bytes those copies moved */
+	uint64_t tx_copies;      /* sent frames copied (none: both drivers send by DMA) */
+	uint64_t rx_overflows;   /* the device's receive buffer or FIFO overflowed */
+	uint64_t rx_missed;      /* frames the device dropped for want of room */
+	uint64_t tx_device_errors; /* sends the device failed (aborted, underrun) */
+	uint64_t resets;         /* device resets after a corrupt ring header */
+	uint64_t rx_wrapped;     /* copies in two pieces: the frame wrapped at the ring's end */
+};
 /* The Ethernet server's counters (NET_STATS to MYRMEX_COREID_ETH). */
 struct eth_stats {
 	uint64_t tx_frames;      /* sends passed on to the driver */
@@ -115,6 +134,7 @@ struct eth_stats {
 _Static_assert(sizeof(struct net_frame_args) <= 64, "net_frame_args fits arg[]");
 _Static_assert(sizeof(struct net_info_result) <= 64, "net_info_result fits arg[]");
 _Static_assert(sizeof(struct net_stats) == 64, "net_stats fills arg[]");
+_Static_assert(sizeof(struct net_stats_more) == 64, "net_stats_more fills arg[]");
 _Static_assert(sizeof(struct eth_stats) == 64, "eth_stats fills arg[]");
 
 #define NET_RX_QUEUE_MAX 16u       /* frames the driver keeps for later receives */

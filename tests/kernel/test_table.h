@@ -53,8 +53,12 @@ struct test {
 #define NET (1u << 17)
 /* testinit only (with NET): the Ethernet server (eth) runs over the driver. */
 #define ETH (1u << 16)
+/* testinit only (with NET): the RTL8139 driver (rtl8139) instead of
+ * virtio_net (run_tests.py --net-model virtio,rtl8139 attaches both NICs).
+ * Bit 15: MYRMEX_SPAWN_DEVICE's index stays below it. */
+#define RTL (1u << 15)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
-                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH)
+                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -216,6 +220,21 @@ static const struct test tests[] = {
 	{ "net-eth-orphan", "t_net", { "eth-orphan" }, EXITS, 0, 0, NET | ETH },
 	/* It starts (and kills) its own driver and Ethernet server. */
 	{ "net-eth-driver-death", "t_net", { "eth-driver-death" }, EXITS, 0, 1,
+	  SERVER | MYRMEX_SPAWN_MANAGER },
+	/* It starts (and kills) its own driver: requests in flight at its death. */
+	{ "net-driver-inflight", "t_net", { "driver-inflight" }, EXITS, 0, 1,
+	  SERVER | MYRMEX_SPAWN_MANAGER },
+	/* The same over the RTL8139 (rtl8139): its receive ring costs a copy
+	 * per frame, counted. */
+	{ "net-rtl-driver-echo", "t_net", { "driver-echo", "rtl8139" }, EXITS, 0, 0, NET | RTL },
+	{ "net-rtl-driver-bad", "t_net", { "driver-bad", "rtl8139" }, EXITS, 0, 1, NET | RTL },
+	{ "net-rtl-driver-orphan", "t_net", { "driver-orphan", "rtl8139" }, EXITS, 0, 0, NET | RTL },
+	{ "net-rtl-eth-echo", "t_net", { "eth-echo", "rtl8139" }, EXITS, 0, 0, NET | ETH | RTL },
+	{ "net-rtl-eth-bad", "t_net", { "eth-bad", "rtl8139" }, EXITS, 0, 1, NET | ETH | RTL },
+	{ "net-rtl-eth-orphan", "t_net", { "eth-orphan", "rtl8139" }, EXITS, 0, 0, NET | ETH | RTL },
+	{ "net-rtl-eth-driver-death", "t_net", { "eth-driver-death", "rtl8139" }, EXITS, 0, 1,
+	  SERVER | MYRMEX_SPAWN_MANAGER },
+	{ "net-rtl-driver-inflight", "t_net", { "driver-inflight", "rtl8139" }, EXITS, 0, 1,
 	  SERVER | MYRMEX_SPAWN_MANAGER },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },

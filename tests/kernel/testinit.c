@@ -406,27 +406,32 @@ static long disk_driver_start(int disk, int for_fileman, char *reason, size_t si
 	return server_registered("virtio_blk", MYRMEX_COREID_DISK, pid, reason, size);
 }
 
-/* Starts the virtio-net driver with the NIC (run_tests.py --net attaches
- * it) and the server right, for a NET test, and waits for its
- * registration: its pid, or -1 with the reason written. */
-static long net_driver_start(char *reason, size_t size)
+/* Starts the NIC driver with its NIC (run_tests.py --net attaches it) and
+ * the server right, for a NET test: virtio_net, or rtl8139 for an RTL test
+ * (--net-model names the RTL8139 too). Waits for its registration: its
+ * pid, or -1 with the reason written. */
+static long net_driver_start(int rtl, char *reason, size_t size)
 {
-	static const uint16_t ids[] = { 0x1041, 0x1000 };   /* modern, transitional */
-	int index = myrmex_dev_find(0x1af4, ids, 2, NULL);
+	static const uint16_t virtio_ids[] = { 0x1041, 0x1000 };   /* modern, transitional */
+	static const uint16_t rtl_ids[] = { 0x8139 };
+	const char *name = rtl ? "rtl8139" : "virtio_net";
+	int index = rtl ? myrmex_dev_find(0x10ec, rtl_ids, 1, NULL)
+	                : myrmex_dev_find(0x1af4, virtio_ids, 2, NULL);
 	if (index < 0) {
-		snprintf(reason, size, "no virtio-net NIC (run_tests.py --net attaches it)");
+		snprintf(reason, size, "no %s NIC (run_tests.py --net --net-model %s attaches it)",
+		         rtl ? "RTL8139" : "virtio-net", rtl ? "virtio,rtl8139" : "virtio");
 		return -1;
 	}
 	char arg[16];
 	snprintf(arg, sizeof arg, "%d", index);
-	char *argv[] = { "virtio_net", arg, NULL };
-	long pid = myrmex_spawn_flags("virtio_net", argv, test_envp, TEST_PRIO,
+	char *argv[] = { (char *)name, arg, NULL };
+	long pid = myrmex_spawn_flags(name, argv, test_envp, TEST_PRIO,
 	                              MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(index));
 	if (pid <= 0) {
-		snprintf(reason, size, "cannot start virtio_net: %ld (%s)", pid, error_name(pid));
+		snprintf(reason, size, "cannot start %s: %ld (%s)", name, pid, error_name(pid));
 		return -1;
 	}
-	return server_registered("virtio_net", MYRMEX_COREID_NIC, pid, reason, size);
+	return server_registered(name, MYRMEX_COREID_NIC, pid, reason, size);
 }
 
 /* Starts the Ethernet server (eth) for an ETH test, with the server right
@@ -652,14 +657,15 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	}
 	long nic = 0, eth = 0;
 	if (native && (t->spawn_flags & NET))
-		nic = net_driver_start(reason, size);
+		nic = net_driver_start((t->spawn_flags & RTL) != 0, reason, size);
 	if (nic > 0 && (t->spawn_flags & ETH))
 		eth = eth_server_start(reason, size);
 	int ok = nic < 0 || eth < 0 ? -1 : run_once(t, reason, size);
 	/* The Ethernet server before the driver it calls. */
 	if (eth > 0 && !server_stop("eth", eth, reason, size) && ok > 0)
 		ok = 0;
-	if (nic > 0 && !server_stop("virtio_net", nic, reason, size) && ok > 0)
+	if (nic > 0 && !server_stop((t->spawn_flags & RTL) ? "rtl8139" : "virtio_net", nic, reason,
+	                            size) && ok > 0)
 		ok = 0;
 	/* The process manager first: it calls the file manager. */
 	if (pm > 0 && !server_stop("pm", pm, reason, size) && ok > 0)

@@ -117,6 +117,13 @@ int64_t do_info(struct server_request *rq)
 
 int64_t do_stats(struct server_request *rq)
 {
+	if (rq->in[0] == NET_STATS_MORE) {
+		/* Nothing copied, no ring to overflow: every counter 0. */
+		*SERVER_OUT(rq, struct net_stats_more) = (struct net_stats_more){ 0 };
+		return 0;
+	}
+	if (rq->in[0] != NET_STATS_BASIC)
+		return -EINVAL;
 	struct net_stats *out = SERVER_OUT(rq, struct net_stats);
 	*out = net_counters;
 	return 0;
