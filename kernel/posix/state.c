@@ -37,6 +37,7 @@ int personality_process_init(struct process *p, struct process *parent)
 	if (!p->px)
 		return -ENOMEM;
 	p->px->umask = 022;
+	job_init(p);
 	p->px->start_ns = time_monotonic_ns();
 	return 0;
 }

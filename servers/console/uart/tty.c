@@ -43,7 +43,8 @@ static void signal_group(int32_t group, int sig)
 
 void tty_signal(enum line_event event)
 {
-	signal_group(foreground, event == LINE_EVENT_SIGQUIT ? SIGQUIT : SIGINT);
+	int sig = event == LINE_EVENT_SIGQUIT ? SIGQUIT : event == LINE_EVENT_SIGTSTP ? SIGTSTP : SIGINT;
+	signal_group(foreground, sig);
 	readers_interrupt();   /* after the signal: a reader woken sees it pending */
 }
 
