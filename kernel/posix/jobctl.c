@@ -15,6 +15,9 @@
  * discards the stop signals pending; a stop signal discards a pending
  * SIGCONT. While the process is stopped, signals other than SIGKILL and
  * SIGCONT wait, even fatal ones, and are delivered once it continues.
+ * SIGTSTP, SIGTTIN and SIGTTOU do not stop a process of an orphaned group
+ * (no member has a parent outside the group in its session, other than
+ * init): nobody would continue it.
  */
 #include <posix/posix.h>
 #include <posix/signal.h>
@@ -81,11 +84,25 @@ void job_signal_sent(struct process *p, int sig)
 	}
 }
 
+/* Whether process group pgid is orphaned (Linux's will_become_orphaned_pgrp). */
+static bool group_orphaned(int pgid)
+{
+	for (struct process *q = proc_next(NULL); q; q = proc_next(q)) {
+		if (q->pgid != pgid || q->state != PROC_ALIVE || !q->parent || q->parent->pid == 1)
+			continue;
+		if (q->parent->pgid != pgid && q->parent->sid == q->sid)
+			return false;
+	}
+	return true;
+}
+
 void job_stop(struct process *p, int sig)
 {
 	struct sig_process *s = &p->px->sig;
 	if (s->stopped || p->killed)
 		return;
+	if (sig != SIGSTOP && group_orphaned(p->pgid))
+		return;   /* the signal is dropped */
 	s->stopped = true;
 	s->stop_sig = (uint8_t)sig;
 	s->wait_report = JOB_REPORT_STOPPED;

@@ -1,11 +1,13 @@
 /*
  * Orphans and exec: a process whose parent ends becomes a child of init
  * (getppid() is 1), is no longer its grandparent's to wait for, and is
- * reaped by init when it ends; setpgid on a child succeeds before the child
+ * reaped by init when it ends; SIGTSTP does not stop a process of an
+ * orphaned process group; setpgid on a child succeeds before the child
  * calls execve and gives EACCES after.
  */
 #include "posix_test.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,6 +51,11 @@ static void orphan(void)
 			for (int i = 0; i < 300 && getppid() == me; i++)
 				nap_ms(10);
 			put(up[1], getppid());
+			/* In a group of its own, whose only member's parent is init:
+			 * an orphaned group, which SIGTSTP does not stop. */
+			setpgid(0, 0);
+			raise(SIGTSTP);
+			put(up[1], 1);
 			get(down[0]);   /* until the grandparent has looked */
 			_exit(0);
 		}
@@ -63,6 +70,9 @@ static void orphan(void)
 	say("before, the grandchild's parent was the middle process: %s\n", yes(get(up[0]) == 1));
 	long ppid = get(up[0]);
 	say("after, the orphan's getppid(): %ld\n", ppid);
+	struct pollfd pfd = { .fd = up[0], .events = POLLIN };
+	long ran = poll(&pfd, 1, 3000) == 1 ? get(up[0]) : 0;
+	say("SIGTSTP in an orphaned process group does not stop it: %s\n", yes(ran == 1));
 	errno = 0;
 	say("waitpid of the orphan by its grandparent: %s\n",
 	    waitpid((pid_t)grandchild, &status, WNOHANG) < 0 ? err_name(errno) : "succeeded");

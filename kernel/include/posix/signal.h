@@ -237,7 +237,8 @@ bool signal_stops(const struct process *p, int sig);
 void job_signal_sent(struct process *p, int sig);
 /* Stops p for sig: its threads park on their way to user mode; the
  * parent's wait4 hears of it (WUNTRACED) and it gets SIGCHLD (CLD_STOPPED)
- * unless its SIGCHLD action has SA_NOCLDSTOP. Nothing if p is stopped. */
+ * unless its SIGCHLD action has SA_NOCLDSTOP. Nothing if p is stopped, or
+ * for a stop signal other than SIGSTOP when p's group is orphaned. */
 void job_stop(struct process *p, int sig);
 /* The current thread, on its way to user mode: waits while its process is
  * stopped; leaves (thread_exit) if the process is killed meanwhile. */
