@@ -17,7 +17,9 @@
  * SIGCONT wait, even fatal ones, and are delivered once it continues.
  * SIGTSTP, SIGTTIN and SIGTTOU do not stop a process of an orphaned group
  * (no member has a parent outside the group in its session, other than
- * init): nobody would continue it.
+ * init): nobody would continue it. And when a process's end orphans a
+ * group that has a stopped member, every member gets SIGHUP then SIGCONT,
+ * so that it does not stay stopped for ever.
  */
 #include <posix/posix.h>
 #include <posix/signal.h>
@@ -84,16 +86,56 @@ void job_signal_sent(struct process *p, int sig)
 	}
 }
 
-/* Whether process group pgid is orphaned (Linux's will_become_orphaned_pgrp). */
-static bool group_orphaned(int pgid)
+/* Whether process group pgid is orphaned, or will be once `gone` (may be
+ * NULL) has ended: no member other than gone has a parent, other than
+ * gone and init, in another group of its session (Linux's
+ * will_become_orphaned_pgrp). */
+static bool group_orphaned(int pgid, const struct process *gone)
 {
 	for (struct process *q = proc_next(NULL); q; q = proc_next(q)) {
-		if (q->pgid != pgid || q->state != PROC_ALIVE || !q->parent || q->parent->pid == 1)
+		if (q == gone || q->pgid != pgid || q->state != PROC_ALIVE)
 			continue;
-		if (q->parent->pgid != pgid && q->parent->sid == q->sid)
+		const struct process *parent = q->parent;
+		if (!parent || parent == gone || parent->pid == 1)
+			continue;
+		if (parent->pgid != pgid && parent->sid == q->sid)
 			return false;
 	}
 	return true;
+}
+
+/* Group pgid, orphaned by gone's end: if a member is stopped, SIGHUP and
+ * SIGCONT to every member (Linux's kill_orphaned_pgrp). */
+static void hang_up_if_orphaned(int pgid, const struct process *gone)
+{
+	bool stopped = false;
+	for (struct process *q = proc_next(NULL); q; q = proc_next(q))
+		if (q != gone && q->pgid == pgid && q->state == PROC_ALIVE && q->px->sig.stopped)
+			stopped = true;
+	if (!stopped || !group_orphaned(pgid, gone))
+		return;
+	struct sig_info info = { .code = SI_KERNEL, .pid = 0 };
+	for (struct process *q = proc_next(NULL); q; q = proc_next(q)) {
+		if (q == gone || q->pgid != pgid || q->state != PROC_ALIVE)
+			continue;
+		signal_send_process(q, SIGHUP, &info);
+		signal_send_process(q, SIGCONT, &info);
+	}
+}
+
+void job_process_exit(struct process *p)
+{
+	/* Its own group loses p's link to the session... */
+	const struct process *parent = p->parent;
+	if (parent && parent->pgid != p->pgid && parent->sid == p->sid)
+		hang_up_if_orphaned(p->pgid, p);
+	/* ... and its children's groups their parent. */
+	struct list_node *n;
+	list_for_each(n, &p->children) {
+		struct process *c = container_of(n, struct process, sibling_link);
+		if (c->state == PROC_ALIVE && c->pgid != p->pgid && c->sid == p->sid)
+			hang_up_if_orphaned(c->pgid, p);
+	}
 }
 
 void job_stop(struct process *p, int sig)
@@ -101,7 +143,7 @@ void job_stop(struct process *p, int sig)
 	struct sig_process *s = &p->px->sig;
 	if (s->stopped || p->killed)
 		return;
-	if (sig != SIGSTOP && group_orphaned(p->pgid))
+	if (sig != SIGSTOP && group_orphaned(p->pgid, NULL))
 		return;   /* the signal is dropped */
 	s->stopped = true;
 	s->stop_sig = (uint8_t)sig;

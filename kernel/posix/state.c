@@ -87,6 +87,7 @@ void personality_process_exit(struct process *p)
 	fmap_process_exit(p);         /* ... and lets go of p's file mappings */
 	proc_fork_process_exit(p);    /* a process manager's unstarted children go */
 	signal_process_exit(p);
+	job_process_exit(p);          /* groups it orphans are told (SIGHUP) */
 	vdso_process_exit(p);         /* a time server's clock leaves the vDSO */
 }
 

@@ -2,7 +2,8 @@
  * Orphans and exec: a process whose parent ends becomes a child of init
  * (getppid() is 1), is no longer its grandparent's to wait for, and is
  * reaped by init when it ends; SIGTSTP does not stop a process of an
- * orphaned process group; setpgid on a child succeeds before the child
+ * orphaned process group, and a group orphaned while a member is stopped
+ * gets SIGHUP and SIGCONT; setpgid on a child succeeds before the child
  * calls execve and gives EACCES after.
  */
 #include "posix_test.h"
@@ -93,6 +94,49 @@ static void orphan(void)
 	close(mid[1]);
 }
 
+static int hup_fd;
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	_exit(write(hup_fd, "H", 1) == 1 ? 0 : 3);
+}
+
+/* A middle process's child stops in a group of its own; the middle process
+ * ends, which orphans that group: SIGHUP (caught here), then SIGCONT. */
+static void orphaned_while_stopped(void)
+{
+	int up[2];
+	if (pipe(up) < 0)
+		return;
+	pid_t middle = fork();
+	if (middle == 0) {
+		pid_t child = fork();
+		if (child == 0) {
+			setpgid(0, 0);
+			hup_fd = up[1];
+			signal(SIGHUP, on_hup);
+			raise(SIGSTOP);
+			_exit(write(up[1], "C", 1) == 1 ? 4 : 5);   /* continued without SIGHUP */
+		}
+		setpgid(child, child);
+		int status = 0;
+		waitpid(child, &status, WUNTRACED);
+		_exit(WIFSTOPPED(status) ? 0 : 1);
+	}
+	close(up[1]);
+	int status = 0;
+	waitpid(middle, &status, 0);
+	say("the middle process saw its child stop: %s\n",
+	    yes(WIFEXITED(status) && WEXITSTATUS(status) == 0));
+	struct pollfd pfd = { .fd = up[0], .events = POLLIN };
+	char c = 0;
+	if (poll(&pfd, 1, 3000) == 1 && read(up[0], &c, 1) != 1)
+		c = 0;
+	say("its group, orphaned while it is stopped, gets SIGHUP: %s\n", yes(c == 'H'));
+	close(up[0]);
+}
+
 static void setpgid_exec(void)
 {
 	int fds[2];
@@ -135,6 +179,7 @@ static void setpgid_exec(void)
 int main(void)
 {
 	orphan();
+	orphaned_while_stopped();
 	setpgid_exec();
 	return 0;
 }

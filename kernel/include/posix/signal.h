@@ -240,6 +240,9 @@ void job_signal_sent(struct process *p, int sig);
  * unless its SIGCHLD action has SA_NOCLDSTOP. Nothing if p is stopped, or
  * for a stop signal other than SIGSTOP when p's group is orphaned. */
 void job_stop(struct process *p, int sig);
+/* p is ending (its children not yet given to init): a process group its
+ * end orphans that has a stopped member gets SIGHUP and SIGCONT. */
+void job_process_exit(struct process *p);
 /* The current thread, on its way to user mode: waits while its process is
  * stopped; leaves (thread_exit) if the process is killed meanwhile. */
 void job_park(struct thread *t);
