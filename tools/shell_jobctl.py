@@ -6,7 +6,8 @@ serial console) with QEMU's stdio on pipes, types at the prompt as a person
 would, and checks what the shell prints: Ctrl-Z stops the foreground job
 (`[1]+  Stopped`), `jobs` lists it, `bg` runs it in the background
 (`Running`), `fg` brings it back and Ctrl-C ends it; a stopped `cat` whose
-read was cut short by Ctrl-Z reads again after `fg`. Typed bytes reach the
+read was cut short by Ctrl-Z reads again after `fg`; `cat &` is stopped by
+SIGTTIN when it reads, leaves the input to the shell, and reads after `fg`. Typed bytes reach the
 guest's serial port as the console tests' CONSOLE-TYPE bytes do.
 
     python3 tools/shell_jobctl.py [--build build] [--timeout 180]    (make shell-jobctl)
@@ -116,6 +117,19 @@ def main():
         check("reader-reads-after-fg", guest.out.count(b"typed after fg") >= 2)
         out = guest.type(b"echo status $?\r")
         check("reader-exits-0", b"status 0" in out)
+        # A background reader is stopped by SIGTTIN instead of taking input.
+        out = guest.type(b"cat &\r")
+        time.sleep(3)
+        out = guest.type(b"jobs\r")
+        check("background-reader-stopped", b"Stopped" in out and b"cat" in out)
+        out = guest.type(b"echo still mine\r")
+        check("shell-keeps-input", out.count(b"still mine") >= 2)
+        out = guest.type(b"fg\r", until=b"cat", seconds=10)
+        time.sleep(1)
+        out = guest.type(b"now for cat\r", until=b"now for cat", seconds=10)
+        time.sleep(1)
+        guest.type(b"\x04")
+        check("background-reader-reads-after-fg", guest.out.count(b"now for cat") >= 2)
         guest.type(b"exit\r", until=b"sysinit:", seconds=30)
     finally:
         guest.stop()
