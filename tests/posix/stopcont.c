@@ -5,8 +5,9 @@
  * SIGCHLD with CLD_STOPPED / CLD_CONTINUED (none with SA_NOCLDSTOP); a
  * stopped child runs no code; SIGKILL kills a stopped child, other fatal
  * signals wait until it continues; a caught SIGTSTP runs its handler; a
- * blocked stop signal is discarded by SIGCONT; bad signal numbers and wait
- * options give EINVAL.
+ * blocked stop signal is discarded by SIGCONT; a stop signal sent to one
+ * thread (tgkill) stops every thread; bad signal numbers and wait options
+ * give EINVAL.
  *
  * Each child leads its own process group: a group whose members' parents
  * are all outside the session or inside the group is orphaned, and Linux
@@ -14,7 +15,9 @@
  */
 #include "posix_test.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -173,6 +176,86 @@ static void stopped_runs_nothing(void)
 	close(fds[0]);
 }
 
+static int writer_fd;
+static volatile pid_t second_tid;
+static volatile int writers_go;   /* the tid is in the pipe first */
+
+static void *writer(void *arg)
+{
+	(void)arg;
+	second_tid = (pid_t)syscall(SYS_gettid);
+	while (!writers_go)
+		nap_ms(1);
+	for (;;) {
+		if (write(writer_fd, "t", 1) != 1)
+			_exit(1);
+		nap_ms(10);
+	}
+	return NULL;
+}
+
+/* Two threads write; tgkill of SIGSTOP to the second stops both, SIGCONT
+ * makes both go on. */
+static void threads_stop(void)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		close(fds[0]);
+		writer_fd = fds[1];
+		pthread_t th;
+		if (pthread_create(&th, NULL, writer, NULL) != 0)
+			_exit(2);
+		while (!second_tid)
+			nap_ms(1);
+		long tid = second_tid;
+		if (write(fds[1], &tid, sizeof tid) != sizeof tid)
+			_exit(3);
+		writers_go = 1;
+		for (;;) {
+			if (write(fds[1], "m", 1) != 1)
+				_exit(1);
+			nap_ms(10);
+		}
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	long tid = 0;
+	if (read(fds[0], &tid, sizeof tid) != sizeof tid)
+		return;
+	nap_ms(100);
+	syscall(SYS_tgkill, pid, (pid_t)tid, SIGSTOP);
+	say("tgkill SIGSTOP to the second thread, waitpid WUNTRACED: %s\n",
+	    wait_says(pid, WUNTRACED));
+	nap_ms(100);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	char buf[512];
+	while (read(fds[0], buf, sizeof buf) > 0)
+		;
+	nap_ms(300);
+	errno = 0;
+	ssize_t n = read(fds[0], buf, sizeof buf);
+	say("while stopped neither thread writes: %s\n", yes(n < 0 && errno == EAGAIN));
+	kill(pid, SIGCONT);
+	say("SIGCONT: %s\n", wait_says(pid, WCONTINUED));
+	fcntl(fds[0], F_SETFL, 0);
+	int main_wrote = 0, thread_wrote = 0;
+	for (int i = 0; i < 100 && !(main_wrote && thread_wrote); i++) {
+		char c;
+		if (read(fds[0], &c, 1) != 1)
+			break;
+		main_wrote |= c == 'm';
+		thread_wrote |= c == 't';
+	}
+	say("once continued both threads write: %s\n", yes(main_wrote && thread_wrote));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fds[0]);
+}
+
 /* SIGTERM to a stopped child waits until it continues. */
 static void fatal_waits(void)
 {
@@ -320,6 +403,7 @@ int main(void)
 
 	stop_and_continue();
 	stopped_runs_nothing();
+	threads_stop();
 	fatal_waits();
 	caught_and_ignored();
 	cont_discards_stop();
