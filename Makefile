@@ -280,7 +280,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: test-slowpath ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: shell-jobctl test-slowpath ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -327,6 +327,12 @@ ipc-profile: setup
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
 	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
+
+# make shell-jobctl: the shell of `make run` driven through the serial port:
+# Ctrl-Z, jobs, bg, fg (tools/shell_jobctl.py; not part of make test).
+shell-jobctl: setup
+	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
+	$(PYTHON) tools/shell_jobctl.py --build $(BUILD)
 
 demo: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)

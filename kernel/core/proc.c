@@ -6,7 +6,10 @@
  * (it cannot free the stack it runs on). A process's memory goes when its
  * last thread exits; its structure stays as a zombie until the parent reaps
  * it with wait4, or goes at once when it has no parent. A process whose
- * parent exits first is orphaned (reaped by nobody: freed when it ends).
+ * parent exits first is orphaned: it becomes a child of init (pid 1),
+ * which reaps it, as on Linux; a zombie orphan is freed at once (as if init
+ * had reaped it). Without init (it is the one ending) orphans have no
+ * parent and are freed when they end.
  */
 #include <kernel/proc.h>
 #include <kernel/boot.h>
@@ -74,6 +77,13 @@ void process_free(struct process *p)
 	personality_process_free(p);
 	kmem_free(&process_cache, p);
 	live_processes--;
+}
+
+/* c, alive and without a parent, becomes a child of init. */
+static void process_adopt(struct process *init, struct process *c)
+{
+	c->parent = init;
+	list_push_back(&init->children, &c->sibling_link);
 }
 
 struct process *process_alloc(void)
@@ -194,6 +204,9 @@ static void process_end(struct process *p)
 	arch_as_activate_kernel();
 	vm_space_destroy(&p->vm);
 	p->state = PROC_ZOMBIE;
+	struct process *init = p->pid == 1 ? NULL : proc_find(1);
+	if (init && init->state != PROC_ALIVE)
+		init = NULL;
 	struct list_node *n, *tmp;
 	list_for_each_safe(n, tmp, &p->children) {
 		struct process *c = container_of(n, struct process, sibling_link);
@@ -201,6 +214,8 @@ static void process_end(struct process *p)
 		c->parent = NULL;
 		if (c->state == PROC_ZOMBIE)
 			process_free(c);
+		else if (init)
+			process_adopt(init, c);
 	}
 	if (p->pid == 1) {
 		printk("myrmex: init exited with status %#x; powering off\n", p->wait_status);
@@ -316,7 +331,7 @@ static bool wait_matches(const struct process *c, const struct process *self, in
 	return c->pgid == (pid == 0 ? self->pgid : -pid);
 }
 
-int proc_wait(int pid, bool nohang, int *status)
+int proc_wait(int pid, bool nohang, unsigned events, int *status)
 {
 	struct process *self = current_thread()->proc;
 	for (;;) {
@@ -333,6 +348,8 @@ int proc_wait(int pid, bool nohang, int *status)
 				process_free(c);
 				return reaped;
 			}
+			if (events && personality_wait_event(c, events, status))
+				return c->pid;
 		}
 		if (!found)
 			return -ECHILD;

@@ -237,6 +237,7 @@ static int replace_image(struct thread *t, const struct exec_plan *plan)
 	p->px->cmdline_len = plan->cmdline_len;
 	memcpy(p->px->cmdline, plan->cmdline, sizeof(p->px->cmdline));
 	signal_exec_reset(p);
+	p->px->execed = true;
 	return 0;
 }
 

@@ -172,7 +172,13 @@ long forward_call(struct fwd *f)
 		return r;
 	if (!ctl)
 		return -EIO;
-	return read_result(ctl, f->res);
+	long status = read_result(ctl, f->res);
+	/* A server's -EINTR for a process stopped meanwhile (the console
+	 * answers its reads so after Ctrl-Z): the call runs again once the
+	 * process continues, as Linux restarts it (-ERESTARTSYS). */
+	if (status == -EINTR && p->px->sig.stopped)
+		return signal_eintr(SIG_RESTART_SA);
+	return status;
 }
 
 long forward_pager_call(uint32_t opcode, const uint64_t arg[8], uint64_t res[8], void **data)

@@ -7,6 +7,8 @@
  * A signal's fate is decided when it is sent, as Linux does: an ignored
  * one is dropped and a fatal one kills at once, unless it is blocked (then
  * it waits in a pending set and the decision is taken again at delivery).
+ * A stop signal's default action stops the process the same way (jobctl.c);
+ * while it is stopped, only SIGKILL kills at once.
  */
 #include <posix/posix.h>
 #include <posix/signal.h>
@@ -16,7 +18,7 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 
-enum sig_default { DFL_TERM, DFL_CORE, DFL_IGNORE };
+enum sig_default { DFL_TERM, DFL_CORE, DFL_IGNORE, DFL_STOP };
 
 static enum sig_default default_action(int sig)
 {
@@ -25,9 +27,9 @@ static enum sig_default default_action(int sig)
 	case SIGFPE: case SIGSEGV: case SIGXCPU: case SIGXFSZ: case SIGSYS:
 		return DFL_CORE;
 	case SIGCHLD: case SIGURG: case SIGWINCH: case SIGCONT:
-	/* No job control: the stop signals stop nothing. */
+		return DFL_IGNORE;   /* SIGCONT continues whatever its action (jobctl.c) */
 	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
-		return DFL_IGNORE;
+		return DFL_STOP;
 	default:
 		return DFL_TERM;
 	}
@@ -52,9 +54,15 @@ bool signal_has_handler(const struct process *p, int sig)
 	return h != SIG_DFL && h != SIG_IGN;
 }
 
+bool signal_stops(const struct process *p, int sig)
+{
+	return p->px->sig.action[sig - 1].handler == SIG_DFL && default_action(sig) == DFL_STOP;
+}
+
 static bool is_fatal(const struct process *p, int sig)
 {
-	return p->px->sig.action[sig - 1].handler == SIG_DFL && default_action(sig) != DFL_IGNORE;
+	enum sig_default d = default_action(sig);
+	return p->px->sig.action[sig - 1].handler == SIG_DFL && (d == DFL_TERM || d == DFL_CORE);
 }
 
 static bool blocks(const struct thread *t, int sig)
@@ -102,15 +110,21 @@ void signal_send_process(struct process *p, int sig, const struct sig_info *info
 		proc_kill(p, SIGKILL);
 		return;
 	}
+	job_signal_sent(p, sig);
+	bool stopped = p->px->sig.stopped;
 	struct thread *t = pick_thread(p, sig);
 	if (t && signal_ignored(p, sig))
 		return;
-	if (t && is_fatal(p, sig)) {
+	if (t && signal_stops(p, sig)) {
+		job_stop(p, sig);
+		return;
+	}
+	if (t && !stopped && is_fatal(p, sig)) {
 		proc_kill(p, signal_kill_status(sig));
 		return;
 	}
 	queue(&p->px->sig.pending, sig, info);
-	if (t)
+	if (t && !stopped)
 		thread_wake(t, -EINTR);   /* only if it waits in the kernel */
 }
 
@@ -123,15 +137,21 @@ void signal_send_thread(struct thread *t, int sig, const struct sig_info *info)
 		proc_kill(p, SIGKILL);
 		return;
 	}
+	job_signal_sent(p, sig);
+	bool stopped = p->px->sig.stopped;
 	bool blocked = blocks(t, sig);
 	if (!blocked && signal_ignored(p, sig))
 		return;
-	if (!blocked && is_fatal(p, sig)) {
+	if (!blocked && signal_stops(p, sig)) {
+		job_stop(p, sig);   /* a stop signal stops the whole process */
+		return;
+	}
+	if (!blocked && !stopped && is_fatal(p, sig)) {
 		proc_kill(p, signal_kill_status(sig));
 		return;
 	}
 	queue(&t->px->sig.pending, sig, info);
-	if (!blocked)
+	if (!blocked && !stopped)
 		thread_wake(t, -EINTR);
 }
 
@@ -170,6 +190,8 @@ bool personality_interrupts(const struct thread *t)
 {
 	if (t->only_death_wakes)
 		return false;   /* a fork or exec in progress: see thread_wake */
+	if (t->proc->px->sig.stopped)
+		return false;   /* signals wait until it continues (jobctl.c) */
 	uint64_t pending = (t->px->sig.pending.set | t->proc->px->sig.pending.set) & ~t->px->sig.blocked;
 	for (int sig = 1; pending; sig++, pending >>= 1)
 		if ((pending & 1) && !signal_ignored(t->proc, sig))

@@ -2,8 +2,9 @@
  * Signal delivery on the way back to user mode (see posix/signal.h):
  * picks the signals the current thread may take, runs their default action
  * or has the architecture build a handler frame, and finishes a system call
- * that a signal interrupted (-EINTR, or run again). Also the alternate
- * signal stack's rules.
+ * that a signal interrupted (-EINTR, or run again). A stopped process's
+ * threads park here first (jobctl.c). Also the alternate signal stack's
+ * rules.
  */
 #include <posix/posix.h>
 #include <posix/signal.h>
@@ -119,6 +120,7 @@ NORETURN static void die(struct process *p, int status)
  * registers). */
 static __attribute__((noinline)) void deliver_pending(struct thread *t, struct process *p)
 {
+	job_park(t);   /* returns at once unless p is stopped */
 	enum sig_restart restart = (enum sig_restart)t->px->sig.restart;
 	t->px->sig.restart = SIG_RESTART_NONE;
 	struct sig_info info;
@@ -128,6 +130,11 @@ static __attribute__((noinline)) void deliver_pending(struct thread *t, struct p
 		if (!signal_has_handler(p, sig)) {
 			if (signal_ignored(p, sig))
 				continue;
+			if (signal_stops(p, sig)) {   /* it was blocked when sent */
+				job_stop(p, sig);
+				job_park(t);
+				continue;
+			}
 			die(p, signal_kill_status(sig));
 		}
 		/* The interrupted call: run again after the handler (SA_RESTART),
@@ -159,7 +166,7 @@ void personality_return_to_user(void)
 	/* The common case, on every system call: nothing to deliver, restart
 	 * or restore. */
 	const struct sig_thread *st = &t->px->sig;
-	if (!st->restart && !st->restore_mask &&
+	if (!st->restart && !st->restore_mask && !p->px->sig.stopped &&
 	    !((st->pending.set | p->px->sig.pending.set) & ~st->blocked))
 		return;
 	deliver_pending(t, p);

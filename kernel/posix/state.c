@@ -37,6 +37,7 @@ int personality_process_init(struct process *p, struct process *parent)
 	if (!p->px)
 		return -ENOMEM;
 	p->px->umask = 022;
+	job_init(p);
 	p->px->start_ns = time_monotonic_ns();
 	return 0;
 }
@@ -86,6 +87,7 @@ void personality_process_exit(struct process *p)
 	fmap_process_exit(p);         /* ... and lets go of p's file mappings */
 	proc_fork_process_exit(p);    /* a process manager's unstarted children go */
 	signal_process_exit(p);
+	job_process_exit(p);          /* groups it orphans are told (SIGHUP) */
 	vdso_process_exit(p);         /* a time server's clock leaves the vDSO */
 }
 

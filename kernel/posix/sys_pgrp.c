@@ -4,10 +4,9 @@
  * (init) leads its own group and session; every other process starts in
  * its parent's (spawn, fork). Zombies still count as members: their ids
  * stay taken until they are reaped, as on Linux.
- *
- * Not enforced: setpgid on a child that has called execve (Linux: -EACCES);
- * the kernel does not track it.
+ * setpgid on a child that has called execve gives -EACCES, as on Linux.
  */
+#include <posix/posix.h>
 #include <posix/syscall.h>
 #include <kernel/errno.h>
 #include <kernel/proc.h>
@@ -51,6 +50,8 @@ long sys_setpgid(const struct syscall_args *a)
 		return -ESRCH;
 	if (p->sid != me->sid)
 		return -EPERM;
+	if (p != me && p->px->execed)
+		return -EACCES;
 	if (p->sid == p->pid)
 		return -EPERM;   /* a session leader stays in its own group */
 	if (pgid != p->pid && !group_in_session(pgid, me->sid))

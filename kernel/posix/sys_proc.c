@@ -28,9 +28,9 @@
                             CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
                             CLONE_DETACHED | CLONE_CHILD_SETTID)
 
-/* wait4 options: stopped and continued children are never reported (no
- * job control), and threads are not children, so only WNOHANG and __WCLONE
- * change anything. */
+/* wait4 options: WUNTRACED and WCONTINUED ask for stopped and continued
+ * children (jobctl.c); threads are not children, so WNOTHREAD and WALL
+ * change nothing. */
 #define WNOHANG    0x00000001u
 #define WUNTRACED  0x00000002u
 #define WCONTINUED 0x00000008u
@@ -143,7 +143,7 @@ long sys_wait4(const struct syscall_args *a)
 	if ((options & WCLONE) && !(options & WALL))
 		return -ECHILD;
 	int status = 0;
-	int r = proc_wait(pid, options & WNOHANG, &status);
+	int r = proc_wait(pid, options & WNOHANG, options & (WUNTRACED | WCONTINUED), &status);
 	if (r == -EINTR)
 		return signal_eintr(SIG_RESTART_SA);   /* restarted after an SA_RESTART handler */
 	if (r > 0 && status_ptr)

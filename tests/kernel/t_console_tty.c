@@ -30,6 +30,9 @@
  *                           kernel the delivery is not checked (a note says
  *                           so).
  *   t_console_tty quit      the same with Ctrl-\ and SIGQUIT
+ *   t_console_tty susp      the same with Ctrl-Z and SIGTSTP, which stops
+ *                           the child: wait4 with WUNTRACED reports it
+ *                           stopped, SIGCONT continues it (WCONTINUED)
  *   t_console_tty bad       unknown requests -ENOTTY; no data ICA for a
  *                           request moving a structure -EINVAL; bad
  *                           arguments (a negative or null group, TCFLSH and
@@ -48,6 +51,8 @@
 
 #define WAIT_TRIES 30000   /* 1 ms apart: a bound against hanging, not a measure */
 #define WNOHANG 1
+#define WUNTRACED 2
+#define WCONTINUED 8
 
 /* ------------------------------------------------------------ requests */
 
@@ -370,13 +375,13 @@ __attribute__((noreturn)) static void group_child(void)
 		myrmex_sleep_ns(1000 * IPC_MS);
 }
 
-/* Reaps the child, waiting at most WAIT_TRIES ms; -1 if it is still alive
- * (then it is killed). */
-static int reap_within(long pid)
+/* wait4 of the child with options, waiting at most WAIT_TRIES ms: its wait
+ * status, or -1 if nothing came (then it is killed). */
+static int wait_within(long pid, long options)
 {
 	int status = 0;
 	for (int i = 0; i < WAIT_TRIES; i++) {
-		long r = raw4(SYS_wait4, pid, (long)&status, WNOHANG, 0);
+		long r = raw4(SYS_wait4, pid, (long)&status, WNOHANG | options, 0);
 		if (r == pid)
 			return status;
 		if (r != 0) {
@@ -387,6 +392,13 @@ static int reap_within(long pid)
 	}
 	ipc_stop(pid);
 	return -1;
+}
+
+/* Reaps the child, waiting at most WAIT_TRIES ms; -1 if it is still alive
+ * (then it is killed). */
+static int reap_within(long pid)
+{
+	return wait_within(pid, 0);
 }
 
 /* Two reads waiting and a line being typed: key answers both with -EINTR
@@ -423,7 +435,8 @@ static void interrupts_reads(const char *key, const char *what)
 	call_free(&c);
 }
 
-/* key sends sig to the foreground group: a child in a group of its own. */
+/* key sends sig to the foreground group: a child in a group of its own.
+ * SIGTSTP stops it; the test continues it, then kills it. */
 static void signals_group(const char *key, int sig)
 {
 	bool groups = raw1(SYS_getpgid, 0) != -ENOSYS;
@@ -451,6 +464,15 @@ static void signals_group(const char *key, int sig)
 		int64_t status = 0;
 		read_result(&c, 1, &status);
 		CHECK_EQ(status, -EINTR);
+	}
+	if (groups && sig == SIGTSTP) {
+		int status = wait_within(pid, WUNTRACED);
+		CHECK_EQ(status, 0x7f | (SIGTSTP << 8));
+		CHECK_EQ(raw2(SYS_kill, pid, SIGCONT), 0);
+		status = wait_within(pid, WCONTINUED);
+		CHECK_EQ(status, 0xffff);
+		CHECK_EQ(raw2(SYS_kill, pid, SIGKILL), 0);
+		sig = SIGKILL;
 	}
 	if (groups) {
 		int status = reap_within(pid);
@@ -531,6 +553,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "quit") == 0) {
 		interrupts_reads("\x1c", "Ctrl-\\");
 		signals_group("\x1c", SIGQUIT);
+	} else if (strcmp(mode, "susp") == 0) {
+		interrupts_reads("\x1a", "Ctrl-Z");
+		signals_group("\x1a", SIGTSTP);
 	} else if (strcmp(mode, "bad") == 0)
 		test_bad();
 	else

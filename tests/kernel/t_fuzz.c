@@ -1827,11 +1827,19 @@ int main(int argc, char **argv)
 	int done[FUZZ_MAX_PROCS] = { 0 };
 	unsigned left = started;
 	while (left > 0 && myrmex_now_ns() - start < deadline_s * 1000000000ull) {
-		for (unsigned i = 0; i < started; i++)
-			if (!done[i] && raw4(SYS_wait4, pids[i], (long)&status[i], WNOHANG, 0) == pids[i]) {
-				done[i] = 1;
-				left--;
+		for (unsigned i = 0; i < started; i++) {
+			if (done[i] || raw4(SYS_wait4, pids[i], (long)&status[i], WNOHANG | WUNTRACED, 0) !=
+			               pids[i])
+				continue;
+			/* A child that stopped itself (a random kill of a stop
+			 * signal) goes on. */
+			if (WIFSTOPPED(status[i])) {
+				raw2(SYS_kill, pids[i], SIGCONT);
+				continue;
 			}
+			done[i] = 1;
+			left--;
+		}
 		if (left)
 			myrmex_sleep_ns(20 * 1000000);
 	}

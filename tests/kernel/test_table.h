@@ -251,6 +251,7 @@ static const struct test tests[] = {
 	{ "console-tty-eof", "t_console_tty", { "eof" }, EXITS, 0, 0, CONSOLE },
 	{ "console-tty-intr", "t_console_tty", { "intr" }, EXITS, 0, 0, CONSOLE },
 	{ "console-tty-quit", "t_console_tty", { "quit" }, EXITS, 0, 0, CONSOLE },
+	{ "console-tty-susp", "t_console_tty", { "susp" }, EXITS, 0, 0, CONSOLE },
 	{ "console-tty-bad", "t_console_tty", { "bad" }, EXITS, 0, 1, CONSOLE },
 	/* fs-persist reads what fs-write left; both run on the same image. */
 	FS_TEST("fs-read", "t_fs", "read", DISK_FS),

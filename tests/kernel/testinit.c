@@ -258,12 +258,23 @@ static int read_counts(struct counts *c)
 	return 0;
 }
 
+/* Reaps the children the init adopted (orphans of a test's processes, whose
+ * parent ended first: the kernel makes them init's, as Linux does). Called
+ * once the test and its servers are reaped, so every child left is one. */
+static void reap_adopted(void)
+{
+	int status;
+	while (wait_nohang(-1, &status) > 0)
+		;
+}
+
 /* Compares with `before`, giving the kernel a moment to finish any deferred
  * freeing. Writes "leak: ..." to reason and returns 1 if counts still differ. */
 static int find_leak(const struct counts *before, char *reason, size_t size)
 {
 	struct counts after;
 	for (int i = 0; i < LEAK_SETTLE_TRIES; i++) {
+		reap_adopted();
 		if (read_counts(&after) < 0) {
 			snprintf(reason, size, "kstats failed after the test");
 			return 1;
@@ -678,6 +689,8 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 		ok = 0;
 	if (timed > 0 && !server_stop("timed", timed, reason, size) && ok > 0)
 		ok = 0;
+	if (native)
+		reap_adopted();
 	if (ok < 0)
 		return 0;
 	if (check_leaks) {

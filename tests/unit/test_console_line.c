@@ -21,7 +21,7 @@
 static struct line_disc ld;
 static char echoed[16384];
 static size_t echoed_len;
-static unsigned sigints, sigquits;   /* events line_input returned */
+static unsigned sigints, sigquits, sigtstps;   /* events line_input returned */
 
 static void record_out(const char *s, unsigned n, void *ctx)
 {
@@ -36,7 +36,7 @@ static void fresh(void)
 {
 	line_init(&ld, record_out, NULL);
 	echoed_len = 0;
-	sigints = sigquits = 0;
+	sigints = sigquits = sigtstps = 0;
 }
 
 static void type_bytes(const char *s, size_t n)
@@ -45,6 +45,7 @@ static void type_bytes(const char *s, size_t n)
 		enum line_event e = line_input(&ld, (uint8_t)s[i]);
 		sigints += e == LINE_EVENT_SIGINT;
 		sigquits += e == LINE_EVENT_SIGQUIT;
+		sigtstps += e == LINE_EVENT_SIGTSTP;
 	}
 }
 #define TYPE(literal) type_bytes(literal, sizeof(literal) - 1)
@@ -455,8 +456,9 @@ UNIT_TEST(signal_flags)
 	TYPE("\x03");
 	CHECK_EQ(sigints, 0);
 	CHECK_STR(take(100), "\x03");
-	TYPE("z\x1a" "z");   /* Ctrl-Z swallowed with ISIG (no job control) */
-	CHECK_STR(take(100), "zz");
+	TYPE("z\x1a" "z");   /* Ctrl-Z: SIGTSTP with ISIG, the input before it discarded */
+	CHECK_EQ(sigtstps, 1);
+	CHECK_STR(take(100), "z");
 	set_cc(CONSOLE_VINTR, 'q');   /* any character */
 	TYPE("aq");
 	CHECK_EQ(sigints, 1);

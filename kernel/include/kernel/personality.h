@@ -94,11 +94,16 @@ void personality_batch_entry_end(void);
  * thread_gone: after the core has counted a thread out (an exec waiting
  * for the other threads of its target looks again).
  * child_exit: child of parent has ended; true when parent keeps no
- * zombies (the core frees the child at once). */
+ * zombies (the core frees the child at once).
+ * wait_event: wait4 of child's parent, with the personality's options
+ * `events` (opaque to the core), looks at child, which is alive: true
+ * when child has news for it (stopped or continued), consumed and its wait
+ * status in *status. */
 void personality_thread_exit(struct thread *t);
 void personality_process_exit(struct process *p);
 void personality_thread_gone(void);
 bool personality_child_exit(struct process *parent, const struct process *child);
+bool personality_wait_event(struct process *child, unsigned events, int *status);
 
 /* ---- The way back to user mode and waiting ----
  * return_to_user: on every return towards user mode, after the core has let

@@ -92,7 +92,8 @@ struct process {
 	bool killed;                   /* threads leave at their next kernel exit */
 	int wait_status;               /* Linux wait status, valid once killed or a zombie */
 	int prio_ceiling;              /* no thread may be raised above this */
-	struct process *parent;        /* NULL when orphaned */
+	struct process *parent;        /* init (pid 1) once orphaned; NULL for init, or
+	                                  when init has gone */
 	int pgid, sid;                 /* process group and session: inherited from the parent
 	                                  (spawn, fork); a parentless process leads both */
 	struct posix_process *px;      /* the personality's state (kernel/personality.h) */
@@ -173,8 +174,10 @@ struct process *proc_next(struct process *p);
 struct thread *proc_find_thread(struct process *p, int tid);
 /* wait4: reaps a child: pid > 0 that child, -1 any, 0 one in the caller's
  * process group, < -1 one in group -pid. Returns its pid, 0 (WNOHANG, none
- * ready) or -errno; *status receives the Linux wait status. */
-int proc_wait(int pid, bool nohang, int *status);
+ * ready) or -errno; *status receives the Linux wait status. A live child
+ * with news the personality reports for `events` (personality_wait_event:
+ * stopped, continued) is returned too, not reaped. */
+int proc_wait(int pid, bool nohang, unsigned events, int *status);
 unsigned proc_count(void);
 unsigned thread_count(void);
 

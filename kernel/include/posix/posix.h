@@ -47,6 +47,9 @@ struct posix_process {
 	 * file manager wants with a data ICA (the console), bit per fd: a hint,
 	 * cleared when a call finds another kind there (sys_file.c). */
 	uint64_t no_inline[POSIX_INLINE_FDS / 64];
+	/* The process has called execve since it was forked: its parent may
+	 * no longer move it to another group (setpgid gives -EACCES). */
+	bool execed;
 };
 
 /* A scheduler tick found a thread of p running (sys_task.c). */

@@ -7,8 +7,9 @@
  * ends the process or drops the signal.
  *
  * Numbers, codes and the struct sigaction layout are Linux's; a signal set
- * is 64 bits, bit (sig - 1) for signal sig. SIGSTOP and the job-control
- * signals are ignored: there is no job control (no stopped processes).
+ * is 64 bits, bit (sig - 1) for signal sig. The stop signals (SIGSTOP,
+ * SIGTSTP, SIGTTIN, SIGTTOU) stop a process and SIGCONT continues it
+ * (job control, kernel/posix/jobctl.c).
  *
  * Locking: the kernel lock (kernel/klock.h) guards dispositions, masks and
  * pending sets; the timer tick sends SIGALRM from interrupt context, which
@@ -19,6 +20,7 @@
 
 #include <kernel/types.h>
 #include <kernel/personality.h>
+#include <kernel/sched.h>
 
 struct process;
 struct thread;
@@ -82,6 +84,8 @@ struct thread;
 #define CLD_EXITED   1
 #define CLD_KILLED   2
 #define CLD_DUMPED   3
+#define CLD_STOPPED  5
+#define CLD_CONTINUED 6
 
 /* sigaltstack flags and the smallest stack it accepts. */
 #define SS_ONSTACK    1
@@ -91,6 +95,7 @@ struct thread;
 
 static inline uint64_t sig_bit(int sig) { return 1ull << (sig - 1); }
 #define SIG_UNBLOCKABLE (sig_bit(SIGKILL) | sig_bit(SIGSTOP))
+#define SIG_STOP_SET (sig_bit(SIGSTOP) | sig_bit(SIGTSTP) | sig_bit(SIGTTIN) | sig_bit(SIGTTOU))
 
 /* One disposition, as rt_sigaction gives it (in the port's struct
  * linux_sigaction, <arch/linux_abi.h>). */
@@ -137,6 +142,14 @@ struct sig_process {
 	struct sig_pending pending;          /* kill, SIGCHLD, SIGALRM */
 	uint64_t itimer_deadline;            /* ITIMER_REAL: monotonic ns, 0 = disarmed */
 	uint64_t itimer_interval;            /* ns, 0 = one shot */
+	/* Job control (jobctl.c). Invariant: while stopped, no thread of the
+	 * process returns to user mode; each parks on `continued` on its way
+	 * there, and pending signals wake none of them (SIGKILL still does,
+	 * through proc_kill). */
+	bool stopped;
+	uint8_t stop_sig;                    /* the signal that stopped it */
+	uint8_t wait_report;                 /* JOB_REPORT_*: news for the parent's wait4 */
+	struct waitq continued;              /* threads parked while stopped */
 };
 
 /* In struct thread. */
@@ -205,6 +218,35 @@ long signal_eintr(enum sig_restart how);
 /* Changes the current thread's blocked mask (SIGKILL and SIGSTOP stay
  * unblocked); signals it blocks now may go to another thread. */
 void signal_set_blocked(struct thread *t, uint64_t mask);
+
+/* ---- Job control (kernel/posix/jobctl.c) ---- */
+/* What a stopped or continued process has not yet told its parent's wait4
+ * (struct sig_process.wait_report); each is reported once. */
+#define JOB_REPORT_STOPPED   1
+#define JOB_REPORT_CONTINUED 2
+/* Linux's wait4 options that ask for them (personality_wait_event). */
+#define JOB_WUNTRACED  0x00000002u
+#define JOB_WCONTINUED 0x00000008u
+/* Sets up p's job-control state (a new process is not stopped). */
+void job_init(struct process *p);
+/* Whether sig's action in p is the default stop. */
+bool signal_stops(const struct process *p, int sig);
+/* A signal is about to be sent to p (before its fate is decided): SIGCONT
+ * continues p and discards its pending stop signals; a stop signal
+ * discards a pending SIGCONT. */
+void job_signal_sent(struct process *p, int sig);
+/* Stops p for sig: its threads park on their way to user mode; the
+ * parent's wait4 hears of it (WUNTRACED) and it gets SIGCHLD (CLD_STOPPED)
+ * unless its SIGCHLD action has SA_NOCLDSTOP. Nothing if p is stopped, or
+ * for a stop signal other than SIGSTOP when p's group is orphaned. */
+void job_stop(struct process *p, int sig);
+/* p is ending (its children not yet given to init): a process group its
+ * end orphans that has a stopped member gets SIGHUP and SIGCONT. */
+void job_process_exit(struct process *p);
+/* The current thread, on its way to user mode: waits while its process is
+ * stopped; leaves (thread_exit) if the process is killed meanwhile. */
+void job_park(struct thread *t);
+/* personality_wait_event (kernel/personality.h) is jobctl.c's. */
 
 /* ---- The alternate stack ---- */
 /* sigaltstack's rules for a new stack while the user stack pointer is sp:

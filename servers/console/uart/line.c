@@ -325,7 +325,7 @@ static void raw_input(struct line_disc *l, uint8_t c)
 		echo(l, "\n", 1);
 }
 
-/* VINTR or VQUIT with ISIG. */
+/* VINTR, VQUIT or VSUSP with ISIG. */
 static enum line_event signal_char(struct line_disc *l, uint8_t c, enum line_event event)
 {
 	if (!lflag(l, CONSOLE_NOFLSH))
@@ -349,7 +349,7 @@ enum line_event line_input(struct line_disc *l, uint8_t c)
 		if (is_char(l, CONSOLE_VQUIT, c))
 			return signal_char(l, c, LINE_EVENT_SIGQUIT);
 		if (is_char(l, CONSOLE_VSUSP, c))
-			return LINE_EVENT_NONE;   /* no job control */
+			return signal_char(l, c, LINE_EVENT_SIGTSTP);
 	}
 	if (c == CH_CR) {
 		if (iflag(l, CONSOLE_IGNCR))

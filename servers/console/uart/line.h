@@ -23,7 +23,7 @@ enum line_escape { ESC_NONE, ESC_START, ESC_CSI, ESC_SS3 };
 
 /* What a typed byte asks of the server beyond the input it made: send a
  * signal to the foreground group and interrupt the waiting reads. */
-enum line_event { LINE_EVENT_NONE, LINE_EVENT_SIGINT, LINE_EVENT_SIGQUIT };
+enum line_event { LINE_EVENT_NONE, LINE_EVENT_SIGINT, LINE_EVENT_SIGQUIT, LINE_EVENT_SIGTSTP };
 
 /* Marks of the ring's slots. */
 #define LINE_MARK_END 1u   /* the last byte of a line: a canonical read stops after it */

@@ -115,6 +115,8 @@ int64_t do_read(struct server_request *rq)
 		length = LINE_READY_MAX;   /* never more input; keeps the count an unsigned */
 	if (readers_count == CONSOLE_MAX_READERS)
 		return -EAGAIN;
+	if (tty_background_read(rq->d.client))
+		return -EINTR;   /* a background job: stopped by SIGTTIN, reads again in front */
 	struct reader *r = &readers[(readers_first + readers_count) % CONSOLE_MAX_READERS];
 	r->rq = *rq;
 	r->length = (unsigned)length;

@@ -41,9 +41,21 @@ static void signal_group(int32_t group, int sig)
 	}
 }
 
+bool tty_background_read(int32_t client)
+{
+	if (foreground <= 1 || client <= 0)
+		return false;
+	long group = myrmex_syscall6(SYS_getpgid, client, 0, 0, 0, 0, 0);
+	if (group <= 1 || group == foreground)
+		return false;   /* init's group (native programs) is never sent signals */
+	signal_group((int32_t)group, SIGTTIN);
+	return true;
+}
+
 void tty_signal(enum line_event event)
 {
-	signal_group(foreground, event == LINE_EVENT_SIGQUIT ? SIGQUIT : SIGINT);
+	int sig = event == LINE_EVENT_SIGQUIT ? SIGQUIT : event == LINE_EVENT_SIGTSTP ? SIGTSTP : SIGINT;
+	signal_group(foreground, sig);
 	readers_interrupt();   /* after the signal: a reader woken sees it pending */
 }
 

@@ -47,6 +47,10 @@ void readers_interrupt(void);
 /* tty.c: a typed signal character's event: the signal to the foreground
  * group (if one is set), then -EINTR to every waiting read. */
 void tty_signal(enum line_event event);
+/* A read by client (a pid): true when client is outside the foreground
+ * group (a background job), which then gets SIGTTIN; the read is answered
+ * -EINTR, and the kernel runs it again once the stopped job continues. */
+bool tty_background_read(int32_t client);
 
 /* uart.c: sets COM1 up for this driver (receive interrupts on, through
  * OUT2; the kernel's framing untouched). 0 or -errno. */
