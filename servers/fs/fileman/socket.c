@@ -10,12 +10,13 @@
  *
  * Receives cannot be passed on that way: the Ethernet server answers a
  * receive with another ICA than the one lent, and the kernel's channel
- * keeps its own. So each socket with an EtherType keeps one receive of its
- * own waiting at the Ethernet server (a control ICA and a one-page buffer
- * of ours, exchanged for the frame's ICA at each answer); a frame that
- * comes is copied into the oldest parked FS_RECVFROM's data ICA, or kept
- * (SOCK_QUEUE frames per socket, the oldest dropped beyond) until one
- * comes. One copy per received frame here, counted in fm_stats.
+ * keeps its own. So the file manager keeps one receive of its own waiting
+ * at the Ethernet server per EtherType that sockets ask for (a tap: a
+ * control ICA and a one-page buffer of ours, exchanged for the frame's ICA
+ * at each answer); a frame that comes is copied, for every socket of its
+ * type, into the oldest FS_RECVFROM parked there, or kept (SOCK_QUEUE
+ * frames per socket, the oldest dropped beyond) until one comes. One copy
+ * per received frame and socket here, counted in fm_stats.
  */
 #include "fileman.h"
 
@@ -28,6 +29,7 @@
 #define SOCKETS 16u
 #define SOCK_QUEUE 16u
 #define SOCK_PARKED 32u
+#define TAPS 8u
 #define PAGE 4096u
 #define SIOCGIFHWADDR 0x8927
 #define SIOCGIFINDEX  0x8933
@@ -41,16 +43,23 @@ struct held {                 /* a frame kept for a later receive */
 
 struct sock {
 	bool used;
-	bool closed;              /* no description left; the receive is still out */
 	uint32_t type;            /* FS_SOCK_RAW or FS_SOCK_DGRAM */
 	uint16_t protocol;        /* the EtherType received, 0: none */
 	uint32_t ifindex;         /* bound to, 0: not bound */
-	uint32_t ctl, buf;        /* our receive's control ICA and the buffer lent with it */
-	uint16_t posted_type;     /* the type of the receive at the Ethernet server */
-	bool busy;                /* that receive is out */
 	struct held queue[SOCK_QUEUE];
 	unsigned head, count;
 	uint64_t dropped;
+};
+
+/* One receive of ours at the Ethernet server per EtherType some socket
+ * asked for: each frame it brings is given to every socket of that type
+ * (as Linux gives every packet socket its copy). A tap whose sockets have
+ * all gone keeps its receive out (a frame it brings is let go) and is
+ * reused for the next socket of its type. */
+struct tap {
+	uint16_t type;            /* 0: unused */
+	uint32_t ctl, buf;        /* the control ICA and the buffer lent with it */
+	bool busy;                /* the receive is out */
 };
 
 struct parked_recv {
@@ -62,6 +71,7 @@ struct parked_recv {
 };
 
 static struct sock socks[SOCKETS];
+static struct tap taps[TAPS];
 static struct parked_recv parked[SOCK_PARKED];
 static uint64_t next_seq;
 
@@ -85,15 +95,6 @@ static struct sock *sock_of(struct server_request *rq, uint64_t fd, struct open_
 	return f->kind == FM_SOCKET ? f->sock : NULL;
 }
 
-static void release_icas(struct sock *s)
-{
-	if (s->ctl)
-		myrmex_ica_free(s->ctl);
-	if (s->buf)
-		myrmex_ica_free(s->buf);
-	s->ctl = s->buf = 0;
-}
-
 static void drop_queue(struct sock *s)
 {
 	while (s->count) {
@@ -103,36 +104,47 @@ static void drop_queue(struct sock *s)
 	}
 }
 
-/* Puts s's receive out at the Ethernet server when it has a type and none
- * is out: 0, or -ENETDOWN when no Ethernet server takes it. */
-static int arm(struct sock *s)
+/* Puts the receive of s's EtherType out at the Ethernet server unless it
+ * is out already: 0, or -ENETDOWN when no Ethernet server takes it. */
+static int arm(const struct sock *s)
 {
-	if (s->busy || s->closed || s->protocol < NET_ETHERTYPE_MIN)
+	if (s->protocol < NET_ETHERTYPE_MIN)
 		return 0;
-	if (!s->ctl) {
+	struct tap *t = NULL;
+	for (unsigned i = 0; i < TAPS && !t; i++)
+		if (taps[i].type == s->protocol)
+			t = &taps[i];
+	for (unsigned i = 0; i < TAPS && !t; i++)
+		if (!taps[i].type)
+			t = &taps[i];
+	if (!t)
+		return -ENOBUFS;
+	if (t->busy)
+		return 0;
+	t->type = s->protocol;
+	if (!t->ctl) {
 		long c = myrmex_ica_alloc(1);
 		if (c < 0)
 			return (int)c;
-		s->ctl = (uint32_t)c;
+		t->ctl = (uint32_t)c;
 	}
-	if (!s->buf) {
+	if (!t->buf) {
 		long b = myrmex_ica_alloc(1);
 		if (b < 0)
 			return (int)b;
-		s->buf = (uint32_t)b;
+		t->buf = (uint32_t)b;
 	}
-	struct myrmex_ctl_header *h = myrmex_ctl_init(myrmex_ica_addr(s->ctl));
+	struct myrmex_ctl_header *h = myrmex_ctl_init(myrmex_ica_addr(t->ctl));
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_ETH, NET_RECV);
 	if (!f)
 		return -EINVAL;
-	f->arg[3] = s->protocol;
+	f->arg[3] = t->type;
 	f->ndata = 1;
-	f->data[0] = s->buf;
+	f->data[0] = t->buf;
 	long r = myrmex_callasync(h);
 	if (r < 0)
 		return r == -ESRCH ? -ENETDOWN : (int)r;
-	s->busy = true;
-	s->posted_type = s->protocol;
+	t->busy = true;
 	return 0;
 }
 
@@ -350,47 +362,41 @@ static void fail_all(struct sock *s, int64_t status)
 
 bool socket_result(const struct myrmex_delivery *d)
 {
-	struct sock *s = NULL;
-	for (unsigned i = 0; i < SOCKETS && !s; i++)
-		if (socks[i].used && socks[i].busy && socks[i].ctl == d->handle)
-			s = &socks[i];
-	if (!s)
+	struct tap *t = NULL;
+	for (unsigned i = 0; i < TAPS && !t; i++)
+		if (taps[i].type && taps[i].busy && taps[i].ctl == d->handle)
+			t = &taps[i];
+	if (!t)
 		return false;
-	s->busy = false;
-	s->buf = d->ndata ? d->data[0] : 0;
+	t->busy = false;
+	t->buf = d->ndata ? d->data[0] : 0;
 	if (d->ndata && (d->parked & 1u))
-		myrmex_ica_attach(s->buf);
-	if (s->closed) {
-		release_icas(s);
-		s->used = false;
-		return true;
-	}
-	if (d->status < 0 || !s->buf) {
-		/* No Ethernet server (it died: -EPIPE), or it refused: the
-		 * waiting receives are told; the next one posts again. */
-		fail_all(s, d->status == -EPIPE || d->status == -ENETDOWN ? -ENETDOWN : d->status);
-		return true;
-	}
+		myrmex_ica_attach(t->buf);
 	const struct myrmex_frame *res = myrmex_ctl_result((struct myrmex_ctl_header *)(uintptr_t)d->control);
 	uint64_t offset = res ? res->arg[0] : 0, length = res ? res->arg[1] : 0;
-	if (offset >= NET_ETH_HLEN && offset <= PAGE && length <= PAGE - offset &&
-	    s->posted_type == s->protocol) {
-		const uint8_t *frame = (const uint8_t *)myrmex_ica_addr(s->buf) + offset - NET_ETH_HLEN;
-		frame_in(s, frame, (uint32_t)(length + NET_ETH_HLEN));
+	bool good = d->status >= 0 && t->buf && offset >= NET_ETH_HLEN && offset <= PAGE &&
+	            length <= PAGE - offset;
+	struct sock *wanted = NULL;
+	for (unsigned i = 0; i < SOCKETS; i++) {
+		struct sock *s = &socks[i];
+		if (!s->used || s->protocol != t->type)
+			continue;
+		wanted = s;
+		if (good)
+			frame_in(s, (const uint8_t *)myrmex_ica_addr(t->buf) + offset - NET_ETH_HLEN,
+			         (uint32_t)(length + NET_ETH_HLEN));
+		else   /* no Ethernet server (it died: -EPIPE), or it refused */
+			fail_all(s, d->status == -EPIPE || d->status >= 0 ? -ENETDOWN : d->status);
 	}
-	arm(s);
+	if (good && wanted)
+		arm(wanted);   /* after an error the next receive posts again */
 	return true;
 }
 
 void socket_close(struct sock *s)
 {
 	drop_queue(s);
-	if (s->busy) {
-		s->closed = true;   /* socket_result lets it go */
-		return;
-	}
-	release_icas(s);
-	s->used = false;
+	s->used = false;   /* no receive is parked on it: each holds a reference */
 }
 
 unsigned socket_poll(struct sock *s)
