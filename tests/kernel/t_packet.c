@@ -9,6 +9,8 @@
  *   - SOCK_RAW: whole frames of several sizes (14 to 1514), our MAC as the
  *     source of each echo;
  *   - poll for POLLIN, MSG_DONTWAIT, MSG_TRUNC, a dup'ed socket;
+ *   - two sockets of one type both get each frame; sockets of 20 types in
+ *     turn (the file manager's receives per type are called back);
  *   - every bad input: family, type, flags, protocol, address lengths and
  *     families, pointers (-EFAULT), a send on an unbound socket (-ENXIO),
  *     oversized frames (-EMSGSIZE), descriptors that are no sockets.
@@ -164,6 +166,31 @@ static void raw_echo(void)
 	close(fd);
 }
 
+/* Two sockets of one type each get every frame; sockets of many types in
+ * turn (more than the file manager's receives at the Ethernet server: each
+ * is called back when the last socket of its type closes). */
+static void fanout_and_types(void)
+{
+	int d = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_DATA));
+	int r = socket(AF_PACKET, SOCK_RAW, htons(ETH_DATA));
+	CHECK(d >= 0 && r >= 0, "sockets: %d %d", d, r);
+	struct sockaddr_ll to = peer_addr();
+	fill(out, 120, 77);
+	CHECK_EQ(sys_sendto(d, out, 120, 0, &to, sizeof(to)), 120);
+	CHECK_EQ(sys_recvfrom(d, in, sizeof(in), 0, NULL, NULL), 120);
+	CHECK(memcmp(in, out, 120) == 0, "fan-out: the datagram socket's copy");
+	CHECK_EQ(sys_recvfrom(r, in, sizeof(in), 0, NULL, NULL), 134);
+	CHECK(memcmp(in + 14, out, 120) == 0, "fan-out: the raw socket's copy");
+	close(d);
+	close(r);
+	for (int i = 0; i < 20; i++) {
+		int fd = socket(AF_PACKET, SOCK_DGRAM, htons(0x9000 + i));
+		CHECK(fd >= 0, "socket of type %#x: %d", 0x9000 + i, errno);
+		CHECK_EQ(sys_recvfrom(fd, in, sizeof(in), MSG_DONTWAIT, NULL, NULL), -EAGAIN);
+		close(fd);
+	}
+}
+
 static void bad_inputs(void)
 {
 	CHECK_EQ(raw3(SYS_socket, 12345, SOCK_RAW, 0), -EAFNOSUPPORT);
@@ -218,5 +245,7 @@ int main(void)
 	bad_inputs();
 	dgram_echo();
 	raw_echo();
+	fanout_and_types();
+	dgram_echo();   /* the network's type still works after them */
 	return test_exit_code();
 }

@@ -70,6 +70,8 @@ struct parked_recv {
 	struct server_request rq;
 };
 
+static const struct myrmex_frame *eth_call(uint32_t op, uint64_t arg0, int64_t *err);
+
 static struct sock socks[SOCKETS];
 static struct tap taps[TAPS];
 static struct parked_recv parked[SOCK_PARKED];
@@ -104,6 +106,15 @@ static void drop_queue(struct sock *s)
 	}
 }
 
+/* Whether some socket receives EtherType type. */
+static bool type_wanted(uint16_t type)
+{
+	for (unsigned i = 0; i < SOCKETS; i++)
+		if (socks[i].used && socks[i].protocol == type)
+			return true;
+	return false;
+}
+
 /* Puts the receive of s's EtherType out at the Ethernet server unless it
  * is out already: 0, or -ENETDOWN when no Ethernet server takes it. */
 static int arm(const struct sock *s)
@@ -115,10 +126,10 @@ static int arm(const struct sock *s)
 		if (taps[i].type == s->protocol)
 			t = &taps[i];
 	for (unsigned i = 0; i < TAPS && !t; i++)
-		if (!taps[i].type)
-			t = &taps[i];
+		if (!taps[i].type || (!taps[i].busy && !type_wanted(taps[i].type)))
+			t = &taps[i];   /* unused, or idle with no socket of its type left */
 	if (!t)
-		return -ENOBUFS;
+		return -ENOBUFS;   /* TAPS types asked for at once */
 	if (t->busy)
 		return 0;
 	t->type = s->protocol;
@@ -376,6 +387,8 @@ bool socket_result(const struct myrmex_delivery *d)
 	uint64_t offset = res ? res->arg[0] : 0, length = res ? res->arg[1] : 0;
 	bool good = d->status >= 0 && t->buf && offset >= NET_ETH_HLEN && offset <= PAGE &&
 	            length <= PAGE - offset;
+	/* Called back by socket_close; a socket of the type may have come since. */
+	bool cancelled = d->status == -ECANCELED;
 	struct sock *wanted = NULL;
 	for (unsigned i = 0; i < SOCKETS; i++) {
 		struct sock *s = &socks[i];
@@ -385,10 +398,10 @@ bool socket_result(const struct myrmex_delivery *d)
 		if (good)
 			frame_in(s, (const uint8_t *)myrmex_ica_addr(t->buf) + offset - NET_ETH_HLEN,
 			         (uint32_t)(length + NET_ETH_HLEN));
-		else   /* no Ethernet server (it died: -EPIPE), or it refused */
+		else if (!cancelled)   /* no Ethernet server (it died: -EPIPE), or it refused */
 			fail_all(s, d->status == -EPIPE || d->status >= 0 ? -ENETDOWN : d->status);
 	}
-	if (good && wanted)
+	if ((good || cancelled) && wanted)
 		arm(wanted);   /* after an error the next receive posts again */
 	return true;
 }
@@ -397,6 +410,17 @@ void socket_close(struct sock *s)
 {
 	drop_queue(s);
 	s->used = false;   /* no receive is parked on it: each holds a reference */
+	if (type_wanted(s->protocol))
+		return;
+	/* The last socket of its type: its tap's receive is called back, so
+	 * that the tap serves another type (its answer, -ECANCELED, brings
+	 * the buffer back; when a frame's answer is on the way already, the
+	 * Ethernet server finds nothing and the frame is let go). */
+	for (unsigned i = 0; i < TAPS; i++)
+		if (taps[i].type == s->protocol && taps[i].busy) {
+			int64_t err;
+			eth_call(NET_CANCEL, taps[i].ctl, &err);
+		}
 }
 
 unsigned socket_poll(struct sock *s)
@@ -405,26 +429,41 @@ unsigned socket_poll(struct sock *s)
 	return (s->count ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
 }
 
-/* NET_INFO of the Ethernet server: the MAC, or -errno. */
-static int64_t our_mac(void)
+/* A synchronous call of ours to the Ethernet server (op, arg0) on a
+ * control ICA of our own: the result frame, or NULL with *err set. */
+static const struct myrmex_frame *eth_call(uint32_t op, uint64_t arg0, int64_t *err)
 {
 	static uint32_t ctl;
 	if (!ctl) {
 		long h = myrmex_ica_alloc(1);
-		if (h < 0)
-			return h;
+		if (h < 0) {
+			*err = h;
+			return NULL;
+		}
 		ctl = (uint32_t)h;
 	}
 	struct myrmex_ctl_header *h = myrmex_ctl_init(myrmex_ica_addr(ctl));
-	if (!myrmex_ctl_push(h, 1, MYRMEX_COREID_ETH, NET_INFO))
-		return -EINVAL;
+	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_ETH, op);
+	if (!f) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	f->arg[0] = arg0;
 	long r = myrmex_callsync(h);
-	if (r < 0)
-		return r == -ESRCH ? -ENODEV : r;
-	const struct myrmex_frame *res = myrmex_ctl_result(h);
-	if (!res || res->status < 0)
-		return -ENODEV;
-	return (int64_t)(res->arg[0] & 0xffffffffffffull);
+	const struct myrmex_frame *res = r < 0 ? NULL : myrmex_ctl_result(h);
+	if (!res || res->status < 0) {
+		*err = r == -ESRCH || !res ? -ENODEV : res->status;
+		return NULL;
+	}
+	return res;
+}
+
+/* NET_INFO of the Ethernet server: the MAC, or -errno. */
+static int64_t our_mac(void)
+{
+	int64_t err;
+	const struct myrmex_frame *res = eth_call(NET_INFO, 0, &err);
+	return res ? (int64_t)(res->arg[0] & 0xffffffffffffull) : (err == -ENODEV ? err : -ENODEV);
 }
 
 int64_t socket_ioctl(struct server_request *rq, uint64_t request)
