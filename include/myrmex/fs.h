@@ -387,6 +387,13 @@
 #define FS_SYMLINK     41u
 #define FS_SETATTR     42u
 #define FS_UTIMES      43u
+/* Packet sockets (Linux AF_PACKET; docs/net.md, "AF_PACKET sockets"): the
+ * descriptor is the file manager's, the frames go through the Ethernet
+ * server (include/myrmex/net.h). */
+#define FS_SOCKET      44u   /* struct fs_socket_args -> a descriptor */
+#define FS_BIND        45u   /* struct fs_bind_args -> 0 */
+#define FS_SENDTO      46u   /* struct fs_sendto_args, data ICA 0 -> 0 once sent */
+#define FS_RECVFROM    47u   /* struct fs_recvfrom_args, data ICA 0 -> bytes given */
 
 /* Typed views of the frame's uint64_t arg[8] for the descriptor calls:
  * one uint64_t field per argument word, as described above, so that they
@@ -428,6 +435,44 @@ struct fs_ioctl_args {       /* FS_IOCTL */
 	uint64_t request;
 	uint64_t value;          /* the integer argument */
 };
+struct fs_socket_args {      /* FS_SOCKET */
+	uint64_t type;           /* FS_SOCK_RAW or FS_SOCK_DGRAM */
+	uint64_t protocol;       /* the EtherType received (host order), 0: none yet */
+	uint64_t flags;          /* O_NONBLOCK | O_CLOEXEC */
+};
+#define FS_SOCK_DGRAM 2u     /* Linux's SOCK_DGRAM: payloads, the server writes the header */
+#define FS_SOCK_RAW   3u     /* Linux's SOCK_RAW: whole frames */
+#define FS_SOCK_IFINDEX 2u   /* the one interface's index ("eth0"; 1 is Linux's lo) */
+struct fs_bind_args {        /* FS_BIND */
+	uint64_t fd;
+	uint64_t ifindex;        /* FS_SOCK_IFINDEX, or 0: any */
+	uint64_t protocol;       /* the EtherType (host order); 0 keeps the socket's */
+};
+/* The bytes to send are in data ICA 0 at offset NET_ETH_HLEN (14), behind
+ * headroom for the header: a payload (SOCK_DGRAM), or a whole frame
+ * (SOCK_RAW: its destination and type are read from it). */
+struct fs_sendto_args {      /* FS_SENDTO */
+	uint64_t fd;
+	uint64_t length;         /* payload (DGRAM) or frame (RAW) bytes */
+	uint64_t mac;            /* DGRAM: the destination (byte i in bits 8i..) */
+	uint64_t protocol;       /* DGRAM: the EtherType; 0: the socket's */
+	uint64_t addressed;      /* 1: the caller gave an address (else the socket must be bound) */
+};
+/* The frame (RAW) or payload (DGRAM) is written at offset 0 of data ICA 0,
+ * at most length bytes (the rest is cut off, as Linux's datagrams). */
+struct fs_recvfrom_args {    /* FS_RECVFROM */
+	uint64_t fd;
+	uint64_t length;         /* room in the caller's buffer */
+	uint64_t dontwait;       /* 1: -EAGAIN rather than wait (MSG_DONTWAIT) */
+};
+struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
+	uint64_t mac;            /* the source */
+	uint64_t protocol;       /* the EtherType */
+	uint64_t full;           /* the frame's or payload's whole length (MSG_TRUNC) */
+	uint64_t pkttype;        /* Linux's PACKET_HOST (0), BROADCAST (1), MULTICAST (2) */
+};
+_Static_assert(sizeof(struct fs_sendto_args) <= 64, "fs_sendto_args fits arg[]");
+_Static_assert(sizeof(struct fs_recvfrom_result) <= 64, "fs_recvfrom_result fits arg[]");
 #define FS_RESULT_KIND 7u    /* the result word of FS_READ/FS_WRITE (and P forms): FS_KIND_* */
 _Static_assert(sizeof(struct fs_fd_args) <= 64, "fs_fd_args fits arg[]");
 _Static_assert(sizeof(struct fs_io_args) <= 64, "fs_io_args fits arg[]");
@@ -663,6 +708,7 @@ struct fs_map_page {
 #define FS_KIND_PIPE      3u
 #define FS_KIND_CONSOLE   4u
 #define FS_KIND_NULL      5u
+#define FS_KIND_SOCKET    6u
 
 /* arg[4] of the path-taking opcodes (see above). */
 #define FS_AT_DIRFD       1u

@@ -50,6 +50,10 @@
  *              arg[3] the EtherType. status: the payload length.
  *   NET_INFO   as the driver's (the Ethernet server asks it).
  *   NET_STATS  arg[0..7] the server's counters (struct eth_stats).
+ *   NET_CANCEL arg[0] the control ICA handle of a NET_RECV of the caller's
+ *              own that waits here: answered at once with -ECANCELED (its
+ *              lent ICA back). status 0, or -ENOENT when none waits (its
+ *              answer may be on the way).
  *
  * Errors (status < 0): -EINVAL a missing or too small data ICA, a frame
  * that does not lie inside it, an EtherType below NET_ETHERTYPE_MIN, too
@@ -74,6 +78,7 @@
 #define NET_RECV  2u
 #define NET_INFO  3u
 #define NET_STATS 4u
+#define NET_CANCEL 5u   /* Ethernet server only */
 
 #define NET_ETH_HLEN       14u     /* destination, source, EtherType */
 #define NET_FRAME_MIN      14u     /* a header and nothing else */

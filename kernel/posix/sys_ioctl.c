@@ -37,6 +37,8 @@ static const struct ioctl_shape shapes[] = {
 	{ 0x5414, 8, 0 },    /* TIOCSWINSZ */
 	{ 0x541B, 0, 4 },    /* FIONREAD */
 	{ 0x5429, 0, 4 },    /* TIOCGSID */
+	{ 0x8927, 40, 40 },  /* SIOCGIFHWADDR: struct ifreq (packet sockets) */
+	{ 0x8933, 40, 40 },  /* SIOCGIFINDEX */
 };
 
 static const struct ioctl_shape *shape_of(uint64_t request)

@@ -236,6 +236,10 @@ static const struct test tests[] = {
 	  SERVER | MYRMEX_SPAWN_MANAGER },
 	{ "net-rtl-driver-inflight", "t_net", { "driver-inflight", "rtl8139" }, EXITS, 0, 1,
 	  SERVER | MYRMEX_SPAWN_MANAGER },
+	/* Linux AF_PACKET sockets of a POSIX process, through the file
+	 * manager and the Ethernet server. */
+	{ "net-packet", "t_packet", { 0 }, EXITS, 0, 0,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | NET | ETH },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

@@ -33,7 +33,9 @@
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38
+#define EMSGSIZE 90
 #define EOPNOTSUPP 95
+#define EAFNOSUPPORT 97
 #define ETIMEDOUT 110
 #define ECANCELED 125
 

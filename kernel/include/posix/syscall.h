@@ -105,6 +105,11 @@ long sys_open(const struct syscall_args *a);
 long sys_openat(const struct syscall_args *a);
 long sys_pipe(const struct syscall_args *a);
 long sys_pipe2(const struct syscall_args *a);
+/* sys_socket.c */
+long sys_socket(const struct syscall_args *a);
+long sys_bind(const struct syscall_args *a);
+long sys_sendto(const struct syscall_args *a);
+long sys_recvfrom(const struct syscall_args *a);
 long sys_poll(const struct syscall_args *a);
 long sys_ppoll(const struct syscall_args *a);
 long sys_pread64(const struct syscall_args *a);

@@ -90,6 +90,7 @@ static struct fd_table *table_new(int pid)
 		for (unsigned i = 0; i < TABLES; i++) {
 			if (tables[i].pid != pid && process_gone(tables[i].pid)) {
 				pipe_drop_pid(tables[i].pid);
+				socket_drop_pid(tables[i].pid);
 				table_drop(&tables[i]);
 			}
 		}
@@ -222,6 +223,7 @@ void files_exec(int pid)
 void files_exit(int pid)
 {
 	pipe_drop_pid(pid);
+	socket_drop_pid(pid);
 	struct fd_table *t = table_of(pid);
 	if (t)
 		table_drop(t);

@@ -31,6 +31,8 @@
  *   procfs.c    /proc: paths under it asked of the procfs server, its
  *               answers kept as a snapshot per open description; the
  *               descriptors and current directories answered here
+ *   socket.c    packet sockets (AF_PACKET): sends passed on to the Ethernet
+ *               server, a receive of its own there per socket, frames kept
  *   console.c   the console's descriptors: reads, writes and ioctls passed
  *               on to the console server with direct return; its readiness
  *   ops_open.c  open, open-as, stat, access, readlink
@@ -107,6 +109,10 @@ struct ext2_fs *fm_fs_for(struct server_request *rq);
  * still ours). */
 int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
                         uint64_t a1, uint64_t a2);
+
+/* request_pass_on with four argument words a[0..3]. */
+int64_t request_pass_on_args(struct server_request *rq, uint32_t target, uint32_t opcode,
+                             const uint64_t a[4]);
 
 /* The path in the request's data ICA, checked: NUL-terminated within
  * FS_PATH_MAX bytes and the ICA, not empty. Returns it or NULL with *err
@@ -212,9 +218,10 @@ extern uint64_t cache_pinned_lost;
 /* ---- ofd.c: open-file descriptions ---- */
 
 enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL, FM_ZERO, FM_FULL,
-               FM_RANDOM, FM_URANDOM, FM_PROC };
+               FM_RANDOM, FM_URANDOM, FM_PROC, FM_SOCKET };
 
 struct pipe;
+struct sock;
 
 /* What open, pipe or the special names made: shared by every descriptor
  * dup or fork made from the first (one offset), and by parked requests. */
@@ -227,6 +234,7 @@ struct open_file {
 	uint64_t next_sequential;     /* the offset a sequential reader asks next */
 	struct pipe *pipe;            /* FM_PIPE: the read end (O_RDONLY) or write end */
 	uint64_t rdev;                /* FM_CONSOLE: the name's device number (tty 5:0, console 5:1) */
+	struct sock *sock;            /* FM_SOCKET: the packet socket (socket.c) */
 	struct procfs_snap *snap;     /* FM_PROC: what procfs answered at open (procfs.c) */
 	char *path;                   /* FM_FILE: the absolute path it was opened by (for
 	                                 /proc/<pid>/fd links), or NULL: path_short when it
@@ -311,6 +319,26 @@ void pipe_drop_pid(int pid);
 /* Answers pid's request parked with control ICA handle with -EINTR (its
  * thread gave it up); nothing when there is none. */
 void pipe_cancel(int pid, uint32_t handle);
+
+/* ---- socket.c: packet sockets (Linux AF_PACKET) over the Ethernet server ---- */
+
+int64_t do_socket(struct server_request *rq);
+int64_t do_bind(struct server_request *rq);
+int64_t do_sendto(struct server_request *rq);
+int64_t do_recvfrom(struct server_request *rq);
+/* The last description of socket s went: its frames are let go, its
+ * receive at the Ethernet server (if any) is forgotten when it comes back. */
+void socket_close(struct sock *s);
+/* POLL* readiness (POLLIN: a frame waits). */
+unsigned socket_poll(struct sock *s);
+/* SIOCGIFINDEX, SIOCGIFHWADDR on a socket: the ifreq in rq's data ICA. */
+int64_t socket_ioctl(struct server_request *rq, uint64_t request);
+/* A result of the file manager's own calls: true when it was a socket's
+ * receive (then handled here). */
+bool socket_result(const struct myrmex_delivery *d);
+/* As pipe_drop_pid and pipe_cancel, for receives parked on sockets. */
+void socket_drop_pid(int pid);
+void socket_cancel(int pid, uint32_t handle);
 
 /* ---- path.c ---- */
 

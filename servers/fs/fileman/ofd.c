@@ -44,9 +44,11 @@ void ofd_unref(struct open_file *f)
 		return;
 	enum fm_kind kind = f->kind;
 	struct pipe *p = f->pipe;
+	struct sock *sock = f->sock;
 	bool write = ofd_can_write(f);
 	f->kind = FM_FREE;
 	f->pipe = NULL;
+	f->sock = NULL;
 	if (f->snap)
 		procfs_snap_free(f->snap);
 	f->snap = NULL;
@@ -55,6 +57,8 @@ void ofd_unref(struct open_file *f)
 	f->path = NULL;
 	if (kind == FM_PIPE)
 		pipe_close_end(p, write);   /* may wake the other end's parked requests */
+	if (kind == FM_SOCKET)
+		socket_close(sock);
 }
 
 void ofd_forget_inode(uint32_t ino)
@@ -77,6 +81,8 @@ uint32_t ofd_kind(const struct open_file *f)
 		return FS_KIND_PIPE;
 	case FM_CONSOLE:
 		return FS_KIND_CONSOLE;
+	case FM_SOCKET:
+		return FS_KIND_SOCKET;
 	case FM_NULL:
 	case FM_ZERO:
 	case FM_FULL:

@@ -139,6 +139,8 @@ int64_t do_ioctl(struct server_request *rq)
 	default:
 		break;
 	}
+	if (f->kind == FM_SOCKET)
+		return socket_ioctl(rq, a->request);
 	return f->kind == FM_CONSOLE ? console_ioctl(rq) : -ENOTTY;
 }
 
@@ -149,6 +151,8 @@ static unsigned readiness(const struct open_file *f, int *console)
 	switch (f->kind) {
 	case FM_PIPE:
 		return pipe_poll(f->pipe, ofd_can_write(f));
+	case FM_SOCKET:
+		return socket_poll(f->sock);
 	case FM_CONSOLE:
 		if (*console == -1)
 			*console = console_poll();

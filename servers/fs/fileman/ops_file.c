@@ -169,6 +169,8 @@ int64_t do_read(struct server_request *rq)
 		return pipe_read(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, false);
+	case FM_SOCKET:
+		return -EOPNOTSUPP;   /* recvfrom (docs/net.md) */
 	case FM_PROC: {
 		int64_t got = procfs_read(rq, f, off, len);
 		if (got > 0 && rq->d.opcode != FS_PREAD)
@@ -209,6 +211,8 @@ int64_t do_write(struct server_request *rq)
 		return pipe_write(rq, f);
 	case FM_CONSOLE:
 		return console_forward(rq, f, true);
+	case FM_SOCKET:
+		return -EOPNOTSUPP;   /* sendto (docs/net.md) */
 	case FM_PROC:
 		return -EIO;   /* read-only, as Linux's files without a write method */
 	default:
@@ -238,7 +242,7 @@ int64_t do_lseek(struct server_request *rq)
 	struct open_file *f = files_get(rq->d.requester, SERVER_IN(rq, struct fs_lseek_args)->fd);
 	if (!f)
 		return -EBADF;
-	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE)
+	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE || f->kind == FM_SOCKET)
 		return -ESPIPE;
 	if (devfile_is_device(f->kind))
 		return 0;   /* as Linux: the memory devices stay at 0 */
@@ -337,6 +341,8 @@ int64_t stat_description(struct server_request *rq, const struct open_file *f)
 		return stat_special(rq, EXT2_S_IFIFO | 0600, 0, 1000u + pipe_number(f->pipe));
 	case FM_PROC:
 		return procfs_fstat(rq, f);
+	case FM_SOCKET:
+		return stat_special(rq, EXT2_S_IFSOCK | 0777, 0, 2000u);
 	default:
 		return f->ino ? stat_inode(rq, f->ino) : -ESTALE;
 	}

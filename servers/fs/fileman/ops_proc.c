@@ -61,8 +61,10 @@ int64_t do_cancel(struct server_request *rq)
 {
 	/* Only the requester's own calls: a handle of another's finds nothing. */
 	uint64_t handle = SERVER_IN(rq, struct fs_cancel_args)->handle;
-	if (handle <= UINT32_MAX)
+	if (handle <= UINT32_MAX) {
 		pipe_cancel(rq->d.requester, (uint32_t)handle);
+		socket_cancel(rq->d.requester, (uint32_t)handle);
+	}
 	return 0;
 }
 

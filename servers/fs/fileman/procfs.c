@@ -197,6 +197,8 @@ static int describe_fd(struct server_request *rq, const struct open_file *f)
 	}
 	case FM_PROC:
 		return snprintf(local, sizeof local, "/proc");
+	case FM_SOCKET:
+		return snprintf(local, sizeof local, "socket:[2000]");
 	default:
 		if (f->path)
 			return snprintf(local, sizeof local, "%s%s", f->path, f->ino ? "" : " (deleted)");

@@ -65,6 +65,8 @@ void request_handled(struct server_request *rq, int64_t status)
  * caller as our result. */
 void request_result(const struct myrmex_delivery *d)
 {
+	if (socket_result(d))
+		return;   /* a packet socket's own receive (socket.c) */
 	struct myrmex_ctl_header *h = (struct myrmex_ctl_header *)(uintptr_t)d->control;
 	struct myrmex_frame *mine = myrmex_ctl_top(h);
 	if (!mine)
@@ -82,6 +84,13 @@ void request_result(const struct myrmex_delivery *d)
 int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opcode, uint64_t a0,
                         uint64_t a1, uint64_t a2)
 {
+	const uint64_t a[4] = { a0, a1, a2, 0 };
+	return request_pass_on_args(rq, target, opcode, a);
+}
+
+int64_t request_pass_on_args(struct server_request *rq, uint32_t target, uint32_t opcode,
+                             const uint64_t a[4])
+{
 	struct myrmex_ctl_header *h = request_ctl(rq);
 	long r = server_claim(rq);
 	if (r < 0)
@@ -90,9 +99,8 @@ int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opc
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, target, opcode);
 	if (!f)
 		return -EINVAL;
-	f->arg[0] = a0;
-	f->arg[1] = a1;
-	f->arg[2] = a2;
+	for (unsigned i = 0; i < 4; i++)
+		f->arg[i] = a[i];
 	/* The result the caller sees is this frame (resultp) with direct
 	 * return; our own frame below gets the same arg[7]. */
 	if (rq->out_mask & (1u << FS_RESULT_KIND)) {

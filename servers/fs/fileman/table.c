@@ -53,6 +53,10 @@ static const struct server_op ops[] = {
 	[FS_SYMLINK] = { do_symlink, 0 },
 	[FS_SETATTR] = { do_setattr, 0 },
 	[FS_UTIMES] = { do_utimes, 0 },
+	[FS_SOCKET] = { do_socket, FM_NO_DISK },
+	[FS_BIND] = { do_bind, FM_NO_DISK },
+	[FS_SENDTO] = { do_sendto, FM_NO_DISK },
+	[FS_RECVFROM] = { do_recvfrom, FM_NO_DISK },
 };
 
 const struct server fm_server = {

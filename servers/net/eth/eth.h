@@ -24,6 +24,8 @@ extern uint64_t eth_mac;   /* ours, from the driver's NET_INFO */
 int64_t do_send(struct server_request *rq);
 int64_t do_info(struct server_request *rq);
 int64_t do_recv(struct server_request *rq);
+/* NET_CANCEL: a waiting receive of the caller's answered -ECANCELED. */
+int64_t do_cancel(struct server_request *rq);
 int64_t do_stats(struct server_request *rq);
 
 /* recv.c: allocates the receive slots' ICAs and posts them at the driver.

@@ -239,3 +239,20 @@ int64_t do_recv(struct server_request *rq)
 	parked_type[nparked++] = (uint16_t)type;
 	return SERVER_LATER;
 }
+
+int64_t do_cancel(struct server_request *rq)
+{
+	uint64_t handle = rq->in[0];
+	for (unsigned i = 0; i < nparked; i++) {
+		/* Only the caller's own: a handle of another's finds nothing. */
+		if (parked[i].d.handle != handle || parked[i].d.requester != rq->d.requester)
+			continue;
+		struct server_request k = parked[i];
+		memmove(&parked[i], &parked[i + 1], (nparked - i - 1) * sizeof parked[0]);
+		memmove(&parked_type[i], &parked_type[i + 1], (nparked - i - 1) * sizeof parked_type[0]);
+		nparked--;
+		server_reply_later(ETH_NAME, &k, -ECANCELED);
+		return 0;
+	}
+	return -ENOENT;
+}

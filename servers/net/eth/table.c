@@ -11,6 +11,7 @@ static const struct server_op ops[] = {
 	[NET_RECV] = { do_recv, 0 },
 	[NET_INFO] = { do_info, 0 },
 	[NET_STATS] = { do_stats, 0 },
+	[NET_CANCEL] = { do_cancel, 0 },
 };
 
 const struct server eth_server = {

@@ -1,0 +1,182 @@
+/*
+ * Linux packet sockets (AF_PACKET, SOCK_RAW and SOCK_DGRAM) for POSIX
+ * processes: socket, bind, sendto and recvfrom, forwarded to the file
+ * manager (FS_SOCKET, FS_BIND, FS_SENDTO, FS_RECVFROM), which keeps the
+ * socket as a descriptor and talks to the Ethernet server (docs/net.md,
+ * "AF_PACKET sockets"). Here: Linux's checks of the family, type,
+ * addresses, lengths and pointers, in Linux's order, before any IPC; and
+ * the copies between user memory and the channel's data ICA, where a sent
+ * payload goes behind 14 bytes of headroom for the Ethernet header.
+ */
+#include <posix/syscall.h>
+#include <kernel/errno.h>
+#include <posix/forward.h>
+#include <posix/posix.h>
+#include <kernel/string.h>
+#include <kernel/usercopy.h>
+#include <myrmex/fs.h>
+
+#define AF_PACKET     17
+#define SOCK_TYPE_MASK 0xf
+#define SOCK_NONBLOCK 04000
+#define SOCK_CLOEXEC  02000000
+#define MSG_TRUNC     0x20
+#define MSG_DONTWAIT  0x40
+#define ETH_HLEN      14u
+#define ETH_FRAME_MAX 1514u
+#define ARPHRD_ETHER  1
+#define SOCKADDR_MAX  128u   /* sizeof(struct sockaddr_storage): Linux's bound on a length */
+
+/* Linux's struct sockaddr_ll (20 bytes). */
+struct sockaddr_ll {
+	uint16_t sll_family;
+	uint16_t sll_protocol;   /* network byte order */
+	int32_t sll_ifindex;
+	uint16_t sll_hatype;
+	uint8_t sll_pkttype;
+	uint8_t sll_halen;
+	uint8_t sll_addr[8];
+};
+_Static_assert(sizeof(struct sockaddr_ll) == 20, "Linux's sockaddr_ll");
+#define SLL_ADDR_AT 12u      /* offsetof(struct sockaddr_ll, sll_addr) */
+
+static uint16_t swap16(uint16_t v)
+{
+	return (uint16_t)(v << 8 | v >> 8);
+}
+
+long sys_socket(const struct syscall_args *a)
+{
+	uint64_t domain = a->arg[0], type = a->arg[1], protocol = a->arg[2];
+	if (type & ~(uint64_t)(SOCK_TYPE_MASK | SOCK_NONBLOCK | SOCK_CLOEXEC))
+		return -EINVAL;
+	if (domain != AF_PACKET)
+		return -EAFNOSUPPORT;   /* no IP yet (the TCP/IP issue) */
+	if ((int32_t)protocol < 0 || protocol > 0xffff)
+		return -EINVAL;
+	/* SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK and O_CLOEXEC. */
+	return posix_fs_call(FS_SOCKET, type & SOCK_TYPE_MASK, swap16((uint16_t)protocol),
+	                     type & (SOCK_NONBLOCK | SOCK_CLOEXEC), NULL);
+}
+
+/* Reads a sockaddr_ll of len bytes at addr, as Linux's move_addr_to_kernel
+ * and packet_bind/packet_snd check it. */
+static long read_address(uptr_t addr, uint64_t len, struct sockaddr_ll *sll)
+{
+	if ((int32_t)len < 0 || len > SOCKADDR_MAX)
+		return -EINVAL;
+	memset(sll, 0, sizeof(*sll));
+	if (len && copy_from_user(sll, addr, MIN(len, (uint64_t)sizeof(*sll))) < 0)
+		return -EFAULT;
+	if (len < sizeof(*sll))
+		return -EINVAL;
+	return 0;
+}
+
+long sys_bind(const struct syscall_args *a)
+{
+	struct sockaddr_ll sll;
+	long r = read_address(a->arg[1], a->arg[2], &sll);
+	if (r < 0)
+		return r;
+	if (sll.sll_family != AF_PACKET)
+		return -EINVAL;
+	if (sll.sll_ifindex < 0)
+		return -ENODEV;
+	return posix_fs_call(FS_BIND, a->arg[0], (uint64_t)sll.sll_ifindex,
+	                     swap16(sll.sll_protocol), NULL);
+}
+
+static uint64_t mac_word(const uint8_t *p)
+{
+	uint64_t mac = 0;
+	for (unsigned i = 0; i < 6; i++)
+		mac |= (uint64_t)p[i] << (8 * i);
+	return mac;
+}
+
+long sys_sendto(const struct syscall_args *a)
+{
+	uint64_t fd = a->arg[0], len = a->arg[2];
+	uptr_t buf = a->arg[1], addr = a->arg[4];
+	struct sockaddr_ll sll;
+	bool addressed = addr != 0;
+	if (addressed) {
+		long r = read_address(addr, a->arg[5], &sll);
+		if (r < 0)
+			return r;
+		if (a->arg[5] < SLL_ADDR_AT + sll.sll_halen)
+			return -EINVAL;
+		if (sll.sll_ifindex != 0 && sll.sll_ifindex != (int32_t)FS_SOCK_IFINDEX)
+			return -ENXIO;
+	}
+	if (len > ETH_FRAME_MAX)
+		return -EMSGSIZE;   /* over the MTU with or without a header */
+	if (!user_range_ok(buf, len))
+		return -EFAULT;
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_SENDTO, ETH_HLEN + (uint32_t)len);
+	if (err)
+		return err;
+	/* Behind the header's room (a raw frame too: the Ethernet server
+	 * writes its header over the room behind it, and the payload follows). */
+	if (len && copy_from_user((uint8_t *)forward_data(&f) + ETH_HLEN, buf, len) < 0)
+		return -EFAULT;
+	f.arg[0] = fd;
+	f.arg[1] = len;
+	f.arg[2] = addressed ? mac_word(sll.sll_addr) : 0;
+	f.arg[3] = addressed ? swap16(sll.sll_protocol) : 0;
+	f.arg[4] = addressed;
+	long r = forward_call(&f);
+	return r < 0 ? r : (long)len;
+}
+
+long sys_recvfrom(const struct syscall_args *a)
+{
+	uint64_t fd = a->arg[0], len = a->arg[2], flags = a->arg[3];
+	uptr_t buf = a->arg[1], addr = a->arg[4], alenp = a->arg[5];
+	if ((int64_t)len < 0)
+		len = ETH_FRAME_MAX;   /* Linux takes a size_t: huge asks get what there is */
+	uint32_t want = (uint32_t)MIN(len, (uint64_t)ETH_FRAME_MAX);
+	if (!user_range_ok(buf, want))
+		return -EFAULT;
+	int32_t alen = 0;
+	if (addr && alenp) {
+		if (copy_from_user(&alen, alenp, sizeof(alen)) < 0)
+			return -EFAULT;
+		if (alen < 0)
+			return -EINVAL;
+	}
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_RECVFROM, want ? want : 1);
+	if (err)
+		return err;
+	f.arg[0] = fd;
+	f.arg[1] = want;
+	f.arg[2] = (flags & MSG_DONTWAIT) != 0;
+	long r = forward_call(&f);
+	if (r < 0)
+		return r;
+	if ((uint64_t)r > want || !f.data)
+		return -EIO;
+	if (r > 0 && copy_to_user(buf, forward_data(&f), (uint64_t)r) < 0)
+		return -EFAULT;
+	const struct fs_recvfrom_result *res = (const struct fs_recvfrom_result *)f.res;
+	if (addr && alenp) {
+		struct sockaddr_ll sll = {
+			.sll_family = AF_PACKET,
+			.sll_protocol = swap16((uint16_t)res->protocol),
+			.sll_ifindex = (int32_t)FS_SOCK_IFINDEX,
+			.sll_hatype = ARPHRD_ETHER,
+			.sll_pkttype = (uint8_t)res->pkttype,
+			.sll_halen = 6,
+		};
+		for (unsigned i = 0; i < 6; i++)
+			sll.sll_addr[i] = (uint8_t)(res->mac >> (8 * i));
+		int32_t full = (int32_t)sizeof(sll);
+		if (copy_to_user(addr, &sll, MIN((uint64_t)alen, (uint64_t)sizeof(sll))) < 0 ||
+		    copy_to_user(alenp, &full, sizeof(full)) < 0)
+			return -EFAULT;
+	}
+	return flags & MSG_TRUNC ? (long)res->full : r;
+}
