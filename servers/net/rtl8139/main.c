@@ -8,22 +8,19 @@
  *     rtl8139 [device index]
  *
  * Without an argument it takes the first RTL8139 dev_info lists. Exits
- * with 1 when the device cannot be used. docs/net.md describes it.
+ * with 1 when the device cannot be used. The protocol is served by the NIC
+ * driver library (servers/lib/netdrv). docs/net.md describes it.
  */
+/* server-libraries: servers/lib/netdrv */
 #include "driver.h"
-
-#include <stdarg.h>
 
 #define RTL_VENDOR 0x10ec
 #define RTL_8139   0x8139
 
-void drv_log(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	myrmex_vlog(DRV_NAME, fmt, ap);
-	va_end(ap);
-}
+/* Frames are copied to the start of the receiver's ICA; the control ICA is
+ * claimed only when the ICA going back is not the one lent (a queued
+ * frame's spare). */
+const struct netdrv netdrv = { .name = DRV_NAME, .rx_offset = 0, .claim_always = false };
 
 int main(int argc, char **argv)
 {
@@ -34,15 +31,7 @@ int main(int argc, char **argv)
 		drv_log("no RTL8139%s%s", argc > 1 ? " at index " : "", argc > 1 ? argv[1] : "");
 		return 1;
 	}
-	if (ops_init() < 0 || nic_init(&info) < 0)
+	if (copy_init() < 0 || nic_init(&info) < 0)
 		return 1;
-	long r = myrmex_registserver(MYRMEX_COREID_NIC);
-	if (r < 0) {
-		drv_log("registserver(%u): %ld", MYRMEX_COREID_NIC, r);
-		return 1;
-	}
-	char about[160];
-	nic_describe(about, sizeof about);
-	drv_log("device %d: %s", index, about);
-	server_run(&net_server);
+	return netdrv_serve(index);
 }

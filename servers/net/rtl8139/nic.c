@@ -15,7 +15,7 @@
  * RX_RING_BYTES in an ICA of this driver, behind a 4-byte header (status,
  * length including the 4-byte CRC), at a 4-byte aligned offset, wrapping at
  * the ring's end (WRAP off). The driver reads frames while CR.BUFE is
- * clear, hands each good one to ops_frame (which copies it out) and moves
+ * clear, hands each good one to copy_frame (which copies it out) and moves
  * CAPR to the next frame's offset minus 16, the register's well-known
  * bias. When no receive waits and the queue of copied frames is full, the
  * frames stay in the ring until a receive makes room (the ring is the
@@ -94,9 +94,6 @@
 #define TX_SLOTS 4
 #define TX_PENDING_MAX 64
 #define RESET_POLLS 1000
-
-struct net_stats net_counters;
-struct net_stats_more net_more;
 
 static struct myrmex_pci_info device;
 static volatile uint8_t *regs;
@@ -240,9 +237,16 @@ static void submit(const struct send *s)
 	w32(REG_TSD0 + 4 * slot, s->length | TSD_ERTXTH(0x3f));
 }
 
-int64_t nic_send(const struct server_request *rq, uint32_t phys, uint32_t length)
+/* A checked send (servers/lib/netdrv): the device takes a 32-bit address,
+ * so the frame must lie below 4 GiB. */
+int64_t nic_send(const struct server_request *rq, uint64_t phys, uint64_t offset,
+                 uint32_t length)
 {
-	struct send s = { .rq = *rq, .phys = phys, .length = length };
+	if (phys + offset + length > 0x100000000ull) {
+		net_counters.tx_errors++;
+		return -EINVAL;
+	}
+	struct send s = { .rq = *rq, .phys = (uint32_t)(phys + offset), .length = length };
 	if (tx_pending_count == 0 && tx_busy < TX_SLOTS) {
 		submit(&s);
 		return SERVER_LATER;
@@ -329,7 +333,7 @@ static void rx_drain(void)
 		uint32_t frame = length - RX_CRC_LEN;
 		if (frame < NET_FRAME_MIN || frame > NET_FRAME_MAX) {
 			net_counters.rx_errors++;   /* runt or oversized: skipped */
-		} else if (ops_frame(ring, RX_RING_BYTES, (rx_offset + 4) % RX_RING_BYTES, frame)) {
+		} else if (copy_frame(ring, RX_RING_BYTES, (rx_offset + 4) % RX_RING_BYTES, frame)) {
 			net_counters.rx_frames++;
 			net_counters.rx_bytes += frame;
 		} else {

@@ -7,27 +7,23 @@
  *     virtio_net [device index]
  *
  * Without an argument it takes the first virtio-net device dev_info lists.
- * It brings the device up, registers MYRMEX_COREID_NIC and serves the
- * network protocol (include/myrmex/net.h) forever with the server library:
+ * It brings the device up, then registers MYRMEX_COREID_NIC and serves the
+ * network protocol (include/myrmex/net.h) forever with the NIC driver
+ * library (servers/lib/netdrv, netdrv_serve) on the server library:
  * requests and interrupts both arrive through get(). Exits with 1 when the
  * device cannot be used. docs/net.md describes it.
  */
-/* server-libraries: servers/lib/virtio */
+/* server-libraries: servers/lib/virtio servers/lib/netdrv */
 #include "driver.h"
 #include "../../lib/virtio/virtio_pci.h"
-
-#include <stdarg.h>
 
 #define VIRTIO_NET_MODERN       0x1041
 #define VIRTIO_NET_TRANSITIONAL 0x1000
 
-void drv_log(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	myrmex_vlog(DRV_NAME, fmt, ap);
-	va_end(ap);
-}
+/* Frames start past the virtio_net_hdr in the ICA the device wrote; the
+ * control ICA is claimed for every answer (the ICA going back is the
+ * ring's, even when it is the one this receive lent). */
+const struct netdrv netdrv = { .name = DRV_NAME, .rx_offset = VNET_HDR_LEN, .claim_always = true };
 
 int main(int argc, char **argv)
 {
@@ -40,13 +36,5 @@ int main(int argc, char **argv)
 	}
 	if (nic_init(&info) < 0)
 		return 1;
-	long r = myrmex_registserver(MYRMEX_COREID_NIC);
-	if (r < 0) {
-		drv_log("registserver(%u): %ld", MYRMEX_COREID_NIC, r);
-		return 1;
-	}
-	char about[160];
-	nic_describe(about, sizeof about);
-	drv_log("device %d: %s", index, about);
-	server_run(&net_server);
+	return netdrv_serve(index);
 }

@@ -11,8 +11,9 @@
  * address (an ICA is physically contiguous). The caller's ICA stays here
  * until the device has used the chain; only then is the request answered
  * with it. A receive buffer is a one-page ICA the device writes the header
- * and the frame into; the ICA itself then goes to the receiver (ops.c),
- * and the receiver's lent ICA takes its place on the ring.
+ * and the frame into; the ICA itself then goes to the receiver (netdrv_frame,
+ * servers/lib/netdrv), and the receiver's lent ICA takes its place on the
+ * ring (nic_rx_lent).
  */
 #include "driver.h"
 #include "../../lib/virtio/virtio_pci.h"
@@ -33,8 +34,6 @@
 #define QUEUE_SIZE_MAX 128           /* entries per queue we ask for */
 #define RX_BUFFERS 32                /* receive buffers on the ring at start */
 #define TX_PENDING_MAX 64            /* sends waiting for descriptors */
-
-struct net_stats net_counters;
 
 static struct myrmex_pci_info device;
 static struct virtio_pci vp;
@@ -166,8 +165,23 @@ int nic_post_rx(uint32_t handle)
 	return 0;
 }
 
-/* A used receive buffer: a good frame goes to ops_frame, anything else
- * is counted and its buffer posted again. */
+/* A receive lends its ICA: onto the ring at once, whether it takes a
+ * queued frame or parks. */
+int nic_rx_lent(uint32_t handle, bool taking_queued)
+{
+	(void)taking_queued;
+	return nic_post_rx(handle);
+}
+
+/* Nothing waits outside the ring: a frame finding the queue full was
+ * dropped. */
+void nic_rx_resume(void)
+{
+}
+
+/* A used receive buffer: a good frame goes to the oldest parked receive
+ * or the queue (netdrv_frame); with the queue full it is dropped (counted)
+ * and its buffer posted again, as is anything else (counted). */
 static void received(int head, uint32_t written)
 {
 	uint32_t handle = rx_ica[head];
@@ -185,7 +199,11 @@ static void received(int head, uint32_t written)
 	memset(base + written, 0, RX_BUF_BYTES - written);
 	net_counters.rx_frames++;
 	net_counters.rx_bytes += length;
-	ops_frame(handle, length);
+	if (netdrv_frame(handle, length))
+		return;
+	net_counters.rx_dropped++;
+	if (nic_post_rx(handle) < 0)
+		myrmex_ica_free(handle);
 }
 
 /* ---------------------------------------------------------- transmit */
@@ -204,9 +222,10 @@ static int submit(const struct send *s)
 	return 0;
 }
 
-int64_t nic_send(const struct server_request *rq, uint64_t phys, uint32_t length)
+int64_t nic_send(const struct server_request *rq, uint64_t phys, uint64_t offset,
+                 uint32_t length)
 {
-	struct send s = { .rq = *rq, .phys = phys, .length = length };
+	struct send s = { .rq = *rq, .phys = phys + offset, .length = length };
 	if (tx_pending_count == 0 && submit(&s) == 0)
 		return SERVER_LATER;
 	if (tx_pending_count == TX_PENDING_MAX)
