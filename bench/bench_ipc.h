@@ -69,4 +69,24 @@ static inline void bench_ipc_stop(long pid)
 	myrmex_syscall6(SYS_wait4, pid, (long)&status, 0, 0, 0, 0);
 }
 
+/* The setup of a client benchmark: bench_ipcsrv started for coreid and
+ * answering, a one-page control ICA (initialised, in *h) and a one-page data
+ * ICA (*data). Returns the server's pid, or 0 after reporting the failure
+ * (the server, if any, stopped). */
+static inline long bench_ipc_setup(const char *prog, unsigned coreid,
+                                   struct myrmex_ctl_header **h, uint32_t *data)
+{
+	long pid = bench_ipc_start(coreid, 0);
+	long ctl = myrmex_ica_alloc(1), d = myrmex_ica_alloc(1);
+	long ready = pid > 0 ? bench_ipc_wait(coreid) : pid;
+	if (ready != 0 || ctl < 0 || d < 0) {
+		bench_fail(prog, "setup", ready ? ready : ctl < 0 ? ctl : d);
+		bench_ipc_stop(pid);
+		return 0;
+	}
+	*h = myrmex_ctl_init(myrmex_ica_addr((uint32_t)ctl));
+	*data = (uint32_t)d;
+	return pid;
+}
+
 #endif

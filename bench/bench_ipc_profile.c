@@ -33,24 +33,20 @@ int main(void)
 {
 	if (!myrmex_is_native())
 		return 0;
-	long pid = bench_ipc_start(COREID, 0);
-	long ctl = myrmex_ica_alloc(1), data = myrmex_ica_alloc(1);
-	long ready = pid > 0 ? bench_ipc_wait(COREID) : pid;
-	if (ready != 0 || ctl < 0 || data < 0) {
-		bench_fail("bench_ipc_profile", "setup", ready ? ready : ctl < 0 ? ctl : data);
-		bench_ipc_stop(pid);
+	struct myrmex_ctl_header *h;
+	uint32_t data;
+	long pid = bench_ipc_setup("bench_ipc_profile", COREID, &h, &data);
+	if (!pid)
 		return 1;
-	}
-	struct myrmex_ctl_header *h = myrmex_ctl_init(myrmex_ica_addr((uint32_t)ctl));
 	long bad = 0;
 	for (int i = 0; i < WARMUP; i++)
-		bad |= round_trip(h, 0) | round_trip(h, (uint32_t)data);
+		bad |= round_trip(h, 0) | round_trip(h, data);
 	/* Traced: 1..2 a round trip without data, 3..4 with a 4 KiB data ICA. */
 	mark(1);
 	bad |= round_trip(h, 0);
 	mark(2);
 	mark(3);
-	bad |= round_trip(h, (uint32_t)data);
+	bad |= round_trip(h, data);
 	mark(4);
 	bench_ipc_stop(pid);
 	printf("BENCH-PROFILE-DONE %ld\n", bad);

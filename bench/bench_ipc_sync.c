@@ -45,15 +45,12 @@ int main(void)
 {
 	if (!myrmex_is_native())
 		return 0;
-	long pid = bench_ipc_start(COREID, 0);
-	long ctl = myrmex_ica_alloc(1), data = myrmex_ica_alloc(1);
-	long ready = pid > 0 ? bench_ipc_wait(COREID) : pid;
-	if (ready != 0 || ctl < 0 || data < 0) {
-		bench_fail("bench_ipc_sync", "setup", ready ? ready : ctl < 0 ? ctl : data);
-		bench_ipc_stop(pid);
+	struct myrmex_ctl_header *h;
+	uint32_t data;
+	long pid = bench_ipc_setup("bench_ipc_sync", COREID, &h, &data);
+	if (!pid)
 		return 1;
-	}
-	struct ctx c = { myrmex_ctl_init(myrmex_ica_addr((uint32_t)ctl)), 0 };
+	struct ctx c = { h, 0 };
 	struct bench_parts b = {
 		.suite = "ipc",
 		.names = { "ipc.sync.request", "ipc.sync.return", "ipc.sync.roundtrip" },
@@ -64,7 +61,7 @@ int main(void)
 		.ctx = &c,
 	};
 	int ret = bench_run_parts(&b);
-	c.data = (uint32_t)data;
+	c.data = data;
 	b.names[0] = "ipc.sync.request.data4k";
 	b.names[1] = "ipc.sync.return.data4k";
 	b.names[2] = "ipc.sync.roundtrip.data4k";

@@ -300,7 +300,10 @@ def describe_run(run):
     if run.stopped_early:
         return "killed by the host tool: it did not exit after the guest finished"
     what = describe_status(run.status)
-    if run.status == STATUS_POWEROFF_OK and run.stderr_lines:
+    # QEMU's warnings (e.g. "nic e1000.0 has no peer" when a -netdev is given)
+    # say nothing of how it ended.
+    errors = [line for line in run.stderr_lines if "warning:" not in line]
+    if run.status == STATUS_POWEROFF_OK and errors:
         what = "status 1: QEMU failed (see its stderr) or the guest powered off with 0"
     return "%s (after %.1f s)" % (what, run.elapsed)
 
