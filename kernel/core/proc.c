@@ -236,7 +236,7 @@ void thread_exit(void)
 	if (t->clear_child_tid && !p->killed) {
 		uint32_t zero = 0;
 		if (copy_to_user(t->clear_child_tid, &zero, sizeof(zero)) == 0)
-			futex_wake(p, t->clear_child_tid, 1);
+			futex_wake(p, t->clear_child_tid, 1, false);
 	}
 	personality_thread_exit(t);
 	list_remove(&t->proc_link);

@@ -22,6 +22,13 @@
  * and a write copies. A file region never merges with an anonymous one and
  * merges with a neighbour of the same map only where the map's pages
  * continue.
+ *
+ * Shared anonymous memory (MAP_SHARED|MAP_ANONYMOUS, vma.anon_shared) is
+ * allocated whole when the region is made (it is committed then anyway), so
+ * that every page has its frame before any fork: fork maps the same frames
+ * in the child with the region's protection, like a shared file mapping,
+ * and a write by either side is seen by the other. Such a region never
+ * merges with a private one; its frames go when the last space lets go.
  */
 #include <kernel/vm.h>
 #include <kernel/errno.h>
@@ -74,6 +81,13 @@ void vm_release_pages(uint64_t pages)
 	commit_total -= pages;
 }
 
+/* Whether the region's pages may be shared writable with other spaces
+ * (no copy-on-write). */
+static bool keeps_shared(const struct vma *v)
+{
+	return v->anon_shared || (v->fmap && fmap_is_shared(v->fmap));
+}
+
 static struct vma *region_of(struct list_node *n)
 {
 	return container_of(n, struct vma, link);
@@ -102,6 +116,15 @@ bool vm_is_mapped(struct vm_space *vm, vaddr_t addr)
 	return find_region(vm, addr) != NULL;
 }
 
+bool vm_shared_frame(struct vm_space *vm, vaddr_t addr, paddr_t *pa)
+{
+	struct vma *v = find_region(vm, addr);
+	if (!v || !keeps_shared(v))
+		return false;
+	*pa = arch_as_lookup(&vm->as, ALIGN_DOWN(addr, PAGE_SIZE), NULL);
+	return *pa != 0;
+}
+
 struct vma *vm_region_at(struct vm_space *vm, vaddr_t addr)
 {
 	return find_region(vm, addr);
@@ -124,6 +147,7 @@ static void free_region(struct vma *v)
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
 	return a->end == b->start && a->prot == b->prot && a->fmap == b->fmap &&
+	       a->anon_shared == b->anon_shared &&
 	       (!a->fmap || a->fpage + region_pages(a) == b->fpage);
 }
 
@@ -195,7 +219,7 @@ static void set_fmap(struct vm_space *vm, struct vma *v, struct fmap *m, uint64_
 
 /* Adds a region over a free range (the caller has committed its pages). */
 static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
-                         struct fmap *m)
+                         struct fmap *m, bool anon_shared)
 {
 	if (vm->region_count >= VM_MAX_REGIONS)
 		return -ENOMEM;
@@ -205,6 +229,7 @@ static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsign
 	v->start = start;
 	v->end = end;
 	v->prot = prot;
+	v->anon_shared = anon_shared;
 	set_fmap(vm, v, m, 0);
 	struct vma *after = first_ending_above(vm, start);
 	list_insert_before(after ? &after->link : &vm->regions, &v->link);
@@ -227,6 +252,7 @@ static int vm_split_at(struct vm_space *vm, vaddr_t addr)
 	tail->start = addr;
 	tail->end = v->end;
 	tail->prot = v->prot;
+	tail->anon_shared = v->anon_shared;
 	set_fmap(vm, tail, v->fmap, v->fpage + (addr - v->start) / PAGE_SIZE);
 	v->end = addr;
 	list_insert_before(v->link.next, &tail->link);
@@ -261,7 +287,7 @@ static unsigned page_prot(const struct vma *v, unsigned prot, paddr_t pa)
 {
 	if (!(prot & MAP_R))
 		return 0;
-	bool cow = pmm_page_shared(pa) && !(v->fmap && fmap_is_shared(v->fmap));
+	bool cow = pmm_page_shared(pa) && !keeps_shared(v);
 	return (cow ? prot & ~MAP_W : prot) | MAP_U;
 }
 
@@ -390,12 +416,13 @@ static int map_region(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigne
 			return err;
 		}
 	}
-	err = insert_region(vm, start, start + size, prot, m);
+	bool anon_shared = (flags & VM_SHARED) && !m;
+	err = insert_region(vm, start, start + size, prot, m, anon_shared);
 	if (err) {
 		uncommit(vm, size / PAGE_SIZE);
 		return err;
 	}
-	if ((flags & VM_POPULATE) && !m) {
+	if ((flags & (VM_POPULATE | VM_SHARED)) && !m) {
 		err = populate(vm, start, start + size, prot);
 		if (err) {
 			remove_range(vm, start, start + size);
@@ -414,7 +441,7 @@ int vm_map(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot, uns
 int vm_map_file(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigned prot,
                 unsigned flags, struct fmap *m)
 {
-	return map_region(vm, addr, size, prot, flags & ~VM_POPULATE, m);
+	return map_region(vm, addr, size, prot, flags & ~(VM_POPULATE | VM_SHARED), m);
 }
 
 int vm_map_frames(struct vm_space *vm, vaddr_t addr, const paddr_t *pas, uint64_t n,
@@ -494,7 +521,7 @@ vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk)
 		uint64_t pages = (new_end - old_end) / PAGE_SIZE;
 		if (!range_is_free(vm, old_end, new_end) || commit(vm, pages) < 0)
 			return vm->brk;
-		if (insert_region(vm, old_end, new_end, MAP_R | MAP_W, NULL) < 0) {
+		if (insert_region(vm, old_end, new_end, MAP_R | MAP_W, NULL, false) < 0) {
 			uncommit(vm, pages);
 			return vm->brk;
 		}
@@ -525,8 +552,8 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
 		return populate(vm, va, va + PAGE_SIZE, v->prot);
 	if (!(access & VM_ACCESS_WRITE) || (mapped & MAP_W))
 		return -EFAULT;   /* present yet faulting: a protection violation */
-	if (v->fmap && fmap_is_shared(v->fmap))
-		return -EFAULT;   /* shared file pages are mapped as the region allows */
+	if (keeps_shared(v))
+		return -EFAULT;   /* shared pages are mapped as the region allows */
 	/* A write the region allows to a read-only page: copy-on-write. */
 	if (!pmm_page_shared(pa))   /* the other holders have let go: ours alone */
 		return arch_as_protect(&vm->as, va, v->prot | MAP_U);
@@ -545,7 +572,7 @@ int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 		if (err)
 			return err;
 		paddr_t pa = arch_as_lookup(&vm->as, page, NULL);
-		if (pmm_page_shared(pa)) {
+		if (pmm_page_shared(pa) && !v->anon_shared) {
 			err = unshare_page(vm, page, pa, v->prot);
 			if (err)
 				return err;
@@ -612,10 +639,11 @@ int vm_space_clone(struct vm_space *dst, struct vm_space *src)
 		v->start = from->start;
 		v->end = from->end;
 		v->prot = from->prot;
+		v->anon_shared = from->anon_shared;
 		set_fmap(dst, v, from->fmap, from->fpage);
 		list_push_back(&dst->regions, &v->link);   /* same order, already merged */
 		dst->region_count++;
-		struct clone_args c = { dst, src, from->prot, from->fmap && fmap_is_shared(from->fmap) };
+		struct clone_args c = { dst, src, from->prot, keeps_shared(from) };
 		err = arch_as_walk(&src->as, from->start, from->end, share_page, &c);
 		if (err)
 			return err;

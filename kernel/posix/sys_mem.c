@@ -66,6 +66,8 @@ long sys_mmap(const struct syscall_args *a)
 		                     flags & MAP_POPULATE, vm_flags, a->arg[4], offset);
 	if (flags & MAP_POPULATE)
 		vm_flags |= VM_POPULATE;
+	if (type != MAP_PRIVATE)   /* MAP_SHARED (or MAP_SHARED_VALIDATE) */
+		vm_flags |= VM_SHARED;
 	vaddr_t where = addr;
 	int err = vm_map(my_vm(), &where, len, prot_to_map(prot), vm_flags);
 	fmap_flush(current_thread()->proc);   /* a MAP_FIXED over a file mapping */

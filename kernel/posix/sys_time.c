@@ -182,6 +182,7 @@ long sys_futex(const struct syscall_args *a)
 {
 	uptr_t uaddr = a->arg[0];
 	uint64_t op = a->arg[1] & ~(uint64_t)(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
+	bool shared = !(a->arg[1] & FUTEX_PRIVATE_FLAG);
 	struct process *p = current_thread()->proc;
 	if (uaddr & 3)
 		return -EINVAL;
@@ -197,7 +198,7 @@ long sys_futex(const struct syscall_args *a)
 				return err;
 			deadline = deadline_after(ns);
 		}
-		long r = futex_wait(p, uaddr, (uint32_t)a->arg[2], deadline);
+		long r = futex_wait(p, uaddr, (uint32_t)a->arg[2], deadline, shared);
 		/* Without a timeout the wait runs again after an SA_RESTART
 		 * handler, as on Linux; with one, -EINTR (Linux would go on
 		 * with the time left). */
@@ -206,7 +207,7 @@ long sys_futex(const struct syscall_args *a)
 		return r;
 	}
 	case FUTEX_WAKE:
-		return futex_wake(p, uaddr, (int)MIN(a->arg[2], (uint64_t)INT32_MAX));
+		return futex_wake(p, uaddr, (int)MIN(a->arg[2], (uint64_t)INT32_MAX), shared);
 	default:
 		return -ENOSYS;
 	}

@@ -153,6 +153,7 @@ static char kernel_written[PAGE] __attribute__((aligned(PAGE)));   /* the kernel
 
 struct cow_state {
 	char *heap, *anon, *ro, *gone;
+	char *shared;   /* MAP_SHARED|MAP_ANONYMOUS, SHARED_BYTES: not copied */
 	long pid;
 	uint64_t fs;
 	struct call_regs regs;
@@ -168,6 +169,7 @@ static int all_are(const char *p, size_t n, char c)
 
 #define HEAP_BYTES (16 * PAGE)
 #define ANON_BYTES (4 * PAGE)
+#define SHARED_BYTES (2 * PAGE)
 
 /* The child: a copy of the parent as it was at the fork. */
 static void cow_child(const struct cow_state *s, const char *stack_area, size_t stack_size)
@@ -195,6 +197,12 @@ static void cow_child(const struct cow_state *s, const char *stack_area, size_t 
 	CHECK(all_are(stack_area, stack_size, 'S'), "child: stack not as at the fork");
 	CHECK(all_are(untouched, sizeof(untouched), 0), "child: untouched .bss not zero");
 	CHECK(all_are(kernel_written, PAGE, 'K'), "child: page not as at the fork");
+	/* The shared mapping: the parent's write after the fork is here. */
+	CHECK(all_are(s->shared, PAGE, 'B'), "child: shared page 1 lacks the parent's write");
+	CHECK(all_are(s->shared + PAGE, PAGE, 'A'), "child: shared page 2 not as at the fork");
+	memset(s->shared + PAGE, 'c', PAGE);
+	CHECK_EQ(raw2(SYS_clock_gettime, 1, (long)(s->shared + PAGE)), 0);   /* the kernel's */
+	CHECK_EQ(raw2(SYS_munmap, (long)s->shared, PAGE), 0);
 	/* Its own writes, which the parent must not see: the kernel's first, into
 	 * a page still shared (a copy-on-write fault in a user copy). */
 	CHECK_EQ(raw2(SYS_clock_gettime, 1, (long)kernel_written), 0);
@@ -224,7 +232,10 @@ static int mode_cow(void)
 	s.anon = anon_map(ANON_BYTES);
 	s.ro = anon_map(PAGE);
 	s.gone = anon_map(PAGE);
-	if (!s.heap || !s.anon || !s.ro || !s.gone) {
+	long sh = myrmex_syscall6(SYS_mmap, 0, SHARED_BYTES, PROT_READ | PROT_WRITE,
+	                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	s.shared = sh < 0 ? NULL : (char *)sh;
+	if (!s.heap || !s.anon || !s.ro || !s.gone || !s.shared) {
 		test_fail("cow: memory for the test");
 		return 1;
 	}
@@ -232,6 +243,7 @@ static int mode_cow(void)
 	memset(s.anon, 'M', ANON_BYTES);
 	memset(s.ro, 'R', PAGE);
 	memset(s.gone, 'U', PAGE);
+	memset(s.shared, 'A', SHARED_BYTES);
 	CHECK_EQ(raw3(SYS_mprotect, (long)s.ro, PAGE, PROT_READ), 0);
 	s.pid = raw0(SYS_getpid);
 	raw2(SYS_arch_prctl, ARCH_GET_FS, (long)&s.fs);
@@ -252,6 +264,7 @@ static int mode_cow(void)
 	memset(s.heap, 'Q', HEAP_BYTES);
 	memset(s.anon, 'Q', ANON_BYTES);
 	memset(stack_area, 'Q', sizeof(stack_area));
+	memset(s.shared, 'B', PAGE);
 	initialized_word = 5678;
 	struct myrmex_frame *f = request(PM_T_START);
 	f->arg[0] = (uint64_t)child;
@@ -267,6 +280,12 @@ static int mode_cow(void)
 	CHECK(all_are(stack_area, sizeof(stack_area), 'Q'), "parent: stack changed by the child");
 	CHECK(all_are(untouched, sizeof(untouched), 0), "parent: untouched .bss not zero");
 	CHECK(all_are(kernel_written, PAGE, 'K'), "parent: the child's clock_gettime reached us");
+	/* The shared mapping: the child's writes (its own and the kernel's) are
+	 * here, and its munmap left our page. */
+	CHECK(all_are(s.shared, PAGE, 'B'), "parent: shared page 1 lost by the child's munmap");
+	CHECK(!all_are(s.shared + PAGE, 16, 'c') && all_are(s.shared + PAGE + 16, PAGE - 16, 'c'),
+	      "parent: shared page 2 lacks the child's writes");
+	CHECK_EQ(raw2(SYS_munmap, (long)s.shared, SHARED_BYTES), 0);
 	/* Our copy-on-write pages are writable again, and still read-only where
 	 * the region says so. */
 	memset(s.anon, 'W', ANON_BYTES);

@@ -12,7 +12,10 @@
  *                 fork (and the registers, TLS and ids of a copy), writes its
  *                 own (in user mode and by a system call), mprotects and
  *                 munmaps, and exits PM_CHILD_OK; the parent checks that none
- *                 of it reached its memory. 0 when all is well.
+ *                 of it reached its memory, except in a MAP_SHARED|
+ *                 MAP_ANONYMOUS mapping, where each side sees the other's
+ *                 writes and the child's munmap leaves the parent's pages.
+ *                 0 when all is well.
  *   block         PM_FORK (retried while no process manager is registered),
  *                 with most of its stack unmapped first (many forks must fit
  *                 in memory); a child exits PM_CHILD_OK. The parent exits 0

@@ -5,7 +5,11 @@
  *   t_pm_fork cow      a fork shares the memory (the free-page count barely
  *                      moves) and copies on write in both directions (the
  *                      helper checks every kind of memory, the registers
- *                      and the ids; pm_test.h); the child is started only
+ *                      and the ids; pm_test.h), except a MAP_SHARED|
+ *                      MAP_ANONYMOUS mapping, which stays shared (writes
+ *                      seen both ways, the child's munmap leaves the
+ *                      parent's pages; the leak check sees them go); the
+ *                      child is started only
  *                      when the parent asks.
  *   t_pm_fork calls    -EPERM for anyone but the process manager; -ESRCH for
  *                      a thread not blocked in a call it is handling (its

@@ -14,7 +14,7 @@
 # tests/posix/<name>.c plus its name here.
 
 PROGRAMS="fork execve wait exit ids pgrp sigaction sigmask sigchld sigpipe alarm
-brk mmap mmap_file threads file_io dir fd path tty poll time uname
+brk mmap mmap_file shmanon threads file_io dir fd path tty poll time uname
 links attr iov calls devfiles procself stopcont orphan
 bad_pointer bad_fd bad_flags fork_bomb mem_exhaust"
 

@@ -65,6 +65,7 @@ struct thread {
 	/* [self] */
 	uptr_t clear_child_tid;        /* CLONE_CHILD_CLEARTID / set_tid_address */
 	uptr_t futex_addr;             /* the word a futex waiter sleeps on (futex.c) */
+	bool futex_shared;             /* futex_addr is a frame's address + offset */
 	/* [ipc] */
 	struct ica *ipc_waiting;       /* callsync: the control ICA whose result we await */
 	struct ica *ipc_delivered;     /* callsync: set with the result when it arrives */

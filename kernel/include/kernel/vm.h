@@ -43,6 +43,7 @@ _Static_assert(USER_BASE < MYRMEX_DEVICE_WINDOW &&
 #define VM_FIXED      1u   /* at exactly addr, replacing what is there */
 #define VM_NOREPLACE  2u   /* at exactly addr, failing with -EEXIST if taken */
 #define VM_POPULATE   4u   /* allocate every page now */
+#define VM_SHARED     8u   /* anonymous, shared with forked children (implies VM_POPULATE) */
 
 /* Access kinds for vm_fault. */
 #define VM_ACCESS_READ  1u
@@ -60,6 +61,10 @@ struct vma {
 	 * fetched at faults (or all at once) from the pager; NULL: anonymous. */
 	struct fmap *fmap;
 	uint64_t fpage;              /* the map's page at start */
+	/* Anonymous and shared (MAP_SHARED|MAP_ANONYMOUS): every page is
+	 * allocated when the region is made, and fork gives the child the same
+	 * frames, writable in both, not copy-on-write copies. */
+	bool anon_shared;
 	struct vm_space *space;      /* file mappings: the space the region is in */
 	struct list_node fmap_link;  /* file mappings: on the fmap's region list */
 };
@@ -134,6 +139,10 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access);
 /* Whether addr lies in a region (whatever its protection): a fault there is
  * an access error (SEGV_ACCERR), elsewhere a mapping error. */
 bool vm_is_mapped(struct vm_space *vm, vaddr_t addr);
+/* Whether addr lies in a region whose pages other spaces may share
+ * writable (anonymous shared or a shared file mapping) with its page
+ * present; then *pa is the frame's address (the futex key of such words). */
+bool vm_shared_frame(struct vm_space *vm, vaddr_t addr, paddr_t *pa);
 /* Writes bytes into the space regardless of protection (the ELF loader and
  * the initial stack), allocating pages (and copying shared ones) as needed.
  * 0 or -EFAULT/-ENOMEM. */
