@@ -259,7 +259,7 @@
  *                FS_MAP_SHARED, -EINVAL), arg[4] the kernel's map id
  *                (non-zero, 32 bits; -EEXIST when in use). The descriptor
  *                must be a regular file open for reading (-EACCES; not a
- *                regular file -ENODEV; deleted -ESTALE); FS_MAP_WRITE (a
+ *                regular file -ENODEV); an unlinked file still open maps as any; FS_MAP_WRITE (a
  *                shared writable mapping) needs it open for writing too
  *                (-EACCES; -EROFS on a read-only mount). FS_MAP_OMF (readblock):
  *                writable when the descriptor is open for writing; blocks
@@ -307,7 +307,7 @@
  *                syncblock); when arg[3] is larger than the file, the file
  *                grows to it (syncblock's flg), which needs a writable map
  *                (-EBADF; -EINVAL beyond the map's last page, -ESTALE the
- *                file is gone), keeping the bytes the map stored after the
+ *                file was freed under the map at FS_SHUTDOWN), keeping the bytes the map stored after the
  *                old end. The file's metadata (a new size, blocks the map
  *                allocated) is written too, then the disk flushed. -EINVAL
  *                a range outside the map. A read-only map writes nothing.
@@ -331,7 +331,8 @@
  * over 255 bytes, -ENOENT, -ENOTDIR, -EISDIR, -EEXIST, -ENOTEMPTY, -ENOSPC,
  * -EMFILE no free descriptor, -EUCLEAN the file system is corrupt (the file
  * manager says where on its console), -EIO the disk failed, -ESTALE the
- * open file was deleted, -ENOSYS an unknown opcode. The kernel adds -EPIPE
+ * open directory was removed (a regular file unlinked while open lives on
+ * until its last close or unmap: docs/posix.md), -ENOSYS an unknown opcode. The kernel adds -EPIPE
  * if the file manager dies.
  */
 #ifndef MYRMEX_FS_H

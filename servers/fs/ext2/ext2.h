@@ -80,6 +80,12 @@ struct ext2_fs {
 	 * it equal to the disk. cached_ino 0: none. */
 	uint32_t cached_ino;
 	_Alignas(8) uint8_t cached_inode[160];   /* a struct ext2_inode (ext2_disk.h) */
+
+	/* Unlink while open (POSIX): true while regular file ino is still open
+	 * or mapped. Its last link going then leaves it allocated with a link
+	 * count of 0 (an orphan), readable, writable and stat-able by inode
+	 * number, until ext2_release frees it. NULL: freed at once. */
+	bool (*keep)(struct ext2_fs *fs, uint32_t ino);
 };
 
 /* Mode bits (the Linux values). */
@@ -249,6 +255,9 @@ int ext2_link(struct ext2_fs *fs, uint32_t dir, const char *name, uint32_t ino);
  * when its last link goes (the caller defers the unlink of an open file if it
  * wants POSIX semantics). */
 int ext2_unlink(struct ext2_fs *fs, uint32_t dir, const char *name);
+/* Frees inode ino if it is an orphan (no link left, kept by keep while
+ * open): its blocks and the inode. 0 when it is not one (nothing done). */
+int ext2_release(struct ext2_fs *fs, uint32_t ino);
 
 /* Removes an empty directory (-ENOTEMPTY, -ENOTDIR; "." and ".." -EINVAL). */
 int ext2_rmdir(struct ext2_fs *fs, uint32_t dir, const char *name);

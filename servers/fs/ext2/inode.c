@@ -103,8 +103,11 @@ int ext2_get_inode(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 	int rc = ext2_read_inode(fs, ino, in);
 	if (rc < 0)
 		return rc;
-	if (in->i_links_count == 0 || in->i_mode == 0)
+	if (in->i_mode == 0)
 		return -ENOENT;
+	if (in->i_links_count == 0 &&
+	    !(ext2_is_reg(in) && in->i_dtime == 0 && fs->keep && fs->keep(fs, ino)))
+		return -ENOENT;   /* free, unless an orphan still open */
 	return 0;
 }
 
@@ -265,6 +268,20 @@ int ext2_evict_inode(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 	if (wrc < 0)
 		return wrc;
 	return ext2_free_inode_bit(fs, ino, ext2_is_dir(in));
+}
+
+int ext2_release(struct ext2_fs *fs, uint32_t ino)
+{
+	struct ext2_inode in;
+	if (fs->read_only)
+		return 0;
+	int rc = ext2_read_inode(fs, ino, &in);
+	if (rc < 0)
+		return (int)ext2_finish(fs, rc);
+	if (in.i_mode == 0 || in.i_links_count != 0 || in.i_dtime != 0 || !ext2_is_reg(&in))
+		return 0;   /* linked again never happens; freed already, or not a file */
+	rc = ext2_evict_inode(fs, ino, &in);
+	return (int)ext2_finish(fs, rc);
 }
 
 int ext2_stat(struct ext2_fs *fs, uint32_t ino, struct ext2_stat *st)

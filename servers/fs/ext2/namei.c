@@ -204,10 +204,17 @@ int ext2_link(struct ext2_fs *fs, uint32_t dir, const char *name, uint32_t ino)
 	return (int)ext2_finish(fs, rc);
 }
 
-/* Drops one link of inode ino (*in); frees it with the last one. A
+/* Drops one link of inode ino (*in); frees it with the last one, unless
+ * it is a regular file fs->keep says is open (then an orphan). A
  * directory loses both of its links (its name and its "."). */
 static int drop_link(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 {
+	if (ext2_is_reg(in) && in->i_links_count <= 1 && fs->keep && fs->keep(fs, ino)) {
+		/* Still open: an orphan, freed by ext2_release at its last close. */
+		in->i_links_count = 0;
+		ext2_touch(in, 0, true, ext2_now(fs));
+		return ext2_write_inode(fs, ino, in);
+	}
 	if (ext2_is_dir(in) || in->i_links_count <= 1) {
 		in->i_links_count = 0;
 		return ext2_evict_inode(fs, ino, in);

@@ -228,7 +228,9 @@ struct sock;
 struct open_file {
 	enum fm_kind kind;
 	unsigned refs;                /* descriptors and parked requests using it */
-	uint32_t ino;                 /* FM_FILE, FM_DIR; 0 once the file is gone */
+	uint32_t ino;                 /* FM_FILE, FM_DIR; 0 once the directory is gone
+	                                 (a file unlinked while open keeps it: an orphan,
+	                                 freed at its last close, ofd.c) */
 	int flags;                    /* access mode | O_APPEND | O_NONBLOCK | O_LARGEFILE */
 	uint64_t offset;              /* a file's offset, a directory's read position */
 	uint64_t next_sequential;     /* the offset a sequential reader asks next */
@@ -253,6 +255,14 @@ void ofd_ref(struct open_file *f);
 void ofd_unref(struct open_file *f);
 /* Marks every description open on ino stale (the file is gone). */
 void ofd_forget_inode(uint32_t ino);
+/* Unlink while open: regular file ino is open (a description) or mapped;
+ * fm_fs.keep, so its last link going leaves it an orphan. */
+bool ofd_inode_open(struct ext2_fs *fs, uint32_t ino);
+/* Records orphan ino (its last link went while it was open). */
+void orphan_add(uint32_t ino);
+/* Frees the orphans no description or map holds any more (all: every one,
+ * at FS_SHUTDOWN; their descriptions go stale). Disk calls on our own ICA. */
+void orphans_reap(bool all);
 /* FS_KIND_* of a description. */
 uint32_t ofd_kind(const struct open_file *f);
 bool ofd_can_read(const struct open_file *f);
@@ -419,6 +429,8 @@ int fmap_truncate(uint32_t ino, uint64_t size);
 /* File ino is about to be freed (its last link goes): every page of its
  * maps is revoked; the maps stay until FS_UNMAP, holding nothing. */
 int fmap_inode_gone(uint32_t ino);
+/* A map of file ino exists (it keeps an unlinked file, as a descriptor does). */
+bool fmap_holds(uint32_t ino);
 /* After each request: revokes the pages of chunks the cache lost. */
 void fmap_after_request(void);
 /* FS_SHUTDOWN: every map is revoked and let go (the blocks past the end

@@ -29,8 +29,9 @@
  * last map holding such blocks lets go, those no syncblock covered are
  * freed again (ext2_trim): e2fsck accepts no block past the end of a file.
  *
- * Revocation. Before blocks that maps hold are freed (a truncation, the
- * file's last link going) the kernel unmaps those pages everywhere
+ * Revocation. Before blocks that maps hold are freed (a truncation, or an
+ * unlinked file freed at FS_SHUTDOWN while still mapped: a map keeps an
+ * unlinked file as a descriptor does, ofd.c's orphans) the kernel unmaps those pages everywhere
  * (myrmex_fmap_revoke) and the maps let them go; a revoked page stays
  * revoked (FS_PAGEIN -ENXIO, the kernel raises SIGBUS), and a map whose file
  * is gone holds nothing more.
@@ -483,6 +484,16 @@ int fmap_truncate(uint32_t ino, uint64_t size)
 			return rc;
 	}
 	return 0;
+}
+
+bool fmap_holds(uint32_t ino)
+{
+	if (!fmap_ready || ino == 0)
+		return false;
+	for (uint32_t s = 0; s < FMAP_MAX; s++)
+		if (fmap_maps[s].id && fmap_maps[s].ino == ino)
+			return true;
+	return false;
 }
 
 int fmap_inode_gone(uint32_t ino)

@@ -82,6 +82,7 @@ static void mount_disk(unsigned chunks)
 		fm_fs_state = -EUCLEAN;
 		return;
 	}
+	fm_fs.keep = ofd_inode_open;   /* unlink while open: orphans (ofd.c) */
 	struct ext2_statfs s;
 	ext2_get_statfs(&fm_fs, &s);
 	fm_log("ext2 mounted %s: %llu of %llu blocks free, %llu inodes free; cache up to %u KiB",

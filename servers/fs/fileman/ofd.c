@@ -5,8 +5,14 @@
  * ext2 inode, a pipe end, the console, /dev/null), the offset (or a
  * directory's read position), the access mode and status flags, and a count
  * of the references to it; the last reference going lets the object go.
+ *
+ * Orphans: a regular file whose last link goes (unlink, rename over it)
+ * while a description or a map still has it stays allocated with a link
+ * count of 0 (ext2's keep hook, ofd_inode_open); after each request those
+ * nothing holds any more are freed, and at FS_SHUTDOWN all of them.
  */
 #include "fileman.h"
+#include "fmap.h"
 
 #include <stdlib.h>
 
@@ -66,6 +72,53 @@ void ofd_forget_inode(uint32_t ino)
 	for (unsigned i = 0; i < DESCRIPTIONS; i++)
 		if ((pool[i].kind == FM_FILE || pool[i].kind == FM_DIR) && pool[i].ino == ino)
 			pool[i].ino = 0;   /* stale: every use gives -ESTALE */
+}
+
+bool ofd_inode_open(struct ext2_fs *fs, uint32_t ino)
+{
+	(void)fs;
+	for (unsigned i = 0; i < DESCRIPTIONS; i++)
+		if (pool[i].kind == FM_FILE && pool[i].ino == ino)
+			return true;
+	return fmap_holds(ino);
+}
+
+/* Orphans: files unlinked while open (links 0, still allocated). Each is
+ * held by a description or a map, so there are never more than those. */
+#define ORPHANS_MAX (DESCRIPTIONS + FMAP_MAX)
+static uint32_t orphans[ORPHANS_MAX];
+static unsigned orphan_count;
+
+void orphan_add(uint32_t ino)
+{
+	for (unsigned i = 0; i < orphan_count; i++)
+		if (orphans[i] == ino)
+			return;
+	if (orphan_count < ORPHANS_MAX)
+		orphans[orphan_count++] = ino;
+	else
+		fm_log("orphan inode %u not recorded: e2fsck will free it", ino);
+}
+
+void orphans_reap(bool all)
+{
+	if (orphan_count == 0 || fm_fs_state != 0)
+		return;
+	unsigned kept = 0;
+	for (unsigned i = 0; i < orphan_count; i++) {
+		uint32_t ino = orphans[i];
+		if (!all && ofd_inode_open(&fm_fs, ino)) {
+			orphans[kept++] = ino;
+			continue;
+		}
+		fmap_inode_gone(ino);   /* no map at the last close; all of them at shutdown */
+		int rc = ext2_release(fm_fs_for(NULL), ino);
+		if (rc < 0)
+			fm_log("freeing unlinked inode %u: error %d", ino, -rc);
+		if (all)
+			files_forget_inode(ino);
+	}
+	orphan_count = kept;
 }
 
 uint32_t ofd_kind(const struct open_file *f)

@@ -122,8 +122,10 @@ int64_t do_rmdir(struct server_request *rq)
 }
 
 /* Before a name of ino goes (unlink, or rename over it): if it is the last
- * name of a regular file, the file is about to be freed, so its maps let go
- * of its blocks now. 0 or the kernel's refusal to revoke. */
+ * name of a regular file that nothing holds open or mapped, the file is
+ * about to be freed, so its maps let go of its blocks now (an open one
+ * stays, an orphan, until its last close: orphans_reap). 0 or the kernel's
+ * refusal to revoke. */
 static int before_last_name(struct server_request *rq, uint32_t ino)
 {
 	struct ext2_stat st;
@@ -131,15 +133,23 @@ static int before_last_name(struct server_request *rq, uint32_t ino)
 		return 0;
 	if ((st.mode & EXT2_S_IFMT) != EXT2_S_IFREG || st.links > 1)
 		return 0;
+	if (ofd_inode_open(&fm_fs, ino))
+		return 0;
 	return fmap_inode_gone(ino);
 }
 
-/* After a name of ino went: if that was its last, its descriptors go stale. */
+/* After a name of ino went: if that was its last, its descriptors go stale
+ * (a directory), or it is an orphan its descriptors still use (a file). */
 static void forget_if_gone(struct server_request *rq, uint32_t ino)
 {
 	struct ext2_stat st;
-	if (ino && ext2_stat(fm_fs_for(rq), ino, &st) == -ENOENT)
+	if (!ino)
+		return;
+	int rc = ext2_stat(fm_fs_for(rq), ino, &st);
+	if (rc == -ENOENT)
 		files_forget_inode(ino);
+	else if (rc == 0 && st.links == 0)
+		orphan_add(ino);
 }
 
 int64_t do_unlink(struct server_request *rq)

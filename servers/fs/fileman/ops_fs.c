@@ -76,6 +76,7 @@ int64_t do_shutdown(struct server_request *rq)
 	if (fm_fs_state != 0)
 		return 0;   /* nothing mounted: nothing to write */
 	fmap_shutdown(rq);   /* no one writes the cache once it is written for good */
+	orphans_reap(true);   /* files unlinked while still open: freed now */
 	int rc = cache_sync(rq, false);
 	int unmount = ext2_unmount(fm_fs_for(rq));
 	if (rc == 0)

@@ -57,6 +57,7 @@ void request_handled(struct server_request *rq, int64_t status)
 	fm_stats.v[FS_STAT_REQUESTS]++;
 	fm_fs.dev.ctx = NULL;   /* the request is over: no disk call rides on it any more */
 	fmap_after_request();
+	orphans_reap(false);   /* files unlinked while open whose last close this was */
 }
 
 /* Our calls to the driver are callsync and those passed on with direct
