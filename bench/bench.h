@@ -67,6 +67,12 @@ int bench_run_parts(const struct bench_parts *b);
 
 /* Writes "<prog>: <what>: <value>\n" to stderr with one write(). */
 void bench_fail(const char *prog, const char *what, long value);
+/* Sorts n values in place (the runs of a figure, for their median). */
+void bench_sort_u64(uint64_t *v, unsigned n);
+/* Appends " <key>=<int>.<2 digits>" at line + *len: n events over ops
+ * operations, rounded to hundredths (the counts of a BENCH line). */
+void bench_put_per_op(char *line, size_t size, size_t *len, const char *key, uint64_t n,
+                      uint64_t ops);
 
 /* sched_yield through the raw syscall instruction: no libc, no errno, so it
  * is safe in threads that share the creator's TLS. */

@@ -141,27 +141,6 @@ static uint64_t nic_copies(void)
 
 static const char *nic_name = "virtio";
 
-static void sort_u64(uint64_t *v, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		unsigned j = i;
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-/* " key=<int>.<2 digits>", n events over ops exchanges. */
-static void put(char *line, size_t size, size_t *len, const char *key, uint64_t n, uint64_t ops)
-{
-	uint64_t q = (n * 100 + ops / 2) / ops;
-	int w = snprintf(line + *len, size - *len, " %s=%" PRIu64 ".%02" PRIu64, key, q / 100,
-	                 q % 100);
-	if (w > 0 && (size_t)w < size - *len)
-		*len += (size_t)w;
-}
-
 /* Measures length L and prints its BENCH line: 0 or -1. */
 static int measure(uint32_t length)
 {
@@ -193,8 +172,8 @@ static int measure(uint32_t length)
 	uint64_t irq1 = nic_interrupts();
 	uint64_t copies1 = nic_copies();
 	uint64_t idle = k1.idle_tsc - k0.idle_tsc;
-	sort_u64(tenths, RUNS);
-	sort_u64(busy, RUNS);
+	bench_sort_u64(tenths, RUNS);
+	bench_sort_u64(busy, RUNS);
 	uint64_t med = tenths[RUNS / 2], ops = (uint64_t)RUNS * EXCHANGES;
 	char line[512];
 	int w = snprintf(line, sizeof line,
@@ -204,15 +183,15 @@ static int measure(uint32_t length)
 	size_t len = w > 0 ? (size_t)w : 0;
 	/* One NET_STATS call sits inside the window (before's return, after's
 	 * call); the kstats calls are no IPC. */
-	put(line, sizeof line, &len, "ipc", k1.ipc_calls - k0.ipc_calls - 1, ops);
-	put(line, sizeof line, &len, "attach", k1.ica_attaches - k0.ica_attaches, ops);
-	put(line, sizeof line, &len, "detach", k1.ica_detaches - k0.ica_detaches, ops);
-	put(line, sizeof line, &len, "ctxsw", k1.context_switches - k0.context_switches, ops);
-	put(line, sizeof line, &len, "syscalls", k1.syscalls - k0.syscalls, ops);
-	put(line, sizeof line, &len, "irq", irq1 - irq0, ops);
-	put(line, sizeof line, &len, "idle", idle, ops);
-	put(line, sizeof line, &len, "busy", busy[RUNS / 2], EXCHANGES);
-	put(line, sizeof line, &len, "copies", copies1 - copies0, ops);
+	bench_put_per_op(line, sizeof line, &len, "ipc", k1.ipc_calls - k0.ipc_calls - 1, ops);
+	bench_put_per_op(line, sizeof line, &len, "attach", k1.ica_attaches - k0.ica_attaches, ops);
+	bench_put_per_op(line, sizeof line, &len, "detach", k1.ica_detaches - k0.ica_detaches, ops);
+	bench_put_per_op(line, sizeof line, &len, "ctxsw", k1.context_switches - k0.context_switches, ops);
+	bench_put_per_op(line, sizeof line, &len, "syscalls", k1.syscalls - k0.syscalls, ops);
+	bench_put_per_op(line, sizeof line, &len, "irq", irq1 - irq0, ops);
+	bench_put_per_op(line, sizeof line, &len, "idle", idle, ops);
+	bench_put_per_op(line, sizeof line, &len, "busy", busy[RUNS / 2], EXCHANGES);
+	bench_put_per_op(line, sizeof line, &len, "copies", copies1 - copies0, ops);
 	line[len < sizeof line - 1 ? len++ : len - 1] = '\n';
 	return write(1, line, len) == (ssize_t)len ? 0 : -1;
 }

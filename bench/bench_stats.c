@@ -16,7 +16,7 @@ static uint64_t scaled_div(uint64_t n, uint64_t d, uint64_t scale)
 	return (n * scale + d / 2) / d;
 }
 
-static void sort_u64(uint64_t *v, unsigned n)
+void bench_sort_u64(uint64_t *v, unsigned n)
 {
 	for (unsigned i = 1; i < n; i++) {
 		uint64_t x = v[i];
@@ -27,18 +27,23 @@ static void sort_u64(uint64_t *v, unsigned n)
 	}
 }
 
-/* Appends " <key>=<int>.<2 digits>" (events per operation) at line + *len. */
+void bench_put_per_op(char *line, size_t size, size_t *len, const char *key, uint64_t n,
+                      uint64_t ops)
+{
+	uint64_t hundredths = scaled_div(n, ops, 100);
+	if (*len >= size)
+		return;
+	int w = snprintf(line + *len, size - *len, " %s=%" PRIu64 ".%02" PRIu64,
+	                 key, hundredths / 100, hundredths % 100);
+	if (w > 0 && (size_t)w < size - *len)
+		*len += (size_t)w;
+}
+
+/* Appends " <key>=<events per operation>" for a counter read before and after. */
 static void put_count(char *line, size_t size, size_t *len, const char *key,
                       uint64_t before, uint64_t after, uint64_t ops)
 {
-	uint64_t delta = after >= before ? after - before : 0;
-	uint64_t hundredths = scaled_div(delta, ops, 100);
-	if (*len >= size)
-		return;
-	int n = snprintf(line + *len, size - *len, " %s=%" PRIu64 ".%02" PRIu64,
-	                 key, hundredths / 100, hundredths % 100);
-	if (n > 0)
-		*len += (size_t)n;
+	bench_put_per_op(line, size, len, key, after >= before ? after - before : 0, ops);
 }
 
 void bench_fail(const char *prog, const char *what, long value)
@@ -56,7 +61,7 @@ void bench_fail(const char *prog, const char *what, long value)
 /* Median and minimum (tenths of a tick per operation) of v[0..runs), sorted in place. */
 static void median_min(uint64_t *v, unsigned runs, uint64_t *median, uint64_t *min)
 {
-	sort_u64(v, runs);
+	bench_sort_u64(v, runs);
 	unsigned mid = runs / 2;
 	*median = runs % 2 ? v[mid] : (v[mid - 1] + v[mid] + 1) / 2;
 	*min = v[0];
