@@ -348,7 +348,7 @@ static void test_orphan(void)
 	if (call_init(&c, 1) < 0)
 		return;
 	CHECK_EQ(console_write(&c, "", 0), 0);   /* the server is up */
-	struct myrmex_kstats before, after;
+	struct myrmex_kstats before;
 	myrmex_kstats(&before);
 	char *argv[] = { "t_console", "orphan-child", NULL };
 	long pid = myrmex_spawn_flags("t_console", argv, (char **)ipc_envp, -1, 0);
@@ -361,14 +361,7 @@ static void test_orphan(void)
 	TYPE("for the child that left\rfor the parent\r");
 	expect_read(&c, 100, "for the parent\n", "after the orphan");
 	/* The orphan's control and data ICAs went with its result. */
-	uint64_t live = 0;
-	for (int i = 0; i < 1000; i++) {
-		myrmex_kstats(&after);
-		live = after.ica_live;
-		if (live == before.ica_live)
-			break;
-		myrmex_sleep_ns(IPC_MS);
-	}
+	uint64_t live = test_wait_ica_live(before.ica_live);
 	CHECK(live == before.ica_live, "ica_live %llu, %llu before the orphan",
 	      (unsigned long long)live, (unsigned long long)before.ica_live);
 	call_free(&c);

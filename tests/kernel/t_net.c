@@ -508,7 +508,7 @@ static void test_orphan(void)
 	/* The server is up and this process's ICAs are all made. */
 	CHECK_EQ(call(NET_INFO, NULL, 0, &res), 0);
 	CHECK_EQ(echo_one(100, 0), 0);
-	struct myrmex_kstats before, after;
+	struct myrmex_kstats before;
 	myrmex_kstats(&before);
 	if (spawn_orphan() <= 0)
 		return;
@@ -518,14 +518,7 @@ static void test_orphan(void)
 	unsigned size = target == MYRMEX_COREID_ETH ? NET_PAYLOAD_MIN : 60;
 	CHECK(send_bytes(size, ETH_DATA, payload) > 0, "send for the orphan");
 	CHECK_EQ(echo_one(200, 1), 0);
-	uint64_t live = 0;
-	for (int i = 0; i < 1000; i++) {
-		myrmex_kstats(&after);
-		live = after.ica_live;
-		if (live == before.ica_live)
-			break;
-		myrmex_sleep_ns(IPC_MS);
-	}
+	uint64_t live = test_wait_ica_live(before.ica_live);
 	CHECK(live == before.ica_live, "ICAs live %llu after the orphan's frame, %llu before",
 	      (unsigned long long)live, (unsigned long long)before.ica_live);
 	/* A second orphan stays parked: the server's end frees it. */

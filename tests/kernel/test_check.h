@@ -94,6 +94,21 @@ static inline void test_fail(const char *fmt, ...)
 }
 
 /* main's return value: 0 when nothing failed. */
+/* Waits, about a second at most, until the kernel's count of live ICAs is
+ * want again (a server frees what an ended program left parked at its own
+ * pace); returns the count last seen. Myrmex only. */
+static inline uint64_t test_wait_ica_live(uint64_t want)
+{
+	struct myrmex_kstats k = { 0 };
+	for (int i = 0; i < 1000; i++) {
+		myrmex_kstats(&k);
+		if (k.ica_live == want)
+			break;
+		myrmex_sleep_ns(1000000);
+	}
+	return k.ica_live;
+}
+
 static inline int test_exit_code(void)
 {
 	return *test_failure_count() ? 1 : 0;

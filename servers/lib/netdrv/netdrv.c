@@ -173,3 +173,27 @@ int netdrv_serve(int index)
 	s.name = netdrv.name;
 	server_run(&s);
 }
+
+/* ---- sends waiting for room in the device ---- */
+
+static struct netdrv_send tx_pending[NETDRV_TX_PENDING_MAX];
+static unsigned tx_pending_first, tx_pending_count;
+
+int64_t netdrv_send(const struct netdrv_send *s)
+{
+	if (tx_pending_count == 0 && nic_submit(s) == 0)
+		return SERVER_LATER;
+	if (tx_pending_count == NETDRV_TX_PENDING_MAX)
+		return -EAGAIN;
+	tx_pending[(tx_pending_first + tx_pending_count) % NETDRV_TX_PENDING_MAX] = *s;
+	tx_pending_count++;
+	return SERVER_LATER;
+}
+
+void netdrv_send_pending(void)
+{
+	while (tx_pending_count > 0 && nic_submit(&tx_pending[tx_pending_first]) == 0) {
+		tx_pending_first = (tx_pending_first + 1) % NETDRV_TX_PENDING_MAX;
+		tx_pending_count--;
+	}
+}

@@ -40,6 +40,17 @@ extern const struct netdrv netdrv;
 extern struct net_stats net_counters;
 extern struct net_stats_more net_more;
 
+/* A send on its way to the device: its request (answered once the device
+ * has read the frame) and the frame's place in memory. */
+struct netdrv_send {
+	struct server_request rq;
+	uint64_t phys;
+	uint32_t length;
+};
+
+/* Sends waiting for room in the device, oldest first (-EAGAIN beyond). */
+#define NETDRV_TX_PENDING_MAX 64
+
 /* ---- what the driver implements ---- */
 
 /* MAC (byte i in bits 8i..) and link state (NET_LINK_UP or 0), as NET_INFO
@@ -53,6 +64,9 @@ void nic_describe(char *buf, unsigned long size);
  * address it cannot reach) counts tx_errors itself. */
 int64_t nic_send(const struct server_request *rq, uint64_t phys, uint64_t offset,
                  uint32_t length);
+/* Hands s to the device: 0, or -EAGAIN when it has no room now (the
+ * library keeps s waiting and offers it again in netdrv_send_pending). */
+int nic_submit(const struct netdrv_send *s);
 /* A receive lent its one-page ICA handle (mapped here); taking_queued: it
  * takes a queued frame at once (otherwise it parks, with handle). 0, or
  * -errno with which the receive is refused. */
@@ -63,6 +77,13 @@ void nic_rx_resume(void);
 void nic_interrupt(uint32_t lines);
 
 /* ---- what the library gives ---- */
+
+/* For nic_send: gives s to the device, or keeps it behind the sends
+ * already waiting. SERVER_LATER, or -EAGAIN when NETDRV_TX_PENDING_MAX wait. */
+int64_t netdrv_send(const struct netdrv_send *s);
+/* Offers the waiting sends to the device, oldest first, while it takes
+ * them (after a completion or a reset freed room). */
+void netdrv_send_pending(void);
 
 /* A good frame of length bytes in ICA handle (at netdrv.rx_offset): given
  * to the oldest parked receive (which gets handle in its answer), else

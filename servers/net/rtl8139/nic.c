@@ -9,7 +9,7 @@
  * length; the device reads it by DMA and sets TOK (or TUN, TABT) in the
  * slot's TSD, raising TOK (or TER). Slots are used in order and completed
  * in order; the request is answered then, its ICA going back with it. Sends
- * beyond the four wait in a FIFO of TX_PENDING_MAX.
+ * beyond the four wait in the library's FIFO (NETDRV_TX_PENDING_MAX).
  *
  * Receive: one copy. The device writes every frame into a ring of
  * RX_RING_BYTES in an ICA of this driver, behind a 4-byte header (status,
@@ -92,7 +92,6 @@
 #define RX_RING_PAGES ((RX_RING_BYTES + 16 + 4095) / 4096)
 #define CAPR_BIAS 16u
 #define TX_SLOTS 4
-#define TX_PENDING_MAX 64
 #define RESET_POLLS 1000
 
 static struct myrmex_pci_info device;
@@ -103,14 +102,8 @@ static uint8_t *ring;
 static uint32_t ring_phys;
 static uint32_t rx_offset;       /* where the next frame's header is */
 
-struct send {
-	struct server_request rq;
-	uint32_t phys, length;
-};
-static struct send tx_slot[TX_SLOTS];
+static struct netdrv_send tx_slot[TX_SLOTS];
 static unsigned tx_head, tx_tail, tx_busy;   /* next slot to fill, oldest in flight, in flight */
-static struct send tx_pending[TX_PENDING_MAX];
-static unsigned tx_pending_first, tx_pending_count;
 
 static uint8_t r8(unsigned r) { return regs[r]; }
 static uint16_t r16(unsigned r) { return *(volatile uint16_t *)(regs + r); }
@@ -226,15 +219,18 @@ void nic_describe(char *buf, unsigned long size)
 
 /* ---------------------------------------------------------- transmit */
 
-static void submit(const struct send *s)
+int nic_submit(const struct netdrv_send *s)
 {
+	if (tx_busy == TX_SLOTS)
+		return -EAGAIN;
 	unsigned slot = tx_head;
 	tx_slot[slot] = *s;
 	tx_head = (tx_head + 1) % TX_SLOTS;
 	tx_busy++;
-	w32(REG_TSAD0 + 4 * slot, s->phys);
+	w32(REG_TSAD0 + 4 * slot, (uint32_t)s->phys);   /* below 4 GiB: nic_send */
 	/* Writing the size clears OWN: the device starts reading. */
 	w32(REG_TSD0 + 4 * slot, s->length | TSD_ERTXTH(0x3f));
+	return 0;
 }
 
 /* A checked send (servers/lib/netdrv): the device takes a 32-bit address,
@@ -246,26 +242,8 @@ int64_t nic_send(const struct server_request *rq, uint64_t phys, uint64_t offset
 		net_counters.tx_errors++;
 		return -EINVAL;
 	}
-	struct send s = { .rq = *rq, .phys = (uint32_t)(phys + offset), .length = length };
-	if (tx_pending_count == 0 && tx_busy < TX_SLOTS) {
-		submit(&s);
-		return SERVER_LATER;
-	}
-	if (tx_pending_count == TX_PENDING_MAX)
-		return -EAGAIN;
-	tx_pending[(tx_pending_first + tx_pending_count) % TX_PENDING_MAX] = s;
-	tx_pending_count++;
-	return SERVER_LATER;
-}
-
-/* Gives the free slots to the sends waiting, oldest first. */
-static void tx_fill(void)
-{
-	while (tx_pending_count > 0 && tx_busy < TX_SLOTS) {
-		submit(&tx_pending[tx_pending_first]);
-		tx_pending_first = (tx_pending_first + 1) % TX_PENDING_MAX;
-		tx_pending_count--;
-	}
+	const struct netdrv_send s = { .rq = *rq, .phys = phys + offset, .length = length };
+	return netdrv_send(&s);
 }
 
 /* Answers the sends the device has finished, oldest first, and fills the
@@ -276,7 +254,7 @@ static void tx_complete(void)
 		uint32_t tsd = r32(REG_TSD0 + 4 * tx_tail);
 		if (!(tsd & (TSD_TOK | TSD_TUN | TSD_TABT)))
 			break;
-		struct send *s = &tx_slot[tx_tail];
+		struct netdrv_send *s = &tx_slot[tx_tail];
 		tx_tail = (tx_tail + 1) % TX_SLOTS;
 		tx_busy--;
 		if (tsd & TSD_TOK) {
@@ -288,7 +266,7 @@ static void tx_complete(void)
 			server_reply_later(DRV_NAME, &s->rq, -EIO);
 		}
 	}
-	tx_fill();
+	netdrv_send_pending();
 }
 
 /* ---------------------------------------------------------- receive */
@@ -307,7 +285,7 @@ static void restart(void)
 	tx_head = tx_tail = 0;
 	if (device_reset() == 0) {
 		device_start();
-		tx_fill();
+		netdrv_send_pending();
 	}
 }
 

@@ -33,7 +33,6 @@
 #define TX_QUEUE 1
 #define QUEUE_SIZE_MAX 128           /* entries per queue we ask for */
 #define RX_BUFFERS 32                /* receive buffers on the ring at start */
-#define TX_PENDING_MAX 64            /* sends waiting for descriptors */
 
 static struct myrmex_pci_info device;
 static struct virtio_pci vp;
@@ -46,15 +45,8 @@ static uint32_t header_ica;
  * one): the ICA, 0 when the descriptor is free. */
 static uint32_t rx_ica[VQ_SIZE_MAX];
 
-/* Sends in flight, by head descriptor, and those waiting for room. */
-struct send {
-	struct server_request rq;
-	uint64_t phys;
-	uint32_t length;
-};
-static struct send tx_inflight[VQ_SIZE_MAX];
-static struct send tx_pending[TX_PENDING_MAX];
-static unsigned tx_pending_first, tx_pending_count;
+/* Sends in flight, by head descriptor (those waiting for room: netdrv). */
+static struct netdrv_send tx_inflight[VQ_SIZE_MAX];
 static unsigned bad_used;
 
 /* ---------------------------------------------------------- start-up */
@@ -208,7 +200,7 @@ static void received(int head, uint32_t written)
 
 /* ---------------------------------------------------------- transmit */
 
-static int submit(const struct send *s)
+int nic_submit(const struct netdrv_send *s)
 {
 	int head = vq_chain_alloc(&txq, 2);
 	if (head < 0)
@@ -225,22 +217,8 @@ static int submit(const struct send *s)
 int64_t nic_send(const struct server_request *rq, uint64_t phys, uint64_t offset,
                  uint32_t length)
 {
-	struct send s = { .rq = *rq, .phys = phys + offset, .length = length };
-	if (tx_pending_count == 0 && submit(&s) == 0)
-		return SERVER_LATER;
-	if (tx_pending_count == TX_PENDING_MAX)
-		return -EAGAIN;
-	tx_pending[(tx_pending_first + tx_pending_count) % TX_PENDING_MAX] = s;
-	tx_pending_count++;
-	return SERVER_LATER;
-}
-
-static void submit_pending(void)
-{
-	while (tx_pending_count > 0 && submit(&tx_pending[tx_pending_first]) == 0) {
-		tx_pending_first = (tx_pending_first + 1) % TX_PENDING_MAX;
-		tx_pending_count--;
-	}
+	const struct netdrv_send s = { .rq = *rq, .phys = phys + offset, .length = length };
+	return netdrv_send(&s);
 }
 
 /* ---------------------------------------------------------- completion */
@@ -258,12 +236,12 @@ void nic_interrupt(uint32_t lines)
 	uint32_t len;
 	int head;
 	while ((head = vq_next_used(&txq, &len, &bad_used)) >= 0) {
-		struct send *s = &tx_inflight[head];
+		struct netdrv_send *s = &tx_inflight[head];
 		net_counters.tx_frames++;
 		net_counters.tx_bytes += s->length;
 		server_reply_later(DRV_NAME, &s->rq, s->length);
 	}
-	submit_pending();
+	netdrv_send_pending();
 	while ((head = vq_next_used(&rxq, &len, &bad_used)) >= 0)
 		received(head, len);
 	if (bad_used != bad_before)
