@@ -321,17 +321,21 @@ struct thread *proc_find_thread(struct process *p, int tid)
 	return NULL;
 }
 
-/* Whether child c is one that wait4(pid) of self waits for. */
-static bool wait_matches(const struct process *c, const struct process *self, int pid)
+/* Whether child c is one that req of self waits for. */
+static bool wait_matches(const struct process *c, const struct process *self,
+                         const struct proc_wait_req *req)
 {
-	if (pid > 0)
-		return c->pid == pid;
-	if (pid == -1)
+	switch (req->which) {
+	case PROC_WAIT_PID:
+		return c->pid == req->id;
+	case PROC_WAIT_PGID:
+		return c->pgid == (req->id == 0 ? self->pgid : req->id);
+	default:
 		return true;
-	return c->pgid == (pid == 0 ? self->pgid : -pid);
+	}
 }
 
-int proc_wait(int pid, bool nohang, unsigned events, int *status)
+int proc_wait(const struct proc_wait_req *req, int *status)
 {
 	struct process *self = current_thread()->proc;
 	for (;;) {
@@ -339,21 +343,24 @@ int proc_wait(int pid, bool nohang, unsigned events, int *status)
 		struct list_node *n;
 		list_for_each(n, &self->children) {
 			struct process *c = container_of(n, struct process, sibling_link);
-			if (!wait_matches(c, self, pid))
+			/* As Linux, an ended child does not count for a wait that
+			 * does not ask for ended ones (-ECHILD if it is the only one). */
+			if (!wait_matches(c, self, req) || (c->state == PROC_ZOMBIE && !req->exited))
 				continue;
 			found = true;
 			if (c->state == PROC_ZOMBIE) {
 				int reaped = c->pid;
 				*status = c->wait_status;
-				process_free(c);
+				if (!req->keep)
+					process_free(c);
 				return reaped;
 			}
-			if (events && personality_wait_event(c, events, status))
+			if (req->events && personality_wait_event(c, req->events, req->keep, status))
 				return c->pid;
 		}
 		if (!found)
 			return -ECHILD;
-		if (nohang)
+		if (req->nohang)
 			return 0;
 		int r = thread_block(&self->child_exit, 0);
 		if (r < 0)

@@ -161,18 +161,20 @@ void job_park(struct thread *t)
 	proc_check_killed();
 }
 
-bool personality_wait_event(struct process *c, unsigned events, int *status)
+bool personality_wait_event(struct process *c, unsigned events, bool keep, int *status)
 {
 	struct sig_process *s = &c->px->sig;
 	if (c->state != PROC_ALIVE || c->killed)
 		return false;
 	if (s->stopped && s->wait_report == JOB_REPORT_STOPPED && (events & JOB_WUNTRACED)) {
-		s->wait_report = 0;
+		if (!keep)
+			s->wait_report = 0;
 		*status = 0x7f | (s->stop_sig << 8);   /* WIFSTOPPED, WSTOPSIG */
 		return true;
 	}
 	if (!s->stopped && s->wait_report == JOB_REPORT_CONTINUED && (events & JOB_WCONTINUED)) {
-		s->wait_report = 0;
+		if (!keep)
+			s->wait_report = 0;
 		*status = 0xffff;                      /* WIFCONTINUED */
 		return true;
 	}

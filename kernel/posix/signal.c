@@ -79,13 +79,27 @@ static void queue(struct sig_pending *q, int sig, const struct sig_info *info)
 	q->info[sig - 1] = *info;
 }
 
-/* A thread of p that does not block sig, the running one first, or NULL. */
+/* Whether t waits for sig in rt_sigtimedwait while blocking it: then sig
+ * is queued for it and wakes it, whatever its action. */
+static bool awaited(const struct thread *t, int sig)
+{
+	return (t->px->sig.waiting & t->px->sig.blocked & sig_bit(sig)) != 0;
+}
+
+/* The thread of p that takes sig: one that waits for it (sigwait), else
+ * one that does not block it, the running one first; NULL if every
+ * thread blocks it. */
 static struct thread *pick_thread(struct process *p, int sig)
 {
+	struct list_node *n;
+	list_for_each(n, &p->threads) {
+		struct thread *t = container_of(n, struct thread, proc_link);
+		if (awaited(t, sig))
+			return t;
+	}
 	struct thread *cur = current_thread();
 	if (cur->proc == p && !blocks(cur, sig))
 		return cur;
-	struct list_node *n;
 	list_for_each(n, &p->threads) {
 		struct thread *t = container_of(n, struct thread, proc_link);
 		if (!blocks(t, sig))
@@ -113,6 +127,11 @@ void signal_send_process(struct process *p, int sig, const struct sig_info *info
 	job_signal_sent(p, sig);
 	bool stopped = p->px->sig.stopped;
 	struct thread *t = pick_thread(p, sig);
+	if (t && awaited(t, sig)) {
+		queue(&p->px->sig.pending, sig, info);
+		thread_wake(t, -EINTR);   /* a stopped process stops on the way out */
+		return;
+	}
 	if (t && signal_ignored(p, sig))
 		return;
 	if (t && signal_stops(p, sig)) {
@@ -140,6 +159,11 @@ void signal_send_thread(struct thread *t, int sig, const struct sig_info *info)
 	job_signal_sent(p, sig);
 	bool stopped = p->px->sig.stopped;
 	bool blocked = blocks(t, sig);
+	if (awaited(t, sig)) {
+		queue(&t->px->sig.pending, sig, info);
+		thread_wake(t, -EINTR);
+		return;
+	}
 	if (!blocked && signal_ignored(p, sig))
 		return;
 	if (!blocked && signal_stops(p, sig)) {

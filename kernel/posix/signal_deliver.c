@@ -39,6 +39,20 @@ static int dequeue(struct thread *t, struct sig_info *info)
 	return sig;
 }
 
+int signal_dequeue_from(struct thread *t, uint64_t set, struct sig_info *info)
+{
+	struct sig_pending *q = &t->px->sig.pending;
+	if (!(q->set & set))
+		q = &t->proc->px->sig.pending;
+	uint64_t candidates = q->set & set;
+	if (!candidates)
+		return 0;
+	int sig = __builtin_ctzll(candidates) + 1;
+	q->set &= ~sig_bit(sig);
+	*info = q->info[sig - 1];
+	return sig;
+}
+
 static bool on_altstack(const struct thread *t, uptr_t sp)
 {
 	const struct sig_altstack *as = &t->px->sig.altstack;

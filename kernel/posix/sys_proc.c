@@ -142,8 +142,15 @@ long sys_wait4(const struct syscall_args *a)
 	/* Every child ends with SIGCHLD, so none is a "clone" child. */
 	if ((options & WCLONE) && !(options & WALL))
 		return -ECHILD;
+	struct proc_wait_req req = {
+		.which = pid > 0 ? PROC_WAIT_PID : pid == -1 ? PROC_WAIT_ANY : PROC_WAIT_PGID,
+		.id = pid > 0 ? pid : -pid,
+		.nohang = options & WNOHANG,
+		.exited = true,
+		.events = options & (WUNTRACED | WCONTINUED),
+	};
 	int status = 0;
-	int r = proc_wait(pid, options & WNOHANG, options & (WUNTRACED | WCONTINUED), &status);
+	int r = proc_wait(&req, &status);
 	if (r == -EINTR)
 		return signal_eintr(SIG_RESTART_SA);   /* restarted after an SA_RESTART handler */
 	if (r > 0 && status_ptr)

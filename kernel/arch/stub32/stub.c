@@ -194,6 +194,12 @@ int arch_signal_setup(struct thread *t, const struct sig_frame *f)
 	return -EFAULT;
 }
 
+int arch_signal_info_out(uptr_t dst, int sig, const struct sig_info *info)
+{
+	(void)dst, (void)sig, (void)info;
+	return -EFAULT;
+}
+
 int arch_signal_return(struct thread *t, struct sig_restored *out)
 {
 	(void)t, (void)out;

@@ -63,7 +63,7 @@ struct siginfo64 {
 	int32_t signo, errno_, code, pad;
 	union {
 		struct { int32_t pid; uint32_t uid; int32_t status; int32_t pad; int64_t utime, stime; } child;
-		struct { int32_t pid; uint32_t uid; } kill;
+		struct { int32_t pid; uint32_t uid; uint64_t value; } kill;   /* and _rt */
 		uint64_t addr;
 		uint8_t bytes[112];
 	} u;
@@ -79,23 +79,38 @@ _Static_assert(__builtin_offsetof(struct rt_frame, uc) == 8, "rt_sigframe.uc");
 _Static_assert(__builtin_offsetof(struct rt_frame, info) == 312, "rt_sigframe.info");
 _Static_assert(__builtin_offsetof(struct ucontext64, mcontext) == 40, "uc_mcontext");
 
-static void fill_siginfo(struct siginfo64 *si, const struct sig_frame *f)
+static void fill_siginfo(struct siginfo64 *si, int sig, const struct sig_info *info)
 {
-	si->signo = f->sig;
-	si->code = f->info.code;
-	switch (f->sig) {
+	si->signo = sig;
+	si->code = info->code;
+	switch (sig) {
 	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGTRAP:
-		if (f->info.code > 0) {      /* raised by a fault, not sent */
-			si->u.addr = f->info.value;
+		if (info->code > 0) {      /* raised by a fault, not sent */
+			si->u.addr = info->value;
 			return;
 		}
 		break;
 	case SIGCHLD:
-		si->u.child.pid = f->info.pid;
-		si->u.child.status = (int32_t)f->info.value;
-		return;
+		if (info->code > 0) {      /* sent by the kernel for a child */
+			si->u.child.pid = info->pid;
+			si->u.child.uid = info->uid;
+			si->u.child.status = (int32_t)info->value;
+			return;
+		}
+		break;
 	}
-	si->u.kill.pid = f->info.pid;
+	si->u.kill.pid = info->pid;
+	si->u.kill.uid = info->uid;
+	if (info->code < 0 && info->code != SI_TKILL)
+		si->u.kill.value = info->value;   /* sigqueue's si_value */
+}
+
+int arch_signal_info_out(uptr_t dst, int sig, const struct sig_info *info)
+{
+	struct siginfo64 si;
+	memset(&si, 0, sizeof(si));
+	fill_siginfo(&si, sig, info);
+	return copy_to_user(dst, &si, sizeof(si)) < 0 ? -EFAULT : 0;
 }
 
 static void save_registers(struct sigcontext64 *sc, const struct trapframe *tf,
@@ -144,7 +159,7 @@ int arch_signal_setup(struct thread *t, const struct sig_frame *f)
 	save_registers(&frame.uc.mcontext, tf, f);
 	frame.uc.mcontext.fpstate = fpstate;
 	frame.uc.sigmask = f->saved_mask;
-	fill_siginfo(&frame.info, f);
+	fill_siginfo(&frame.info, f->sig, &f->info);
 	if (copy_to_user(fpstate, fpu, FPU_SIZE) < 0 ||
 	    copy_to_user(frame_at, &frame, sizeof(frame)) < 0)
 		return -EFAULT;

@@ -174,6 +174,10 @@ int arch_signal_setup(struct thread *t, const struct sig_frame *f);
  * and restores the registers and FPU state. 0, or -EFAULT with nothing
  * restored. */
 int arch_signal_return(struct thread *t, struct sig_restored *out);
+/* Writes Linux's siginfo for sig and info at user address dst (as a
+ * handler's frame holds it): 0 or -EFAULT. */
+struct sig_info;
+int arch_signal_info_out(uptr_t dst, int sig, const struct sig_info *info);
 /* The user stack pointer saved at t's kernel entry. */
 uptr_t arch_signal_user_sp(const struct thread *t);
 /* Makes the system call t is returning from run again (its number back in

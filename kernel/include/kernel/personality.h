@@ -97,13 +97,13 @@ void personality_batch_entry_end(void);
  * zombies (the core frees the child at once).
  * wait_event: wait4 of child's parent, with the personality's options
  * `events` (opaque to the core), looks at child, which is alive: true
- * when child has news for it (stopped or continued), consumed and its wait
- * status in *status. */
+ * when child has news for it (stopped or continued), its wait status in
+ * *status, consumed unless keep (WNOWAIT). */
 void personality_thread_exit(struct thread *t);
 void personality_process_exit(struct process *p);
 void personality_thread_gone(void);
 bool personality_child_exit(struct process *parent, const struct process *child);
-bool personality_wait_event(struct process *child, unsigned events, int *status);
+bool personality_wait_event(struct process *child, unsigned events, bool keep, int *status);
 
 /* ---- The way back to user mode and waiting ----
  * return_to_user: on every return towards user mode, after the core has let

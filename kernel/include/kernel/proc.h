@@ -173,12 +173,22 @@ void proc_set_rights(struct process *p, const struct myrmex_rights *rights);
  * process, NULL follows the last. p must stay in the table meanwhile. */
 struct process *proc_next(struct process *p);
 struct thread *proc_find_thread(struct process *p, int tid);
-/* wait4: reaps a child: pid > 0 that child, -1 any, 0 one in the caller's
- * process group, < -1 one in group -pid. Returns its pid, 0 (WNOHANG, none
- * ready) or -errno; *status receives the Linux wait status. A live child
- * with news the personality reports for `events` (personality_wait_event:
- * stopped, continued) is returned too, not reaped. */
-int proc_wait(int pid, bool nohang, unsigned events, int *status);
+/* wait4 and waitid: which children a wait is for, and how. */
+enum { PROC_WAIT_ANY, PROC_WAIT_PID, PROC_WAIT_PGID };
+struct proc_wait_req {
+	int which;          /* PROC_WAIT_* */
+	int id;             /* the pid, or the group (0: the caller's) */
+	bool nohang;        /* return 0 at once when no child is ready */
+	bool exited;        /* report (and reap) ended children */
+	bool keep;          /* leave what is reported waitable (WNOWAIT) */
+	unsigned events;    /* the personality's news of live children */
+};
+/* Waits for a child of the caller that req matches: an ended one (reaped
+ * unless keep) or a live one with news the personality reports for
+ * req->events (personality_wait_event: stopped, continued). Returns its
+ * pid, 0 (nohang, none ready) or -errno (-ECHILD: no such child, -EINTR);
+ * *status receives the Linux wait status. */
+int proc_wait(const struct proc_wait_req *req, int *status);
 unsigned proc_count(void);
 unsigned thread_count(void);
 

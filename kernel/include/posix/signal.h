@@ -73,6 +73,7 @@ struct thread;
 /* si_code values. */
 #define SI_USER      0
 #define SI_KERNEL    0x80
+#define SI_QUEUE     (-1)
 #define SI_TKILL     (-6)
 #define SEGV_MAPERR  1
 #define SEGV_ACCERR  2
@@ -106,12 +107,16 @@ struct sig_action {
 	uint64_t mask;       /* blocked while the handler runs */
 };
 
-/* What a pending signal tells its handler (siginfo). */
-struct sig_info {
-	int32_t code;        /* SI_USER, SI_TKILL, SI_KERNEL, SEGV_MAPERR, CLD_EXITED... */
+/* What a pending signal tells its handler (siginfo). Packed to 20 bytes:
+ * a process keeps 64 of them beside its 64 dispositions in one slab page. */
+struct __attribute__((packed, aligned(4))) sig_info {
+	int32_t code;        /* SI_USER, SI_TKILL, SI_QUEUE, SEGV_MAPERR, CLD_EXITED... */
 	int32_t pid;         /* the sender (kill) or the child (SIGCHLD) */
-	uint64_t value;      /* SIGCHLD: the child's status; faults: the address */
+	uint64_t value;      /* SIGCHLD: the child's status; faults: the address;
+	                        sigqueue (a negative code): si_value */
+	uint32_t uid;        /* the sender's uid, as the sender stated it */
 };
+_Static_assert(sizeof(struct sig_info) == 20, "struct sig_info is packed");
 
 /* A pending set: at most one instance of each signal, as for Linux's
  * standard signals (real-time signals are not queued more than once). */
@@ -160,6 +165,10 @@ struct sig_thread {
 	uint8_t restart;             /* enum sig_restart, for the current system call */
 	struct sig_altstack altstack;
 	struct sig_pending pending;  /* tkill, tgkill, faults */
+	/* The set rt_sigtimedwait waits for (0: none). A signal of it that the
+	 * thread blocks is queued and wakes the thread whatever its action
+	 * (sigwait takes it), as Linux does for a blocked signal. */
+	uint64_t waiting;
 };
 
 /* ---- State across process and thread creation ---- */
@@ -215,6 +224,9 @@ long signal_eintr(enum sig_restart how);
  * signal_deliver.c's: delivers the current thread's deliverable signals,
  * restarts or finishes an interrupted system call; may end the thread (a
  * fatal signal, a bad stack). */
+/* Takes off t's pending sets (the thread's first, then the process's) the
+ * lowest signal of `set`, with its information; 0 when none is pending. */
+int signal_dequeue_from(struct thread *t, uint64_t set, struct sig_info *info);
 /* Changes the current thread's blocked mask (SIGKILL and SIGSTOP stay
  * unblocked); signals it blocks now may go to another thread. */
 void signal_set_blocked(struct thread *t, uint64_t mask);
