@@ -61,11 +61,14 @@ struct myrmex_procinfo {
 	uint32_t posix;          /* 1: a POSIX process */
 	uint32_t cmdline_len;    /* bytes of cmdline used (argv strings, each with its NUL) */
 	uint64_t vm_pages;       /* pages committed to its regions */
-	uint64_t utime_ticks;    /* CPU time in 100 Hz ticks */
+	uint64_t utime_ticks;    /* CPU time in user mode, in 100 Hz ticks */
+	uint64_t stime_ticks;    /* CPU time in the kernel, in 100 Hz ticks */
+	uint64_t cutime_ticks;   /* the same of the children it reaped */
+	uint64_t cstime_ticks;
 	uint64_t start_ticks;    /* start after boot, in 100 Hz ticks */
 	char name[16];           /* the command name (comm), NUL-terminated */
 	char cmdline[MYRMEX_PROCINFO_CMDLINE];
 };
-_Static_assert(sizeof(struct myrmex_procinfo) == 328, "struct myrmex_procinfo layout");
+_Static_assert(sizeof(struct myrmex_procinfo) == 352, "struct myrmex_procinfo layout");
 
 #endif

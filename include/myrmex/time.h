@@ -21,7 +21,8 @@
  * formula (myrmex_clock_monotonic below, from clock_info), so that a process
  * reads one clock whether the server or the kernel answers:
  *     MONOTONIC = (tsc - tsc_boot) * mult >> 32, since boot;
- *     REALTIME  = epoch_ns + MONOTONIC (the RTC's time at boot; not settable);
+ *     REALTIME  = epoch_ns + MONOTONIC (the RTC's time at boot, moved by
+ *                 clock_settime: TIME_SET);
  *     MONOTONIC_RAW, MONOTONIC_COARSE and BOOTTIME read as MONOTONIC (nothing
  *     slews the clock, nothing suspends), REALTIME_COARSE as REALTIME.
  *
@@ -52,6 +53,14 @@
  *                the time left that nanosleep reports is the kernel's own
  *                count from its clock, which is the same clock.
  *   TIME_STATS   no arguments; result arg[TIME_STAT_*]: the server's counters.
+ *   TIME_SET     the kernel only (else -EPERM), which has checked the
+ *                caller's right and the time: arg[0] seconds, arg[1]
+ *                nanoseconds of the new REALTIME. The server moves its
+ *                epoch (REALTIME at MONOTONIC 0; MONOTONIC never moves),
+ *                publishes it (clock_publish: the vDSO's page and the
+ *                kernel's own epoch) and moves the deadlines of parked
+ *                absolute REALTIME sleeps, as Linux wakes them when the
+ *                clock is set. status 0; -EINVAL a time before MONOTONIC.
  *
  * Anyone may ask the time or sleep: a program's own sleeps delay only
  * itself, and the per-process limit keeps one process from filling the
@@ -74,6 +83,7 @@
 #define TIME_SLEEP   3u
 #define TIME_CANCEL  4u
 #define TIME_STATS   5u
+#define TIME_SET     6u
 
 /* TIME_SLEEP flags: Linux's TIMER_ABSTIME. */
 #define TIME_ABSTIME 1u
@@ -134,6 +144,10 @@ struct time_sleep_args {     /* TIME_SLEEP */
 	uint64_t sec;            /* >= 0 as a signed number */
 	uint64_t nsec;
 };
+struct time_set_args {       /* TIME_SET */
+	uint64_t sec;
+	uint64_t nsec;
+};
 struct time_cancel_args {    /* TIME_CANCEL */
 	uint64_t handle;         /* the sleep's control ICA */
 };
@@ -143,6 +157,7 @@ struct time_stats_result {   /* TIME_STATS: v[TIME_STAT_*] */
 _Static_assert(sizeof(struct time_get_args) <= 64, "time_get_args fits arg[]");
 _Static_assert(sizeof(struct time_get_result) <= 64, "time_get_result fits arg[]");
 _Static_assert(sizeof(struct time_sleep_args) <= 64, "time_sleep_args fits arg[]");
+_Static_assert(sizeof(struct time_set_args) <= 64, "time_set_args fits arg[]");
 _Static_assert(sizeof(struct time_cancel_args) <= 64, "time_cancel_args fits arg[]");
 _Static_assert(sizeof(struct time_stats_result) <= 64, "time_stats_result fits arg[]");
 

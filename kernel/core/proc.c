@@ -47,6 +47,7 @@ struct thread *thread_alloc(struct process *p)
 	t->kstack = arch_phys_to_virt(stack);
 	t->proc = p;
 	t->tid = next_id++;
+	t->cpu_stamp = arch_read_tsc();
 	list_init(&t->run_link);
 	list_init(&t->sleep_link);
 	list_init(&t->proc_link);
@@ -239,6 +240,7 @@ void thread_exit(void)
 			futex_wake(p, t->clear_child_tid, 1, false);
 	}
 	personality_thread_exit(t);
+	cputime_thread_exit(t);
 	list_remove(&t->proc_link);
 	if (--p->thread_count == 0) {
 		t->proc = NULL;   /* the process may be freed below */
@@ -351,12 +353,19 @@ int proc_wait(const struct proc_wait_req *req, int *status)
 			if (c->state == PROC_ZOMBIE) {
 				int reaped = c->pid;
 				*status = c->wait_status;
-				if (!req->keep)
+				if (!req->keep) {
+					cputime_reap(self, c, req->usage);
 					process_free(c);
+				} else if (req->usage) {
+					*req->usage = cputime_process(c);
+				}
 				return reaped;
 			}
-			if (req->events && personality_wait_event(c, req->events, req->keep, status))
+			if (req->events && personality_wait_event(c, req->events, req->keep, status)) {
+				if (req->usage)
+					*req->usage = cputime_process(c);
 				return c->pid;
+			}
 		}
 		if (!found)
 			return -ECHILD;

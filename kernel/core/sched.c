@@ -85,6 +85,7 @@ void schedule(void)
 	if (next->slice_left <= 0)
 		next->slice_left = SCHED_SLICE_TICKS;
 	this_cpu->current = next;
+	cputime_switch(prev, next);
 	arch_context_switch(prev, next);
 	sched_finish_switch();
 }
@@ -135,6 +136,7 @@ void sched_return_to_user(void)
 		give_way(t);
 	proc_check_killed();
 	personality_return_to_user();
+	cputime_to_user(t);
 }
 
 static void sleepers_insert(struct thread *t)
@@ -226,6 +228,7 @@ int sched_hand_off(struct waitq *q, struct thread *next, long (*restart)(struct 
 		arch_thread_restart_user(next);
 	}
 	this_cpu->current = next;
+	cputime_switch(t, next);
 	arch_context_switch(t, next);
 	sched_finish_switch();
 	return t->wake_result;

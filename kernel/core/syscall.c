@@ -8,6 +8,7 @@
  */
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
+#include <kernel/cputime.h>
 #include <kernel/errno.h>
 #include <kernel/klock.h>
 #include <kernel/personality.h>
@@ -71,6 +72,7 @@ long syscall_run(syscall_fn fn, uint64_t nr, const struct syscall_args *a)
 void syscall_dispatch(struct trapframe *tf)
 {
 	kernel_lock_take();
+	cputime_from_user(current_thread());
 	STAT_INC(syscalls);
 	const struct syscall_args a = {
 		.arg = { arch_tf_syscall_arg(tf, 0), arch_tf_syscall_arg(tf, 1),

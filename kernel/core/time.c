@@ -29,6 +29,22 @@ uint64_t time_realtime_ns(void)
 	return clock.epoch_ns + time_monotonic_ns();
 }
 
+void time_set_epoch(uint64_t epoch_ns)
+{
+	clock.epoch_ns = epoch_ns;
+}
+
+void time_set_realtime(uint64_t ns)
+{
+	uint64_t mono = time_monotonic_ns();
+	clock.epoch_ns = ns > mono ? ns - mono : 0;
+}
+
+uint64_t time_tsc_to_ns(uint64_t ticks)
+{
+	return myrmex_mul_shift32(ticks, clock.mult);
+}
+
 uint64_t time_tsc_khz(void)
 {
 	return clock.tsc_khz;

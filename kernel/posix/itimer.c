@@ -66,7 +66,6 @@ void itimer_get(const struct process *p, uint64_t *value_ns, uint64_t *interval_
 
 void personality_tick(uint64_t now_ns)
 {
-	task_charge_tick(current_thread()->proc);   /* CPU time (sys_task.c) */
 	if (armed_count == 0 || now_ns < earliest)
 		return;
 	earliest = UINT64_MAX;

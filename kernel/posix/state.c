@@ -44,7 +44,6 @@ int personality_process_init(struct process *p, struct process *parent)
 
 void personality_process_free(struct process *p)
 {
-	task_child_freed(p);   /* a reaped child's CPU time goes to its parent */
 	if (p->px)
 		kmem_free(&process_state_cache, p->px);
 	p->px = NULL;

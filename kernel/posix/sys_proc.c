@@ -9,6 +9,7 @@
 #include <posix/signal.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
+#include <posix/posix.h>
 #include <arch/linux_abi.h>
 
 #define CLONE_VM             0x00000100
@@ -38,8 +39,6 @@
 #define WALL       0x40000000u
 #define WCLONE     0x80000000u
 #define WAIT4_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | WNOTHREAD | WALL | WCLONE)
-/* struct rusage: two timevals and fourteen longs. */
-#define RUSAGE_SIZE (2 * sizeof(struct linux_timeval) + 14 * sizeof(linux_ulong))
 
 static struct process *self(void)
 {
@@ -134,20 +133,21 @@ long sys_wait4(const struct syscall_args *a)
 		return -ESRCH;   /* no group -pid */
 	if (status_ptr && probe_word(status_ptr) < 0)
 		return -EFAULT;
-	/* No resource accounting: the usage is all zeros. */
-	uint8_t usage[RUSAGE_SIZE];
-	memset(usage, 0, sizeof(usage));
-	if (rusage && copy_to_user(rusage, usage, sizeof(usage)) < 0)
+	/* The rusage is checked before the wait and written with the reaped
+	 * child's CPU time after it. */
+	if (rusage && posix_rusage_out(rusage, NULL) < 0)
 		return -EFAULT;
 	/* Every child ends with SIGCHLD, so none is a "clone" child. */
 	if ((options & WCLONE) && !(options & WALL))
 		return -ECHILD;
+	struct cpu_usage usage = { 0, 0 };
 	struct proc_wait_req req = {
 		.which = pid > 0 ? PROC_WAIT_PID : pid == -1 ? PROC_WAIT_ANY : PROC_WAIT_PGID,
 		.id = pid > 0 ? pid : -pid,
 		.nohang = options & WNOHANG,
 		.exited = true,
 		.events = options & (WUNTRACED | WCONTINUED),
+		.usage = &usage,
 	};
 	int status = 0;
 	int r = proc_wait(&req, &status);
@@ -155,6 +155,8 @@ long sys_wait4(const struct syscall_args *a)
 		return signal_eintr(SIG_RESTART_SA);   /* restarted after an SA_RESTART handler */
 	if (r > 0 && status_ptr)
 		copy_to_user(status_ptr, &status, sizeof(status));
+	if (r > 0 && rusage)
+		posix_rusage_out(rusage, &usage);
 	return r;
 }
 

@@ -45,9 +45,12 @@ static void describe(struct process *p, struct myrmex_procinfo *out)
 	out->vm_pages = p->vm.committed_pages;
 	size_t n = strlen(p->name);
 	memcpy(out->name, p->name, MIN(n, sizeof(out->name) - 1));
+	struct cpu_usage self = cputime_process(p), children = cputime_children(p);
+	out->utime_ticks = self.user_ns / PROC_TICK_NS;
+	out->stime_ticks = self.sys_ns / PROC_TICK_NS;
+	out->cutime_ticks = children.user_ns / PROC_TICK_NS;
+	out->cstime_ticks = children.sys_ns / PROC_TICK_NS;
 	if (p->px) {
-		/* user_ticks are scheduler ticks (SCHED_HZ a second). */
-		out->utime_ticks = p->px->user_ticks * 100 / SCHED_HZ;
 		out->start_ticks = p->px->start_ns / PROC_TICK_NS;
 		out->cmdline_len = MIN(p->px->cmdline_len, (uint32_t)sizeof(out->cmdline));
 		memcpy(out->cmdline, p->px->cmdline, out->cmdline_len);

@@ -1,19 +1,17 @@
 /*
  * Linux calls about the calling process itself, kept in the kernel (no
- * IPC): prctl (the name: PR_SET_NAME, PR_GET_NAME) and times (CPU time).
+ * IPC): prctl (the name: PR_SET_NAME, PR_GET_NAME), times and getrusage
+ * (CPU time).
  *
  * The name is the process's own (struct process.name, which exec sets from
  * the program's name and the "killed" line prints), cut to Linux's 16-byte
  * comm (15 bytes and a NUL): one per process, where Linux keeps one per
  * thread.
  *
- * CPU time is counted by the scheduler's tick (SCHED_HZ): a tick that finds
- * a thread of a POSIX process running charges that process one tick. The
- * kernel runs with interrupts off, so a tick only ever finds user code
- * running (or the idle halt): system time is not measured and reads 0. The
- * children's time is charged to the parent when it reaps them (as Linux,
- * only children that were waited for; a child freed without a wait, its
- * parent ignoring SIGCHLD, is charged too).
+ * CPU time (times, getrusage, and the rusage of wait4 and waitid) is the
+ * kernel's accounting (kernel/cputime.h): user and system time per
+ * thread, from the TSC at every kernel entry and exit. The children's
+ * time is what the children reaped by wait had, as Linux.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
@@ -29,6 +27,9 @@
 #define PR_GET_NAME   16
 #define TASK_COMM_LEN 16
 #define USER_HZ       100   /* clock_t ticks per second (AT_CLKTCK) */
+#define RUSAGE_SELF     0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_THREAD   1
 
 _Static_assert(PROC_NAME_MAX >= TASK_COMM_LEN, "a process name holds a comm");
 
@@ -63,18 +64,21 @@ long sys_prctl(const struct syscall_args *a)
 	}
 }
 
-static int64_t ticks_to_clock(uint64_t ticks)
+static int64_t ns_to_clock(uint64_t ns)
 {
-	return (int64_t)(ticks / (SCHED_HZ / USER_HZ));
+	return (int64_t)(ns / (1000000000ull / USER_HZ));
 }
 
 long sys_times(const struct syscall_args *a)
 {
 	struct process *p = current_thread()->proc;
 	if (a->arg[0]) {
+		struct cpu_usage self = cputime_process(p), children = cputime_children(p);
 		struct linux_tms t = {
-			.utime = ticks_to_clock(p->px->user_ticks),
-			.cutime = ticks_to_clock(p->px->child_ticks),
+			.utime = ns_to_clock(self.user_ns),
+			.stime = ns_to_clock(self.sys_ns),
+			.cutime = ns_to_clock(children.user_ns),
+			.cstime = ns_to_clock(children.sys_ns),
 		};
 		if (copy_to_user(a->arg[0], &t, sizeof(t)) < 0)
 			return -EFAULT;
@@ -84,15 +88,42 @@ long sys_times(const struct syscall_args *a)
 	return (long)(time_monotonic_ns() / (1000000000ull / USER_HZ));
 }
 
-void task_charge_tick(struct process *p)
+/* struct rusage: the user and system times, then fourteen longs this
+ * kernel does not count (0). */
+struct linux_rusage {
+	struct linux_timeval utime, stime;
+	linux_ulong rest[14];
+};
+
+long posix_rusage_out(uptr_t out, const struct cpu_usage *u)
 {
-	if (p && p->px)
-		p->px->user_ticks++;
+	struct linux_rusage r;
+	memset(&r, 0, sizeof(r));
+	if (u) {
+		r.utime = (struct linux_timeval){ (int64_t)(u->user_ns / 1000000000ull),
+		                                  (int64_t)(u->user_ns % 1000000000ull / 1000) };
+		r.stime = (struct linux_timeval){ (int64_t)(u->sys_ns / 1000000000ull),
+		                                  (int64_t)(u->sys_ns % 1000000000ull / 1000) };
+	}
+	return copy_to_user(out, &r, sizeof(r)) < 0 ? -EFAULT : 0;
 }
 
-void task_child_freed(struct process *c)
+long sys_getrusage(const struct syscall_args *a)
 {
-	struct process *parent = c->parent;
-	if (c->state == PROC_ZOMBIE && parent && parent->px && c->px)
-		parent->px->child_ticks += c->px->user_ticks + c->px->child_ticks;
+	struct thread *t = current_thread();
+	struct cpu_usage u;
+	switch ((int32_t)a->arg[0]) {
+	case RUSAGE_SELF:
+		u = cputime_process(t->proc);
+		break;
+	case RUSAGE_CHILDREN:
+		u = cputime_children(t->proc);
+		break;
+	case RUSAGE_THREAD:
+		u = cputime_thread(t);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return posix_rusage_out(a->arg[1], &u);
 }

@@ -1,7 +1,8 @@
 /*
  * The Linux time calls: clock_gettime, clock_getres, gettimeofday, time,
  * nanosleep and clock_nanosleep; futex wait/wake with timeouts; and the
- * native clock_info. A POSIX process's clock readings and sleeps go to the
+ * native clock_info. The CPU-time clocks are the kernel's own
+ * (posix/cpuclock.h); setting the clock is sys_settime.c's. A POSIX process's clock readings and sleeps go to the
  * time server when one runs (posix/timesrv.h: one IPC each); the kernel
  * answers them itself, from its TSC clock (kernel/time.h) and the
  * scheduler's timed sleeps, for native processes, before the time server
@@ -15,6 +16,7 @@
 #include <kernel/futex.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <posix/cpuclock.h>
 #include <posix/signal.h>
 #include <kernel/time.h>
 #include <myrmex/time.h>
@@ -60,6 +62,11 @@ static uint64_t clock_now(uint32_t clock)
 long sys_clock_gettime(const struct syscall_args *a)
 {
 	uint64_t clock = a->arg[0];
+	if (cpuclock_is((int32_t)clock)) {   /* the kernel's accounting, no IPC */
+		uint64_t ns;
+		int err = cpuclock_read((int32_t)clock, &ns);
+		return err ? err : write_timespec(a->arg[1], ns);
+	}
 	if (!time_clock_valid(clock))
 		return -EINVAL;
 	return write_timespec(a->arg[1], clock_now((uint32_t)clock));
@@ -69,6 +76,10 @@ long sys_clock_gettime(const struct syscall_args *a)
 long sys_clock_getres(const struct syscall_args *a)
 {
 	uint64_t clock = a->arg[0];
+	if (cpuclock_is((int32_t)clock)) {   /* counted from the TSC: 1 ns */
+		int err = cpuclock_check((int32_t)clock);
+		return err ? err : a->arg[1] ? write_timespec(a->arg[1], 1) : 0;
+	}
 	if (!time_clock_valid(clock))
 		return -EINVAL;
 	if (!a->arg[1])

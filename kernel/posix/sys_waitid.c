@@ -16,6 +16,7 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
+#include <posix/posix.h>
 #include <posix/signal.h>
 #include <arch/linux_abi.h>
 
@@ -36,9 +37,6 @@
 
 _Static_assert(WSTOPPED == JOB_WUNTRACED && WCONTINUED == JOB_WCONTINUED,
                "the job-control events are wait4's options");
-
-/* struct rusage: two timevals and fourteen longs. */
-#define RUSAGE_SIZE (2 * sizeof(struct linux_timeval) + 14 * sizeof(linux_ulong))
 
 /* The siginfo fields waitid writes (siginfo_t's header and _sigchld). */
 struct waitid_info {
@@ -76,12 +74,14 @@ long sys_waitid(const struct syscall_args *a)
 		return -EINVAL;
 	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
 		return -EINVAL;
+	struct cpu_usage usage = { 0, 0 };
 	struct proc_wait_req req = {
 		.id = id,
 		.nohang = options & WNOHANG,
 		.exited = options & WEXITED,
 		.keep = options & WNOWAIT,
 		.events = options & (WSTOPPED | WCONTINUED),
+		.usage = &usage,
 	};
 	switch (which) {
 	case P_ALL:
@@ -115,10 +115,7 @@ long sys_waitid(const struct syscall_args *a)
 		info.signo = SIGCHLD;
 		info.pid = r;
 		decode_status(status, &info);
-		/* No resource accounting: the usage is all zeros. */
-		uint8_t usage[RUSAGE_SIZE];
-		memset(usage, 0, sizeof(usage));
-		if (rusage && copy_to_user(rusage, usage, sizeof(usage)) < 0)
+		if (rusage && posix_rusage_out(rusage, &usage) < 0)
 			return -EFAULT;
 	}
 	if (infop && copy_to_user(infop, &info, sizeof(info)) < 0)

@@ -35,6 +35,17 @@ int timesrv_read(uint32_t opcode, uint32_t clock, uint64_t *ns)
 	return 0;
 }
 
+long timesrv_set(uint64_t ns)
+{
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_TIME, TIME_SET, 0);
+	if (err)
+		return err;
+	f.arg[0] = ns / NS_PER_S;
+	f.arg[1] = ns % NS_PER_S;
+	return forward_call(&f);
+}
+
 long timesrv_sleep(uint32_t clock, uint32_t flags, uint64_t ns)
 {
 	struct fwd f;

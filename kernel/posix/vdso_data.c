@@ -12,6 +12,7 @@
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/syscall.h>
+#include <kernel/time.h>
 #include <kernel/usercopy.h>
 #include <myrmex/vdso.h>
 #include <posix/route.h>
@@ -44,6 +45,10 @@ long sys_clock_publish(const struct syscall_args *a)
 		return -EFAULT;
 	if (clock.mult == 0 || clock.tsc_khz == 0)
 		return -EINVAL;
+	/* The time server's REALTIME is the system's: a clock it set
+	 * (TIME_SET) is the kernel's too, for its own answers and for a
+	 * restarted server's clock_info. */
+	time_set_epoch(clock.epoch_ns);
 	if (!vdso_data_page())
 		return 0;   /* no vDSO on this port: nothing to publish into */
 	write_page(&clock, 1);

@@ -511,6 +511,14 @@ static void protocol_refusals(void)
 	CHECK_EQ(time_call(77, 0, 0, 0, 0, res, 0), -ENOSYS);
 	CHECK_EQ(time_call(TIME_CANCEL, 0, 0, 0, 0, res, 0), -EPERM);
 	CHECK_EQ(time_call(TIME_CANCEL, 0, 0, 0, 0, res, 1), -EPERM);
+	/* Setting the clock is the kernel's to ask (it checks the caller):
+	 * refused natively, origin forged or not, and the clock unmoved. */
+	uint64_t epoch = info.epoch_ns;
+	CHECK_EQ(time_call(TIME_SET, 1, 0, 0, 0, res, 0), -EPERM);
+	CHECK_EQ(time_call(TIME_SET, 4000000000ull, 0, 0, 0, res, 1), -EPERM);
+	CHECK_EQ(time_call(TIME_GET, TIME_CLOCK_REALTIME, 0, 0, 0, res, 0), 0);
+	got = res[0] * NS_PER_S + res[1];
+	CHECK(got >= epoch && got - epoch <= kmono(), "TIME_SET refused, yet REALTIME moved");
 }
 
 /* Every handle a forged TIME_CANCEL could name, origin forged too: all

@@ -100,6 +100,8 @@ void trap_dispatch(struct trapframe *tf)
 	bool entered = !kernel_lock_held();
 	if (entered)
 		kernel_lock_take();
+	if (arch_tf_from_user(tf))
+		cputime_from_user(current_thread());
 	if (tf->vector == 14) {
 		page_fault(tf);
 	} else if (tf->vector < 32) {

@@ -16,6 +16,7 @@
 #define KERNEL_PROC_H
 
 #include <kernel/types.h>
+#include <kernel/cputime.h>
 #include <kernel/list.h>
 #include <kernel/vm.h>
 #include <kernel/sched.h>
@@ -78,6 +79,9 @@ struct thread {
 	enum ipc_resume ipc_resume;
 	uptr_t ipc_get_out;            /* get: where its delivery goes (0: nowhere) */
 	uptr_t ipc_get_out_written;    /* where the last get wrote a delivery (sys_get) */
+	/* [cputime] CPU time in TSC ticks, and the TSC at its last edge
+	 * (kernel/cputime.h). */
+	uint64_t cpu_user, cpu_sys, cpu_stamp;
 	/* The personality's state (kernel/personality.h), under its own rules. */
 	struct posix_thread *px;
 	struct arch_thread arch;       /* [arch] */
@@ -124,6 +128,9 @@ struct process {
 	                                  queue: at most IPC_QUEUE_PER_CALLER (kernel/ipc.h) */
 	struct list_node results;      /* control ICAs whose results wait for get */
 	struct waitq ipc_waiters;      /* threads blocked in get [sched] */
+	/* [cputime] TSC ticks of its ended threads, and of the children it
+	 * reaped (theirs and their reaped children's; kernel/cputime.h). */
+	uint64_t cpu_gone_user, cpu_gone_sys, cpu_child_user, cpu_child_sys;
 	/* [dev] */
 	struct device *device;         /* the device given to this driver, or NULL */
 	/* [ica] */
@@ -182,6 +189,7 @@ struct proc_wait_req {
 	bool exited;        /* report (and reap) ended children */
 	bool keep;          /* leave what is reported waitable (WNOWAIT) */
 	unsigned events;    /* the personality's news of live children */
+	struct cpu_usage *usage;   /* if not NULL: the reported child's CPU time */
 };
 /* Waits for a child of the caller that req matches: an ended one (reaped
  * unless keep) or a live one with news the personality reports for

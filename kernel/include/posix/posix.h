@@ -32,11 +32,6 @@ struct posix_thread {
 struct posix_process {
 	struct sig_process sig;          /* dispositions, pending signals, interval timer */
 	unsigned umask;                  /* file mode creation mask */
-	/* CPU time (sys_task.c), in scheduler ticks (SCHED_HZ): the ticks
-	 * that found a thread of this process running, all in user mode,
-	 * since the kernel runs with interrupts off; and those of the
-	 * children reaped by wait (theirs and their children's). */
-	uint64_t user_ticks, child_ticks;
 	/* For /proc (sys_procinfo.c): when the process was made (monotonic
 	 * ns), and its argv strings as the last exec gave them (each with its
 	 * NUL, cut at POSIX_CMDLINE_MAX bytes; kept by fork). */
@@ -52,12 +47,13 @@ struct posix_process {
 	bool execed;
 };
 
-/* A scheduler tick found a thread of p running (sys_task.c). */
-void task_charge_tick(struct process *p);
-/* Child c is freed: its time goes to its parent's children's time. */
-void task_child_freed(struct process *c);
 
 struct syscall_args;
+struct cpu_usage;
+
+/* Writes Linux's struct rusage with u's times (NULL: all zeros) to out:
+ * 0 or -EFAULT (sys_task.c). */
+long posix_rusage_out(uptr_t out, const struct cpu_usage *u);
 
 /* Whether the calling process is a POSIX one (its file calls go to the file
  * manager). */

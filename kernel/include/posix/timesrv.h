@@ -24,5 +24,9 @@ int timesrv_read(uint32_t opcode, uint32_t clock, uint64_t *ns);
  * -EINVAL refused; any other -errno: the server could not sleep for us
  * (gone, full), and the caller sleeps in the kernel instead. */
 long timesrv_sleep(uint32_t clock, uint32_t flags, uint64_t ns);
+/* TIME_SET: REALTIME becomes ns (checked: not below MONOTONIC). 0 (the
+ * server has published the new epoch, which the kernel took), -EINVAL, or
+ * another -errno: the caller sets the kernel's clock itself. */
+long timesrv_set(uint64_t ns);
 
 #endif

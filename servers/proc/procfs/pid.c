@@ -27,9 +27,11 @@ static void stat_file(const struct myrmex_procinfo *p, struct procfs_out *o)
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt
 	 * majflt cmajflt utime stime cutime cstime priority nice num_threads
 	 * itrealvalue starttime vsize rss, then 28 fields Myrmex keeps as 0. */
-	out_printf(o, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %llu 0 0 0 20 0 %u 0 %llu %llu %llu",
+	out_printf(o, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %llu %llu %llu %llu 20 0 %u 0 %llu %llu %llu",
 	           p->pid, p->name, (char)p->state, p->ppid, p->pgid, p->sid,
-	           (unsigned long long)p->utime_ticks, p->threads, (unsigned long long)p->start_ticks,
+	           (unsigned long long)p->utime_ticks, (unsigned long long)p->stime_ticks,
+	           (unsigned long long)p->cutime_ticks, (unsigned long long)p->cstime_ticks,
+	           p->threads, (unsigned long long)p->start_ticks,
 	           (unsigned long long)p->vm_pages * 4096, (unsigned long long)p->vm_pages);
 	for (int i = 0; i < 28; i++)
 		out_printf(o, " 0");

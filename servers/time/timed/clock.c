@@ -1,8 +1,8 @@
 /*
  * The clocks: CLOCK_MONOTONIC from the TSC with the kernel's calibration
- * and formula (learnt once with clock_info), CLOCK_REALTIME the RTC's time
- * at boot plus that; TIME_GET and TIME_GETRES; and the same clock published
- * to the vDSO's clock page. Reading a clock makes no system call: rdtsc, a
+ * and formula (learnt once with clock_info), CLOCK_REALTIME the epoch (the
+ * RTC's time at boot, moved by TIME_SET) plus that; TIME_GET, TIME_GETRES
+ * and TIME_SET; and the same clock published to the vDSO's clock page. Reading a clock makes no system call: rdtsc, a
  * multiply and a shift.
  */
 #include "timed.h"
@@ -62,6 +62,30 @@ int64_t do_get(struct server_request *rq)
 	uint64_t ns = clock_monotonic();
 	put_ns(rq, time_clock_is_realtime(clock) ? info.epoch_ns + ns : ns);
 	counts_main.gets++;
+	return 0;
+}
+
+/* TIME_SET (only from the kernel, which checked the caller and the time):
+ * the new epoch, published at once so that the vDSO, the kernel and this
+ * server keep one REALTIME. */
+int64_t do_set(struct server_request *rq)
+{
+	const struct time_set_args *a = SERVER_IN(rq, struct time_set_args);
+	if (a->nsec >= NS_PER_S || a->sec > UINT64_MAX / NS_PER_S - 1) {
+		counts_main.refused++;
+		return -EINVAL;
+	}
+	uint64_t ns = a->sec * NS_PER_S + a->nsec;
+	uint64_t now = clock_monotonic();
+	if (ns < now) {
+		counts_main.refused++;
+		return -EINVAL;
+	}
+	info.epoch_ns = ns - now;
+	int err = clock_publish();
+	if (err < 0)
+		myrmex_log(TIMED_NAME, "clock_publish after TIME_SET: %d", err);
+	sleep_clock_set();
 	return 0;
 }
 

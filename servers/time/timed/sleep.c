@@ -17,6 +17,9 @@
 
 struct sleeper {
 	int used;
+	int realtime_abs;              /* an absolute REALTIME sleep: deadline moves with
+	                                  the epoch (sleep_clock_set) */
+	uint64_t real_target;          /* its REALTIME ns */
 	uint64_t deadline;             /* monotonic ns */
 	struct server_request rq;
 };
@@ -52,7 +55,8 @@ static uint64_t deadline_of(uint64_t clock, uint64_t flags, uint64_t ns, uint64_
 
 /* Puts d in the table; 0, or -EAGAIN (full, or its process has its
  * share). *kick says the alarm thread must look again. Locked. */
-static int park(const struct server_request *rq, uint64_t deadline, int *kick)
+static int park(const struct server_request *rq, uint64_t deadline, int realtime_abs,
+                uint64_t real_target, int *kick)
 {
 	struct sleeper *free_slot = NULL;
 	unsigned mine = 0;
@@ -67,6 +71,8 @@ static int park(const struct server_request *rq, uint64_t deadline, int *kick)
 	if (!free_slot || mine >= TIME_MAX_SLEEPS_PER_PROCESS)
 		return -EAGAIN;
 	free_slot->used = 1;
+	free_slot->realtime_abs = realtime_abs;
+	free_slot->real_target = real_target;
 	free_slot->deadline = deadline;
 	free_slot->rq = *rq;
 	parked++;
@@ -94,7 +100,8 @@ int64_t do_sleep(struct server_request *rq)
 		return 0;   /* nothing to wait for */
 	int kick = 0;
 	lock();
-	int err = park(rq, deadline, &kick);
+	int realtime_abs = (flags & TIME_ABSTIME) && time_clock_is_realtime(clock);
+	int err = park(rq, deadline, realtime_abs, ns, &kick);
 	unlock();
 	if (err) {
 		counts_main.refused++;
@@ -157,6 +164,26 @@ uint64_t sleep_answer_due(uint64_t now)
 		if (n < BATCH || next > now)
 			return next;
 	}
+}
+
+void sleep_clock_set(void)
+{
+	int kick = 0;
+	lock();
+	for (unsigned i = 0; i < TIME_MAX_SLEEPS; i++) {
+		struct sleeper *s = &table[i];
+		if (!s->used || !s->realtime_abs)
+			continue;
+		uint64_t epoch = clock_epoch_ns();
+		s->deadline = s->real_target > epoch ? s->real_target - epoch : 0;
+		if (s->deadline < armed) {
+			armed = s->deadline;
+			kick = 1;
+		}
+	}
+	unlock();
+	if (kick)
+		alarm_kick();
 }
 
 unsigned sleep_parked(void)

@@ -12,13 +12,14 @@ static const struct server_op ops[] = {
 	[TIME_SLEEP] = { do_sleep, 0 },
 	[TIME_CANCEL] = { do_cancel, SERVER_KERNEL_ONLY },
 	[TIME_STATS] = { do_stats, 0 },
+	[TIME_SET] = { do_set, SERVER_KERNEL_ONLY },
 };
 
-/* A TIME_CANCEL the kernel did not send is refused by the library before
+/* A TIME_CANCEL or TIME_SET the kernel did not send is refused by the library before
  * do_cancel runs; it still counts as refused. */
 static void handled(struct server_request *rq, int64_t status)
 {
-	if (status == -EPERM && rq->d.opcode == TIME_CANCEL)
+	if (status == -EPERM && (rq->d.opcode == TIME_CANCEL || rq->d.opcode == TIME_SET))
 		counts_main.refused++;
 }
 

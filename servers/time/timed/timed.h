@@ -30,6 +30,7 @@ uint64_t clock_epoch_ns(void);            /* REALTIME at monotonic 0 */
 uint64_t clock_tsc_khz(void);
 int64_t do_get(struct server_request *rq);
 int64_t do_getres(struct server_request *rq);
+int64_t do_set(struct server_request *rq);
 
 /* sleep.c: parked sleeps, under a lock. */
 int64_t do_sleep(struct server_request *rq);
@@ -39,6 +40,9 @@ int64_t do_cancel(struct server_request *rq);
 uint64_t sleep_answer_due(uint64_t now);
 /* The number of sleeps parked now. */
 unsigned sleep_parked(void);
+/* REALTIME was set: the absolute REALTIME sleeps get their new monotonic
+ * deadlines (the alarm thread is kicked when one moved earlier). */
+void sleep_clock_set(void);
 
 /* alarm.c */
 int alarm_start(void);                    /* 0, or -errno (no thread) */
