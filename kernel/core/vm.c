@@ -38,6 +38,8 @@
 #include <kernel/pmm.h>
 #include <kernel/string.h>
 
+#include "vm_internal.h"
+
 /* Pages kept back from user commitments for kernel objects and tables. */
 #define KERNEL_RESERVE_PAGES 4096
 
@@ -50,7 +52,7 @@ void vm_init(void)
 	commit_limit = free > KERNEL_RESERVE_PAGES ? free - KERNEL_RESERVE_PAGES : 0;
 }
 
-static int commit(struct vm_space *vm, uint64_t pages)
+int commit(struct vm_space *vm, uint64_t pages)
 {
 	if (pages > VM_MAX_COMMIT_PAGES - vm->committed_pages ||
 	    pages > commit_limit - commit_total)
@@ -60,7 +62,7 @@ static int commit(struct vm_space *vm, uint64_t pages)
 	return 0;
 }
 
-static void uncommit(struct vm_space *vm, uint64_t pages)
+void uncommit(struct vm_space *vm, uint64_t pages)
 {
 	KASSERT(pages <= vm->committed_pages);
 	vm->committed_pages -= pages;
@@ -105,7 +107,7 @@ static struct vma *first_ending_above(struct vm_space *vm, vaddr_t addr)
 	return NULL;
 }
 
-static struct vma *find_region(struct vm_space *vm, vaddr_t addr)
+struct vma *find_region(struct vm_space *vm, vaddr_t addr)
 {
 	struct vma *v = first_ending_above(vm, addr);
 	return v && v->start <= addr ? v : NULL;
@@ -130,7 +132,7 @@ struct vma *vm_region_at(struct vm_space *vm, vaddr_t addr)
 	return find_region(vm, addr);
 }
 
-static uint64_t region_pages(const struct vma *v)
+uint64_t region_pages(const struct vma *v)
 {
 	return (v->end - v->start) / PAGE_SIZE;
 }
@@ -151,7 +153,7 @@ static bool mergeable(const struct vma *a, const struct vma *b)
 	       (!a->fmap || a->fpage + region_pages(a) == b->fpage);
 }
 
-static bool range_is_free(struct vm_space *vm, vaddr_t start, vaddr_t end)
+bool range_is_free(struct vm_space *vm, vaddr_t start, vaddr_t end)
 {
 	struct vma *v = first_ending_above(vm, start);
 	return !v || v->start >= end;
@@ -184,7 +186,7 @@ void vm_space_destroy(struct vm_space *vm)
 }
 
 /* Merges v with its neighbours when they touch and agree on protection. */
-static void merge_around(struct vm_space *vm, struct vma *v)
+void merge_around(struct vm_space *vm, struct vma *v)
 {
 	if (v->link.prev != &vm->regions) {
 		struct vma *p = region_of(v->link.prev);
@@ -221,6 +223,12 @@ static void set_fmap(struct vm_space *vm, struct vma *v, struct fmap *m, uint64_
 static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
                          struct fmap *m, bool anon_shared)
 {
+	return vm_insert_region(vm, start, end, prot, m, 0, anon_shared);
+}
+
+int vm_insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
+                     struct fmap *m, uint64_t fpage, bool anon_shared)
+{
 	if (vm->region_count >= VM_MAX_REGIONS)
 		return -ENOMEM;
 	struct vma *v = kmem_alloc(&vma_cache);
@@ -230,7 +238,7 @@ static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsign
 	v->end = end;
 	v->prot = prot;
 	v->anon_shared = anon_shared;
-	set_fmap(vm, v, m, 0);
+	set_fmap(vm, v, m, fpage);
 	struct vma *after = first_ending_above(vm, start);
 	list_insert_before(after ? &after->link : &vm->regions, &v->link);
 	vm->region_count++;
@@ -239,7 +247,7 @@ static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsign
 }
 
 /* Makes addr a region boundary, cutting the region that spans it. */
-static int vm_split_at(struct vm_space *vm, vaddr_t addr)
+int vm_split_at(struct vm_space *vm, vaddr_t addr)
 {
 	struct vma *v = find_region(vm, addr);
 	if (!v || v->start == addr)
@@ -321,7 +329,7 @@ static int unshare_page(struct vm_space *vm, vaddr_t va, paddr_t pa, unsigned pr
 }
 
 /* Removes [start, end) from the space; holes are fine. */
-static int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
+int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
 {
 	int err = vm_split_at(vm, start);
 	if (!err)
@@ -342,7 +350,7 @@ static int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
 }
 
 /* Highest free range of size bytes in [USER_MMAP_BASE, USER_MMAP_TOP); 0 when none. */
-static vaddr_t find_gap(struct vm_space *vm, uint64_t size)
+vaddr_t find_gap(struct vm_space *vm, uint64_t size)
 {
 	vaddr_t end = USER_MMAP_TOP;
 	struct list_node *n;
@@ -359,7 +367,7 @@ static vaddr_t find_gap(struct vm_space *vm, uint64_t size)
 	return end - USER_MMAP_BASE >= size ? end - size : 0;
 }
 
-static int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot)
+int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot)
 {
 	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
 		if (arch_as_lookup(&vm->as, va, NULL))

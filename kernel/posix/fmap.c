@@ -82,6 +82,11 @@ void fmap_region_remove(struct vma *v)
 		fmap_abandon(m);
 }
 
+uint64_t fmap_pages(const struct fmap *m)
+{
+	return m->npages;
+}
+
 bool fmap_is_shared(const struct fmap *m)
 {
 	return m->shared;

@@ -87,3 +87,38 @@ long sys_mprotect(const struct syscall_args *a)
 		return -EINVAL;
 	return vm_protect(my_vm(), a->arg[0], a->arg[1], prot_to_map(a->arg[2]));
 }
+
+/* Linux's mremap flags. MREMAP_DONTUNMAP (move, leaving the old range
+ * mapped and empty) is not built: -EINVAL, as a kernel without it. */
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED   2
+
+/* PAGE_ALIGN as Linux: a length within a page of the top wraps to 0. */
+static uint64_t page_align(uint64_t len)
+{
+	return (len + PAGE_SIZE - 1) & ~(uint64_t)PAGE_MASK;
+}
+
+long sys_mremap(const struct syscall_args *a)
+{
+	uint64_t addr = a->arg[0], flags = a->arg[3];
+	uint64_t old_len = page_align(a->arg[1]), new_len = page_align(a->arg[2]);
+	if (flags & ~(uint64_t)(MREMAP_MAYMOVE | MREMAP_FIXED))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if ((addr & PAGE_MASK) || new_len == 0)
+		return -EINVAL;
+	/* A zero old_len duplicates a shared mapping on Linux (not built);
+	 * of a private one it is -EINVAL there too. */
+	if (old_len == 0)
+		return -EINVAL;
+	if (addr > ARCH_USER_TOP || old_len > ARCH_USER_TOP - addr)
+		return -EFAULT;   /* no region can hold it */
+	unsigned vflags = ((flags & MREMAP_MAYMOVE) ? VM_REMAP_MAYMOVE : 0) |
+	                  ((flags & MREMAP_FIXED) ? VM_REMAP_FIXED : 0);
+	vaddr_t where = a->arg[4];
+	int err = vm_remap(my_vm(), addr, old_len, new_len, vflags, &where);
+	fmap_flush(current_thread()->proc);   /* notices of file pages that went */
+	return err ? err : (long)where;
+}

@@ -149,6 +149,8 @@ void personality_user_fault(enum user_fault kind, uptr_t addr, const char *cause
 void fmap_region_add(struct fmap *m, struct vma *v);
 void fmap_region_remove(struct vma *v);
 bool fmap_is_shared(const struct fmap *m);
+/* The pages the map was made with (a region never grows past them). */
+uint64_t fmap_pages(const struct fmap *m);
 bool fmap_may_protect(const struct fmap *m, unsigned prot);
 int fmap_fault(struct vm_space *vm, struct fmap *m, uint64_t fpage, vaddr_t va, unsigned access,
                uint64_t room);

@@ -128,6 +128,18 @@ void vm_unmap_files(struct vm_space *vm);
 /* The region containing addr, or NULL. */
 struct vma *vm_region_at(struct vm_space *vm, vaddr_t addr);
 int vm_protect(struct vm_space *vm, vaddr_t addr, uint64_t size, unsigned prot);
+/* mremap (kernel/core/vm_remap.c): resizes the range [addr, addr +
+ * old_len) (page aligned, new_len > 0) of one region, in place or moved
+ * (VM_REMAP_MAYMOVE) to a free range, or moved to *new_addr
+ * (VM_REMAP_FIXED, which unmaps what was there); *new_addr receives the
+ * result. Errors as Linux's: -EFAULT (no region at addr, or the range
+ * crosses regions), -ENOMEM (no room in place and not MAYMOVE, limits),
+ * -EINVAL (a bad or overlapping target), -EPERM (a target below
+ * USER_BASE). */
+#define VM_REMAP_MAYMOVE 1u
+#define VM_REMAP_FIXED   2u
+int vm_remap(struct vm_space *vm, vaddr_t addr, uint64_t old_len, uint64_t new_len,
+             unsigned flags, vaddr_t *new_addr);
 /* Moves the program break; returns the new break, or the old one on failure. */
 vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk);
 /* Resolves a fault at addr (demand-zero allocation, copy-on-write, a file

@@ -41,6 +41,7 @@ const syscall_fn personality_calls[] = {
 	[22] = sys_pipe,
 	[23] = sys_select,
 	[24] = sys_sched_yield,
+	[25] = sys_mremap,
 	[26] = sys_msync,
 	[28] = sys_madvise,
 	[32] = sys_dup,
