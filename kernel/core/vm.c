@@ -54,8 +54,9 @@ void vm_init(void)
 
 int commit(struct vm_space *vm, uint64_t pages)
 {
-	if (pages > VM_MAX_COMMIT_PAGES - vm->committed_pages ||
-	    pages > commit_limit - commit_total)
+	/* The system's budget only, as Linux has no limit per process by
+	 * default: one process may take all of it. */
+	if (pages > commit_limit - commit_total)
 		return -ENOMEM;
 	vm->committed_pages += pages;
 	commit_total += pages;
@@ -75,6 +76,11 @@ int vm_reserve_pages(uint64_t pages)
 		return -ENOMEM;
 	commit_total += pages;
 	return 0;
+}
+
+uint64_t vm_commit_limit_pages(void)
+{
+	return commit_limit;
 }
 
 void vm_release_pages(uint64_t pages)
@@ -149,7 +155,7 @@ static void free_region(struct vma *v)
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
 	return a->end == b->start && a->prot == b->prot && a->fmap == b->fmap &&
-	       a->anon_shared == b->anon_shared &&
+	       a->anon_shared == b->anon_shared && a->noreserve == b->noreserve &&
 	       (!a->fmap || a->fpage + region_pages(a) == b->fpage);
 }
 
@@ -223,11 +229,11 @@ static void set_fmap(struct vm_space *vm, struct vma *v, struct fmap *m, uint64_
 static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
                          struct fmap *m, bool anon_shared)
 {
-	return vm_insert_region(vm, start, end, prot, m, 0, anon_shared);
+	return vm_insert_region(vm, start, end, prot, m, 0, anon_shared, false);
 }
 
 int vm_insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
-                     struct fmap *m, uint64_t fpage, bool anon_shared)
+                     struct fmap *m, uint64_t fpage, bool anon_shared, bool noreserve)
 {
 	if (vm->region_count >= VM_MAX_REGIONS)
 		return -ENOMEM;
@@ -238,6 +244,7 @@ int vm_insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned p
 	v->end = end;
 	v->prot = prot;
 	v->anon_shared = anon_shared;
+	v->noreserve = noreserve;
 	set_fmap(vm, v, m, fpage);
 	struct vma *after = first_ending_above(vm, start);
 	list_insert_before(after ? &after->link : &vm->regions, &v->link);
@@ -261,6 +268,7 @@ int vm_split_at(struct vm_space *vm, vaddr_t addr)
 	tail->end = v->end;
 	tail->prot = v->prot;
 	tail->anon_shared = v->anon_shared;
+	tail->noreserve = v->noreserve;
 	set_fmap(vm, tail, v->fmap, v->fpage + (addr - v->start) / PAGE_SIZE);
 	v->end = addr;
 	list_insert_before(v->link.next, &tail->link);
@@ -268,18 +276,34 @@ int vm_split_at(struct vm_space *vm, vaddr_t addr)
 	return 0;
 }
 
+struct release_args {
+	struct vm_space *vm;
+	uint64_t count;
+};
+
 static int release_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
 {
-	struct vm_space *vm = arg;
+	struct release_args *r = arg;
 	(void)prot;
-	arch_as_unmap(&vm->as, va);
+	arch_as_unmap(&r->vm->as, va);
 	pmm_page_unref(pa);
+	r->count++;
 	return 0;
 }
 
-static void release_pages(struct vm_space *vm, vaddr_t start, vaddr_t end)
+/* Unmaps the pages of [start, end); returns how many were mapped. */
+static uint64_t release_pages(struct vm_space *vm, vaddr_t start, vaddr_t end)
 {
-	arch_as_walk(&vm->as, start, end, release_page, vm);
+	struct release_args r = { vm, 0 };
+	arch_as_walk(&vm->as, start, end, release_page, &r);
+	return r.count;
+}
+
+/* The pages region v has committed: all of them, or for a noreserve one
+ * those present (given by the caller, which has just released them). */
+static uint64_t committed_of(const struct vma *v, uint64_t present)
+{
+	return v->noreserve ? present : region_pages(v);
 }
 
 void vm_release_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
@@ -339,8 +363,8 @@ int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end)
 	struct vma *v = first_ending_above(vm, start);
 	while (v && v->start < end) {
 		struct list_node *next = v->link.next;
-		release_pages(vm, v->start, v->end);
-		uncommit(vm, region_pages(v));
+		uint64_t present = release_pages(vm, v->start, v->end);
+		uncommit(vm, committed_of(v, present));
 		list_remove(&v->link);
 		free_region(v);
 		vm->region_count--;
@@ -367,17 +391,21 @@ vaddr_t find_gap(struct vm_space *vm, uint64_t size)
 	return end - USER_MMAP_BASE >= size ? end - size : 0;
 }
 
-int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot)
+int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot, bool charge)
 {
 	for (vaddr_t va = start; va < end; va += PAGE_SIZE) {
 		if (arch_as_lookup(&vm->as, va, NULL))
 			continue;
+		if (charge && commit(vm, 1) < 0)
+			return -ENOMEM;   /* a noreserve region's page: committed now */
 		paddr_t pa = pmm_alloc_page();
-		if (!pa)
-			return -ENOMEM;
-		int err = arch_as_map(&vm->as, va, pa, (prot & MAP_R) ? prot | MAP_U : 0);
+		int err = pa ? arch_as_map(&vm->as, va, pa, (prot & MAP_R) ? prot | MAP_U : 0)
+		             : -ENOMEM;
 		if (err) {
-			pmm_free_page(pa);
+			if (pa)
+				pmm_free_page(pa);
+			if (charge)
+				uncommit(vm, 1);
 			return err == -EAGAIN ? -ENOMEM : err;
 		}
 	}
@@ -414,24 +442,28 @@ static int map_region(struct vm_space *vm, vaddr_t *addr, uint64_t size, unsigne
 		if (!start)
 			return -ENOMEM;
 	}
-	int err = commit(vm, size / PAGE_SIZE);
+	/* A noreserve region (private anonymous only) commits its pages as
+	 * they come (populate), not now. */
+	bool anon_shared = (flags & VM_SHARED) && !m;
+	bool noreserve = (flags & VM_NORESERVE) && !m && !anon_shared;
+	uint64_t charge = noreserve ? 0 : size / PAGE_SIZE;
+	int err = commit(vm, charge);
 	if (err)
 		return err;
 	if (flags & VM_FIXED) {
 		err = remove_range(vm, start, start + size);
 		if (err) {
-			uncommit(vm, size / PAGE_SIZE);
+			uncommit(vm, charge);
 			return err;
 		}
 	}
-	bool anon_shared = (flags & VM_SHARED) && !m;
-	err = insert_region(vm, start, start + size, prot, m, anon_shared);
+	err = vm_insert_region(vm, start, start + size, prot, m, 0, anon_shared, noreserve);
 	if (err) {
-		uncommit(vm, size / PAGE_SIZE);
+		uncommit(vm, charge);
 		return err;
 	}
 	if ((flags & (VM_POPULATE | VM_SHARED)) && !m) {
-		err = populate(vm, start, start + size, prot);
+		err = populate(vm, start, start + size, prot, noreserve);
 		if (err) {
 			remove_range(vm, start, start + size);
 			return err;
@@ -557,7 +589,7 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
 		return fmap_fault(vm, v->fmap, v->fpage + (va - v->start) / PAGE_SIZE, va, access,
 		                  (v->end - va) / PAGE_SIZE);
 	if (!pa)
-		return populate(vm, va, va + PAGE_SIZE, v->prot);
+		return populate(vm, va, va + PAGE_SIZE, v->prot, v->noreserve);
 	if (!(access & VM_ACCESS_WRITE) || (mapped & MAP_W))
 		return -EFAULT;   /* present yet faulting: a protection violation */
 	if (keeps_shared(v))
@@ -576,7 +608,7 @@ int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 		struct vma *v = find_region(vm, va);
 		if (!v || v->fmap)
 			return -EFAULT;   /* the loader and signal frames never write files */
-		int err = populate(vm, page, page + PAGE_SIZE, v->prot);
+		int err = populate(vm, page, page + PAGE_SIZE, v->prot, v->noreserve);
 		if (err)
 			return err;
 		paddr_t pa = arch_as_lookup(&vm->as, page, NULL);
@@ -648,6 +680,7 @@ int vm_space_clone(struct vm_space *dst, struct vm_space *src)
 		v->end = from->end;
 		v->prot = from->prot;
 		v->anon_shared = from->anon_shared;
+		v->noreserve = from->noreserve;
 		set_fmap(dst, v, from->fmap, from->fpage);
 		list_push_back(&dst->regions, &v->link);   /* same order, already merged */
 		dst->region_count++;
@@ -682,8 +715,8 @@ void vm_unmap_files(struct vm_space *vm)
 		struct vma *v = region_of(n);
 		if (!v->fmap)
 			continue;
-		release_pages(vm, v->start, v->end);
-		uncommit(vm, region_pages(v));
+		uint64_t present = release_pages(vm, v->start, v->end);
+		uncommit(vm, committed_of(v, present));
 		list_remove(n);
 		free_region(v);
 		vm->region_count--;

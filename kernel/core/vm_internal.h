@@ -24,11 +24,12 @@ int vm_split_at(struct vm_space *vm, vaddr_t addr);
 int remove_range(struct vm_space *vm, vaddr_t start, vaddr_t end);
 /* The highest free range of size bytes in the mmap area, or 0. */
 vaddr_t find_gap(struct vm_space *vm, uint64_t size);
-/* Allocates every absent page of [start, end): 0 or -ENOMEM. */
-int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot);
+/* Allocates every absent page of [start, end), committing each first when
+ * charge (a noreserve region): 0 or -ENOMEM. */
+int populate(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot, bool charge);
 /* Adds a region over a free range whose pages the caller has committed;
  * a file region's pages start at map page fpage. 0 or -ENOMEM. */
 int vm_insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
-                     struct fmap *m, uint64_t fpage, bool anon_shared);
+                     struct fmap *m, uint64_t fpage, bool anon_shared, bool noreserve);
 
 #endif

@@ -46,7 +46,8 @@ static int collect(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
 /* Maps the present pages of [from, from + len) at to as well (each frame
  * gaining a reference): 0 or -ENOMEM (some mapped: the caller removes the
  * new range). */
-static int copy_mappings(struct vm_space *vm, vaddr_t from, uint64_t len, vaddr_t to)
+static int copy_mappings(struct vm_space *vm, vaddr_t from, uint64_t len, vaddr_t to,
+                         bool charge)
 {
 	vaddr_t at = from, end = from + len;
 	while (at < end) {
@@ -54,9 +55,14 @@ static int copy_mappings(struct vm_space *vm, vaddr_t from, uint64_t len, vaddr_
 		arch_as_walk(&vm->as, at, end, collect, &b);
 		for (unsigned i = 0; i < b.n; i++) {
 			const struct moved_page *mp = &b.page[i];
+			if (charge && commit(vm, 1) < 0)
+				return -ENOMEM;   /* a noreserve region commits what it maps */
 			int err = arch_as_map(&vm->as, to + (mp->va - from), mp->pa, mp->prot);
-			if (err)
+			if (err) {
+				if (charge)
+					uncommit(vm, 1);
 				return -ENOMEM;
+			}
 			pmm_page_ref(mp->pa);
 		}
 		if (b.n < BATCH)
@@ -95,13 +101,13 @@ static int check_resize(struct vm_space *vm, vaddr_t addr, uint64_t old_len, uin
 /* Grows v (which ends at its old end) by extra bytes over a free range. */
 static int grow_in_place(struct vm_space *vm, struct vma *v, uint64_t extra)
 {
-	int err = commit(vm, extra / PAGE_SIZE);
+	int err = commit(vm, v->noreserve ? 0 : extra / PAGE_SIZE);
 	if (err)
 		return err;
 	vaddr_t old_end = v->end;
 	v->end += extra;
 	if (v->anon_shared) {
-		err = populate(vm, old_end, v->end, v->prot);
+		err = populate(vm, old_end, v->end, v->prot, false);
 		if (err) {
 			remove_range(vm, old_end, v->end);   /* uncommits the extra pages */
 			return err;
@@ -126,17 +132,19 @@ static int move(struct vm_space *vm, vaddr_t addr, uint64_t old_len, vaddr_t to,
 	bool anon_shared = v->anon_shared;
 	struct fmap *m = v->fmap;
 	uint64_t fpage = v->fpage;
-	err = commit(vm, new_len / PAGE_SIZE);
+	bool noreserve = v->noreserve;
+	uint64_t charge = noreserve ? 0 : new_len / PAGE_SIZE;
+	err = commit(vm, charge);
 	if (err)
 		return err;
-	err = vm_insert_region(vm, to, to + new_len, prot, m, fpage, anon_shared);
+	err = vm_insert_region(vm, to, to + new_len, prot, m, fpage, anon_shared, noreserve);
 	if (err) {
-		uncommit(vm, new_len / PAGE_SIZE);
+		uncommit(vm, charge);
 		return err;
 	}
-	err = copy_mappings(vm, addr, old_len, to);
+	err = copy_mappings(vm, addr, old_len, to, noreserve);
 	if (!err && anon_shared)
-		err = populate(vm, to + old_len, to + new_len, prot);
+		err = populate(vm, to + old_len, to + new_len, prot, false);
 	if (err) {
 		remove_range(vm, to, to + new_len);   /* its references and commitment */
 		return err;

@@ -22,11 +22,11 @@ static unsigned map_prot(unsigned elf_prot)
 
 /* What vm_map would refuse must be refused here, before anything is
  * mapped: a segment below USER_BASE or across the kernel's windows (between
- * USER_BRK_TOP and USER_MMAP_BASE), or more memory than a process may
- * commit. elf_parse has checked that the segments ascend below USER_MMAP_TOP. */
+ * USER_BRK_TOP and USER_MMAP_BASE), or more memory than the system's
+ * whole commit budget. elf_parse has checked that the segments ascend below USER_MMAP_TOP. */
 static int check_layout(const struct elf_info *info, bool vdso)
 {
-	uint64_t pages = USER_STACK_SIZE / PAGE_SIZE + (vdso ? vdso_pages() : 0);
+	uint64_t pages = vdso ? vdso_pages() : 0;   /* the stack commits as it grows */
 	vaddr_t prev_end = 0;
 	for (unsigned i = 0; i < info->segment_count; i++) {
 		const struct elf_segment *s = &info->segments[i];
@@ -37,7 +37,7 @@ static int check_layout(const struct elf_info *info, bool vdso)
 		pages += (end - MAX(start, prev_end)) / PAGE_SIZE;   /* a shared page counts once */
 		prev_end = MAX(end, prev_end);
 	}
-	return pages > VM_MAX_COMMIT_PAGES ? -ENOMEM : 0;
+	return pages > vm_commit_limit_pages() ? -ENOMEM : 0;
 }
 
 /* Bytes the stack image needs at most: the strings, the vectors, and a
@@ -161,7 +161,7 @@ int loader_install(struct vm_space *vm, const struct program *prog, uptr_t *entr
 	const struct elf_segment *last = &prog->info.segments[prog->info.segment_count - 1];
 	vm->brk_start = vm->brk = ALIGN_UP(last->vaddr + last->memsz, PAGE_SIZE);
 	vaddr_t stack = USER_STACK_TOP - USER_STACK_SIZE;
-	err = vm_map(vm, &stack, USER_STACK_SIZE, MAP_R | MAP_W, VM_NOREPLACE);
+	err = vm_map(vm, &stack, USER_STACK_SIZE, MAP_R | MAP_W, VM_NOREPLACE | VM_NORESERVE);
 	if (!err && prog->vdso)
 		err = vdso_map(vm);
 	if (err)

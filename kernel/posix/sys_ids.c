@@ -74,8 +74,6 @@ static struct rlimit64 limit_of(unsigned resource)
 	}
 	case RLIMIT_NOFILE:
 		return (struct rlimit64){ 64, 64 };
-	case RLIMIT_AS:
-		return (struct rlimit64){ VM_MAX_COMMIT_PAGES * PAGE_SIZE, VM_MAX_COMMIT_PAGES * PAGE_SIZE };
 	default:
 		return (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
 	}

@@ -17,6 +17,7 @@
 #define MAP_PRIVATE         0x02
 #define MAP_FIXED           0x10
 #define MAP_ANONYMOUS       0x20
+#define MAP_NORESERVE       0x4000
 #define MAP_POPULATE        0x8000
 #define MAP_FIXED_NOREPLACE 0x100000
 
@@ -66,6 +67,8 @@ long sys_mmap(const struct syscall_args *a)
 		                     flags & MAP_POPULATE, vm_flags, a->arg[4], offset);
 	if (flags & MAP_POPULATE)
 		vm_flags |= VM_POPULATE;
+	if (flags & MAP_NORESERVE)
+		vm_flags |= VM_NORESERVE;   /* committed page by page, as it is touched */
 	if (type != MAP_PRIVATE)   /* MAP_SHARED (or MAP_SHARED_VALIDATE) */
 		vm_flags |= VM_SHARED;
 	vaddr_t where = addr;

@@ -295,7 +295,7 @@ static void check_bad_images(int tid)
 	          p.eh->entry = 0x2000);
 	BAD_IMAGE(-ENOEXEC, p.data->vaddr = MYRMEX_ICA_WINDOW);       /* the kernel's window */
 	BAD_IMAGE(-ENOEXEC, p.data->vaddr = MYRMEX_DEVICE_WINDOW - PAGE);
-	BAD_IMAGE(-ENOMEM, p.data->memsz = 256ull << 20);             /* over the commit limit */
+	BAD_IMAGE(-ENOMEM, p.data->memsz = 1ull << 30);               /* over the commit budget */
 #undef BAD_IMAGE
 	probe_build(&p);
 	load_image(&p);

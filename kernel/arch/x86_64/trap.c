@@ -61,9 +61,12 @@ static void page_fault(struct trapframe *tf)
 			return;
 		char cause[64];
 		if (err == -ENXIO || err == -EIO || err == -ENOMEM) {
-			/* A file page past the end, revoked, or unreadable: Linux's SIGBUS. */
-			ksnprintf(cause, sizeof(cause), "bus error (file page %s)",
-			          err == -ENXIO ? "past the end of the file" : "not available");
+			/* A file page past the end, revoked, or unreadable, or no
+			 * memory left for a page of a noreserve region (a stack):
+			 * SIGBUS. */
+			ksnprintf(cause, sizeof(cause), "bus error (%s)",
+			          err == -ENXIO ? "file page past the end of the file"
+			          : err == -EIO ? "file page not available" : "out of memory");
 			personality_user_fault(USER_FAULT_BUS, addr, cause, tf->rip);
 			return;
 		}

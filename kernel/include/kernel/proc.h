@@ -24,7 +24,7 @@
 #include <myrmex/rights.h>
 
 #define PROC_NAME_MAX        32
-#define PROC_MAX             64     /* processes in the system */
+#define PROC_MAX             1024   /* processes in the system */
 #define PROC_MAX_THREADS     32     /* threads per process */
 #define KSTACK_PAGES         4      /* kernel stack per thread */
 

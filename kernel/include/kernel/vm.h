@@ -2,8 +2,10 @@
  * User address spaces: a list of regions (VMAs) over the architecture's page
  * tables. Anonymous memory is demand-zero: a region promises memory, the page
  * fault that first touches a page allocates it. Every page a region may need
- * is committed when the region is made, against the process's limit and the
- * system-wide budget, so a fault in a valid region never runs out of memory.
+ * is committed when the region is made, against the system-wide budget, so
+ * a fault in a valid region never runs out of memory; except in a
+ * noreserve region (the stack, MAP_NORESERVE), which commits each page when
+ * it comes, so that 8 MiB stacks cost what they use.
  *
  * Locking: a vm_space and its regions are guarded by the kernel lock
  * (kernel/klock.h); [vm] in kernel/proc.h: each address space's own lock
@@ -34,9 +36,10 @@ _Static_assert(USER_BASE < MYRMEX_DEVICE_WINDOW &&
                MYRMEX_DEVICE_WINDOW + 6 * MYRMEX_DEVICE_BAR_SPAN <= MYRMEX_ICA_WINDOW &&
                USER_MMAP_BASE < USER_MMAP_TOP, "the user address-space layout");
 
-/* Per-process limits (one process cannot exhaust kernel memory). */
+/* Per-process limits (one process cannot exhaust kernel memory). Memory
+ * itself has none per process, as Linux by default: the system's commit
+ * budget (vm_commit_limit_pages) is the limit. */
 #define VM_MAX_REGIONS        512
-#define VM_MAX_COMMIT_PAGES   (256ull << 20 >> PAGE_SHIFT)  /* 256 MiB */
 #define VM_MAX_TABLE_PAGES    512
 
 /* Region flags for vm_map. */
@@ -44,6 +47,8 @@ _Static_assert(USER_BASE < MYRMEX_DEVICE_WINDOW &&
 #define VM_NOREPLACE  2u   /* at exactly addr, failing with -EEXIST if taken */
 #define VM_POPULATE   4u   /* allocate every page now */
 #define VM_SHARED     8u   /* anonymous, shared with forked children (implies VM_POPULATE) */
+#define VM_NORESERVE 16u   /* private anonymous: each page committed when it comes (a
+                              stack, MAP_NORESERVE), not the whole region now */
 
 /* Access kinds for vm_fault. */
 #define VM_ACCESS_READ  1u
@@ -65,6 +70,10 @@ struct vma {
 	 * allocated when the region is made, and fork gives the child the same
 	 * frames, writable in both, not copy-on-write copies. */
 	bool anon_shared;
+	/* Commits only its present pages (VM_NORESERVE): a fault or a write by
+	 * the kernel commits the page it brings (-ENOMEM, SIGBUS, when the
+	 * budget is spent), its release gives it back. */
+	bool noreserve;
 	struct vm_space *space;      /* file mappings: the space the region is in */
 	struct list_node fmap_link;  /* file mappings: on the fmap's region list */
 };
@@ -166,6 +175,9 @@ int vm_store(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n);
 /* Takes pages from (or gives them back to) the system-wide budget for memory
  * that is not in an address space's regions (ICAs): 0 or -ENOMEM. */
 int vm_reserve_pages(uint64_t pages);
+/* The system's commit budget in pages (all free memory at boot less the
+ * kernel's reserve): no commitment can be larger. */
+uint64_t vm_commit_limit_pages(void);
 void vm_release_pages(uint64_t pages);
 
 #endif

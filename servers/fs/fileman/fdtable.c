@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TABLES 64u
+#define TABLES 1024u   /* one per process: the kernel's PROC_MAX */
 
 struct fd_entry {
 	struct open_file *f;          /* NULL: free */
