@@ -71,4 +71,38 @@ struct myrmex_procinfo {
 };
 _Static_assert(sizeof(struct myrmex_procinfo) == 352, "struct myrmex_procinfo layout");
 
+/*
+ * proc_environ(int pid, uint64_t offset, void *buf, uint64_t size) -> bytes
+ *     The bytes of pid's environment strings (as its last exec laid them on
+ *     its stack, each with its NUL: /proc/<pid>/environ) from offset, read
+ *     from its memory as it is now; 0 past the end or once a page there is
+ *     gone. -ESRCH no such live process; the procfs server only (-EPERM);
+ *     -EFAULT a bad buf. At most 64 KiB a call.
+ * proc_maps(int pid, struct myrmex_region *buf, uint64_t max) -> count
+ *     pid's regions in address order (at most max; the count is the whole
+ *     number, so a caller sees when its buffer was short): /proc/<pid>/maps.
+ *     Same errors.
+ */
+#define MYRMEX_SYS_PROC_ENVIRON (MYRMEX_SYS_BASE + 61)
+#define MYRMEX_SYS_PROC_MAPS    (MYRMEX_SYS_BASE + 62)
+#define MYRMEX_PROC_READ_MAX    65536u
+
+#define MYRMEX_REGION_R      1u
+#define MYRMEX_REGION_W      2u
+#define MYRMEX_REGION_X      4u
+#define MYRMEX_REGION_SHARED 8u    /* shared anonymous or a shared file mapping */
+#define MYRMEX_REGION_FILE   16u   /* a file mapping */
+#define MYRMEX_REGION_STACK  32u   /* the stack */
+#define MYRMEX_REGION_HEAP   64u   /* the program break's */
+#define MYRMEX_REGION_VVAR   128u  /* the vDSO's clock page */
+#define MYRMEX_REGION_VDSO   256u  /* the vDSO's image */
+
+struct myrmex_region {
+	uint64_t start, end;     /* [start, end) */
+	uint64_t offset;         /* a file mapping's offset in the file, bytes */
+	uint32_t flags;          /* MYRMEX_REGION_* */
+	uint32_t pad;
+};
+_Static_assert(sizeof(struct myrmex_region) == 32, "struct myrmex_region layout");
+
 #endif

@@ -151,10 +151,13 @@ static void free_region(struct vma *v)
 	kmem_free(&vma_cache, v);
 }
 
-/* Whether b, which starts where a ends, may become part of a. */
+/* Whether b, which starts where a ends, may become part of a. Nothing
+ * merges across USER_MMAP_TOP: the vDSO's pages above it stay a region of
+ * their own (/proc/<pid>/maps names them), whatever mmap puts below. */
 static bool mergeable(const struct vma *a, const struct vma *b)
 {
-	return a->end == b->start && a->prot == b->prot && a->fmap == b->fmap &&
+	return a->end == b->start && a->end != USER_MMAP_TOP && a->prot == b->prot &&
+	       a->fmap == b->fmap &&
 	       a->anon_shared == b->anon_shared && a->noreserve == b->noreserve &&
 	       (!a->fmap || a->fpage + region_pages(a) == b->fpage);
 }
@@ -171,6 +174,7 @@ int vm_space_init(struct vm_space *vm)
 	vm->region_count = 0;
 	vm->committed_pages = 0;
 	vm->brk_start = vm->brk = 0;
+	vm->env_start = vm->env_end = 0;
 	return arch_as_create(&vm->as, VM_MAX_TABLE_PAGES);
 }
 
@@ -627,6 +631,24 @@ int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 	return 0;
 }
 
+uint64_t vm_read(struct vm_space *vm, vaddr_t va, void *dst, uint64_t n)
+{
+	uint8_t *to = dst;
+	uint64_t done = 0;
+	while (done < n) {
+		if (!find_region(vm, va))
+			break;
+		paddr_t pa = arch_as_lookup(&vm->as, ALIGN_DOWN(va, PAGE_SIZE), NULL);
+		if (!pa)
+			break;   /* never touched, or gone: nothing to read there */
+		uint64_t chunk = MIN(n - done, PAGE_SIZE - (va & PAGE_MASK));
+		memcpy(to + done, (uint8_t *)arch_phys_to_virt(pa) + (va & PAGE_MASK), chunk);
+		va += chunk;
+		done += chunk;
+	}
+	return done;
+}
+
 int vm_store(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n)
 {
 	if (n == 0)
@@ -691,6 +713,8 @@ int vm_space_clone(struct vm_space *dst, struct vm_space *src)
 	}
 	dst->brk_start = src->brk_start;
 	dst->brk = src->brk;
+	dst->env_start = src->env_start;
+	dst->env_end = src->env_end;
 	return 0;
 }
 
@@ -706,6 +730,7 @@ void vm_space_clear(struct vm_space *vm)
 	vm->region_count = 0;
 	uncommit(vm, vm->committed_pages);
 	vm->brk_start = vm->brk = 0;
+	vm->env_start = vm->env_end = 0;
 }
 
 void vm_unmap_files(struct vm_space *vm)

@@ -70,6 +70,8 @@ static int build_stack(struct program *prog, const struct program_args *args)
 		.entry = info->entry, .hwcap = 0, .clktck = 100, .pagesz = PAGE_SIZE,
 		.sysinfo_ehdr = args->vdso ? vdso_ehdr() : 0,
 	};
+	struct ustack_layout layout = { 0, 0 };
+	p.layout = &layout;
 	/* AT_RANDOM: not cryptographic, but different for every program. */
 	uint64_t seed = arch_read_tsc() ^ (uint64_t)args->argc * 0x9e3779b97f4a7c15ull;
 	for (int i = 0; i < 16; i++) {
@@ -78,6 +80,8 @@ static int build_stack(struct program *prog, const struct program_args *args)
 	}
 	prog->sp = ustack_build(&p, USER_STACK_TOP, arch_phys_to_virt(prog->stack_image),
 	                        prog->stack_pages * PAGE_SIZE, &prog->stack_used);
+	prog->env_start = layout.env_start;
+	prog->env_end = layout.env_end;
 	return prog->sp ? 0 : -E2BIG;
 }
 
@@ -171,6 +175,8 @@ int loader_install(struct vm_space *vm, const struct program *prog, uptr_t *entr
 	               image + prog->stack_pages * PAGE_SIZE - prog->stack_used, prog->stack_used);
 	if (err)
 		return err;
+	vm->env_start = prog->env_start;
+	vm->env_end = prog->env_end;
 	*entry = prog->info.entry;
 	*sp = prog->sp;
 	return 0;

@@ -3,7 +3,8 @@
  * process table with (include/myrmex/procfs.h). Only the process
  * registered as the /proc server may make it: it gives what Linux shows
  * every user in /proc/<pid>/stat, status and cmdline, and nothing else of a
- * process's memory. The caller gets a copy made here, under the kernel
+ * process's memory. Also proc_environ and proc_maps, for
+ * /proc/<pid>/environ and maps (Linux: the owner's; every process is root). The caller gets a copy made here, under the kernel
  * lock, so a process that ends meanwhile leaves nothing dangling.
  */
 #include <posix/syscall.h>
@@ -13,6 +14,8 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
+#include <kernel/vm.h>
+#include <kernel/personality.h>
 #include <posix/posix.h>
 #include <posix/route.h>
 #include <myrmex/procfs.h>
@@ -75,4 +78,95 @@ long sys_proc_info(const struct syscall_args *a)
 	if (copy_to_user(a->arg[1], &info, sizeof(info)) < 0)
 		return -EFAULT;
 	return best->pid;
+}
+
+/* The live process pid, for the procfs server only. */
+static long target_of(int64_t pid, struct process **out)
+{
+	if (posix_server(SERVICE_PROCFS) != current_thread()->proc)
+		return -EPERM;
+	struct process *p = pid > 0 && pid <= INT32_MAX ? proc_find((int)pid) : NULL;
+	if (!p || p->state != PROC_ALIVE)
+		return -ESRCH;
+	*out = p;
+	return 0;
+}
+
+long sys_proc_environ(const struct syscall_args *a)
+{
+	struct process *p;
+	long err = target_of((int64_t)a->arg[0], &p);
+	if (err)
+		return err;
+	uint64_t offset = a->arg[1], size = MIN(a->arg[3], (uint64_t)MYRMEX_PROC_READ_MAX);
+	struct vm_space *vm = &p->vm;
+	uint64_t len = vm->env_end - vm->env_start;
+	if (offset >= len || size == 0)
+		return 0;
+	size = MIN(size, len - offset);
+	if (!user_range_ok(a->arg[2], size))
+		return -EFAULT;
+	/* Through a kernel page: the target's memory is not the caller's. */
+	static uint8_t bounce[PAGE_SIZE];
+	uint64_t done = 0;
+	while (done < size) {
+		uint64_t want = MIN(size - done, (uint64_t)PAGE_SIZE);
+		uint64_t got = vm_read(vm, vm->env_start + offset + done, bounce, want);
+		if (got && copy_to_user(a->arg[2] + done, bounce, got) < 0)
+			return -EFAULT;
+		done += got;
+		if (got < want)
+			break;
+	}
+	return (long)done;
+}
+
+/* What /proc/<pid>/maps says of region v of p. */
+static void describe_region(const struct process *p, const struct vma *v, struct myrmex_region *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->start = v->start;
+	r->end = v->end;
+	r->flags = ((v->prot & MAP_R) ? MYRMEX_REGION_R : 0) | ((v->prot & MAP_W) ? MYRMEX_REGION_W : 0) |
+	           ((v->prot & MAP_X) ? MYRMEX_REGION_X : 0);
+	if (v->anon_shared || (v->fmap && fmap_is_shared(v->fmap)))
+		r->flags |= MYRMEX_REGION_SHARED;
+	if (v->fmap) {
+		r->flags |= MYRMEX_REGION_FILE;
+		r->offset = v->fpage * PAGE_SIZE;   /* from the map's first page */
+	}
+	if (v->end == USER_STACK_TOP)
+		r->flags |= MYRMEX_REGION_STACK;
+	else if (p->vm.brk_start && v->start >= p->vm.brk_start &&
+	         v->end <= ALIGN_UP(p->vm.brk, PAGE_SIZE))
+		r->flags |= MYRMEX_REGION_HEAP;
+	else if (v->start == USER_MMAP_TOP && v->end == USER_MMAP_TOP + PAGE_SIZE)
+		r->flags |= MYRMEX_REGION_VVAR;
+	else if (v->start == USER_MMAP_TOP + PAGE_SIZE && !v->fmap)
+		r->flags |= MYRMEX_REGION_VDSO;
+}
+
+long sys_proc_maps(const struct syscall_args *a)
+{
+	struct process *p;
+	long err = target_of((int64_t)a->arg[0], &p);
+	if (err)
+		return err;
+	uint64_t max = a->arg[2], n = 0;
+	if (max > VM_MAX_REGIONS)
+		max = VM_MAX_REGIONS;
+	if (max && !user_range_ok(a->arg[1], max * sizeof(struct myrmex_region)))
+		return -EFAULT;
+	struct list_node *node;
+	list_for_each(node, &p->vm.regions) {
+		const struct vma *v = container_of(node, struct vma, link);
+		if (n < max) {
+			struct myrmex_region r;
+			describe_region(p, v, &r);
+			if (copy_to_user(a->arg[1] + n * sizeof(r), &r, sizeof(r)) < 0)
+				return -EFAULT;
+		}
+		n++;
+	}
+	return (long)n;
 }

@@ -54,8 +54,11 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 	 * lowest: only its address is kept (no array as long as the vector, which
 	 * may hold thousands of strings, on the kernel stack). */
 	uint64_t env_next = 0, arg_next = 0;
+	uint64_t env_end = b.top - b.used;
 	for (int i = p->envc - 1; i >= 0; i--)
 		env_next = push_string(&b, p->envp[i]);
+	if (p->layout)
+		*p->layout = (struct ustack_layout){ p->envc ? env_next : env_end, env_end };
 	for (int i = p->argc - 1; i >= 0; i--)
 		arg_next = push_string(&b, p->argv[i]);
 	if (b.overflow)

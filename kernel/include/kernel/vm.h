@@ -84,6 +84,8 @@ struct vm_space {
 	unsigned region_count;
 	uint64_t committed_pages;     /* pages promised to this space's regions */
 	vaddr_t brk_start, brk;       /* program break: [brk_start, brk) */
+	vaddr_t env_start, env_end;   /* the environment strings the loader put on the
+	                                 stack (/proc/<pid>/environ); kept by fork */
 };
 
 void vm_init(void);
@@ -168,6 +170,10 @@ bool vm_shared_frame(struct vm_space *vm, vaddr_t addr, paddr_t *pa);
  * the initial stack), allocating pages (and copying shared ones) as needed.
  * 0 or -EFAULT/-ENOMEM. */
 int vm_write(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n);
+/* Reads up to n bytes of a space that need not be the current one, from
+ * pages present in its regions, stopping at the first that is not; returns
+ * how many (/proc/<pid>/environ). */
+uint64_t vm_read(struct vm_space *vm, vaddr_t va, void *dst, uint64_t n);
 /* Writes bytes into a space that need not be the current one as a user
  * store would: -EFAULT unless regions that allow writing cover them all;
  * else as vm_write. */

@@ -31,6 +31,7 @@ struct program {
 	uint64_t stack_pages;
 	size_t stack_used;              /* last stack_used bytes */
 	uptr_t sp;                      /* the initial stack pointer */
+	uptr_t env_start, env_end;      /* the environment strings on the stack */
 	bool vdso;                      /* map the vDSO (posix/vdso.h) */
 };
 

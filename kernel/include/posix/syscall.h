@@ -166,5 +166,7 @@ long sys_proc_fork(const struct syscall_args *a);
 long sys_proc_start(const struct syscall_args *a);
 long sys_proc_exec(const struct syscall_args *a);
 long sys_proc_info(const struct syscall_args *a);
+long sys_proc_environ(const struct syscall_args *a);
+long sys_proc_maps(const struct syscall_args *a);
 
 #endif

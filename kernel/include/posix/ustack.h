@@ -34,6 +34,11 @@
 #define AT_EXECFN   31
 #define AT_SYSINFO_EHDR 33
 
+/* Where ustack_build put the environment strings (user addresses). */
+struct ustack_layout {
+	uint64_t env_start, env_end;
+};
+
 struct ustack_params {
 	const char *const *argv;  /* argc strings */
 	int argc;
@@ -44,6 +49,7 @@ struct ustack_params {
 	uint8_t random[16];       /* AT_RANDOM bytes */
 	uint64_t phdr, phent, phnum, entry, hwcap, clktck, pagesz;
 	uint64_t sysinfo_ehdr;    /* AT_SYSINFO_EHDR, the vDSO; 0: left out */
+	struct ustack_layout *layout;   /* if not NULL: receives where the strings went */
 };
 
 /* Builds the stack image for a stack whose top is at user address top into

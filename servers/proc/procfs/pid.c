@@ -1,8 +1,8 @@
 /*
  * pid.c - /proc/<pid>/: stat, status, cmdline and comm, in Linux's formats
  * (fs/proc/array.c's field order, so that busybox's ps reads them), from
- * the kernel's proc_info. World-readable, as on Linux; environ is not
- * offered (Linux gives it to the owner only, and the kernel keeps no copy).
+ * the kernel's proc_info, and environ and maps (proc_environ, proc_maps).
+ * World-readable as on Linux, but environ (0400).
  * fd/, cwd and exe are in the listing but the file manager answers them.
  */
 #include "procfs.h"
@@ -47,6 +47,41 @@ static void status_file(const struct myrmex_procinfo *p, struct procfs_out *o)
 	           (unsigned long long)p->vm_pages * 4, (unsigned long long)p->vm_pages * 4, p->threads);
 }
 
+/* environ: the strings as they lie in the process's memory now (the
+ * kernel reads them), up to what the answer holds. Owner-only on Linux
+ * (0400); every process is root here. */
+static void environ_file(int pid, struct procfs_out *o)
+{
+	o->perm = 0400;
+	while (o->len < o->size) {
+		long n = myrmex_syscall6(MYRMEX_SYS_PROC_ENVIRON, pid, (long)o->len,
+		                         (long)(o->buf + o->len), (long)(o->size - o->len), 0, 0);
+		if (n <= 0)
+			break;
+		o->len += (size_t)n;
+	}
+}
+
+/* maps, in Linux's format: start-end perms offset dev inode name. The
+ * program's own segments are copies, not file mappings here, so they show
+ * as anonymous; file mappings show no path (the kernel knows none). */
+static void maps_file(int pid, struct procfs_out *o)
+{
+	static struct myrmex_region regions[512];
+	long n = myrmex_syscall6(MYRMEX_SYS_PROC_MAPS, pid, (long)regions, 512, 0, 0, 0);
+	for (long i = 0; i < n && i < 512; i++) {
+		const struct myrmex_region *r = &regions[i];
+		uint32_t f = r->flags;
+		const char *name = (f & MYRMEX_REGION_STACK) ? "[stack]" : (f & MYRMEX_REGION_HEAP) ? "[heap]"
+		                 : (f & MYRMEX_REGION_VVAR) ? "[vvar]" : (f & MYRMEX_REGION_VDSO) ? "[vdso]" : "";
+		out_printf(o, "%08llx-%08llx %c%c%c%c %08llx 00:00 0%s%s\n",
+		           (unsigned long long)r->start, (unsigned long long)r->end,
+		           (f & MYRMEX_REGION_R) ? 'r' : '-', (f & MYRMEX_REGION_W) ? 'w' : '-',
+		           (f & MYRMEX_REGION_X) ? 'x' : '-', (f & MYRMEX_REGION_SHARED) ? 's' : 'p',
+		           (unsigned long long)r->offset, name[0] ? "                          " : "", name);
+	}
+}
+
 int pid_get(int pid, const char *rest, struct procfs_out *o)
 {
 	struct myrmex_procinfo p;
@@ -60,8 +95,9 @@ int pid_get(int pid, const char *rest, struct procfs_out *o)
 	if (rest[0] == '\0') {
 		o->type = PROCFS_DIR;
 		o->perm = 0555;
-		static const char *const names[] = { "stat", "status", "cmdline", "comm" };
-		for (unsigned i = 0; i < 4; i++)
+		static const char *const names[] = { "stat", "status", "cmdline", "comm", "environ",
+		                                     "maps" };
+		for (unsigned i = 0; i < 6; i++)
 			out_entry(o, names[i], 'f');
 		out_entry(o, "fd", 'd');
 		out_entry(o, "cwd", 'l');
@@ -77,8 +113,13 @@ int pid_get(int pid, const char *rest, struct procfs_out *o)
 	else if (strcmp(rest, "comm") == 0) {
 		o->perm = 0644;
 		out_printf(o, "%s\n", p.name);
-	} else if (strncmp(rest, "stat/", 5) == 0 || strncmp(rest, "status/", 7) == 0 ||
-	           strncmp(rest, "cmdline/", 8) == 0 || strncmp(rest, "comm/", 5) == 0)
+	} else if (strcmp(rest, "environ") == 0)
+		environ_file(pid, o);
+	else if (strcmp(rest, "maps") == 0)
+		maps_file(pid, o);
+	else if (strncmp(rest, "stat/", 5) == 0 || strncmp(rest, "status/", 7) == 0 ||
+	         strncmp(rest, "cmdline/", 8) == 0 || strncmp(rest, "comm/", 5) == 0 ||
+	         strncmp(rest, "environ/", 8) == 0 || strncmp(rest, "maps/", 5) == 0)
 		return -ENOTDIR;
 	else
 		return -ENOENT;

@@ -183,6 +183,8 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_FMAP_REVOKE: return sys_fmap_revoke;
 	case MYRMEX_SYS_CLOCK_PUBLISH: return sys_clock_publish;
 	case MYRMEX_SYS_PROC_INFO:   return sys_proc_info;
+	case MYRMEX_SYS_PROC_ENVIRON: return sys_proc_environ;
+	case MYRMEX_SYS_PROC_MAPS:   return sys_proc_maps;
 	default:                     return NULL;
 	}
 }
