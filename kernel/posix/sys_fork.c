@@ -83,6 +83,13 @@ long sys_clone_process(const struct syscall_args *a)
 	return do_fork(a->arg[1], a->arg[0], a->arg[2], a->arg[3]);
 }
 
+/* execve's arguments and environment travel in one ICA of the largest
+ * size, 256 KiB for the path and every string (Linux takes 2 MiB: more
+ * ICAs would be needed); each string at most Linux's MAX_ARG_STRLEN
+ * (128 KiB with its NUL). Beyond either: -E2BIG. */
+#define EXEC_DATA_PAGES  MYRMEX_ICA_MAX_PAGES
+#define EXEC_STRING_MAX  (32u * 4096u)
+
 /* Appends a NULL-terminated user vector of strings to the data ICA. */
 static long copy_strings(uptr_t vec, char *data, uint32_t *used, uint32_t room)
 {
@@ -96,11 +103,34 @@ static long copy_strings(uptr_t vec, char *data, uint32_t *used, uint32_t room)
 			return n;
 		if (n == EXEC_MAX_STRINGS || *used >= room)
 			return -E2BIG;
-		long len = copy_string_from_user(data + *used, ptr, room - *used);
+		long len = copy_string_from_user(data + *used, ptr, MIN(room - *used, EXEC_STRING_MAX));
 		if (len < 0)
 			return len;
 		*used += (uint32_t)len + 1;
 	}
+}
+
+/* The path, argv and envp into the call's data ICA: 0 or -errno. */
+static long marshal_exec(struct fwd *f, const struct syscall_args *a)
+{
+	char *data = forward_data(f);
+	long n = copy_string_from_user(data, a->arg[0], MIN(f->data_size, 4096u));
+	if (n < 0)
+		return n == -E2BIG ? -ENAMETOOLONG : n;
+	if (n == 0)
+		return -ENOENT;
+	uint32_t used = (uint32_t)n + 1;
+	long argc = copy_strings(a->arg[1], data, &used, f->data_size);
+	if (argc < 0)
+		return argc;
+	long envc = copy_strings(a->arg[2], data, &used, f->data_size);
+	if (envc < 0)
+		return envc;
+	f->arg[0] = (uint64_t)current_thread()->tid;
+	f->arg[1] = (uint64_t)argc;
+	f->arg[2] = (uint64_t)envc;
+	f->arg[3] = used;
+	return 0;
 }
 
 long sys_execve(const struct syscall_args *a)
@@ -108,29 +138,16 @@ long sys_execve(const struct syscall_args *a)
 	if (!posix_process())
 		return -ENOSYS;
 	struct fwd f;
-	int err = forward_begin(&f, SERVICE_PROCESSES, PM_EXEC, FORWARD_LARGE_BYTES);
+	int err = forward_begin_own(&f, SERVICE_PROCESSES, PM_EXEC, EXEC_DATA_PAGES);
 	if (err)
 		return err;
-	char *data = forward_data(&f);
-	long n = copy_string_from_user(data, a->arg[0], MIN(f.data_size, 4096u));
-	if (n < 0)
-		return n == -E2BIG ? -ENAMETOOLONG : n;
-	if (n == 0)
-		return -ENOENT;
-	uint32_t used = (uint32_t)n + 1;
-	long argc = copy_strings(a->arg[1], data, &used, f.data_size);
-	if (argc < 0)
-		return argc;
-	long envc = copy_strings(a->arg[2], data, &used, f.data_size);
-	if (envc < 0)
-		return envc;
-	f.arg[0] = (uint64_t)current_thread()->tid;
-	f.arg[1] = (uint64_t)argc;
-	f.arg[2] = (uint64_t)envc;
-	f.arg[3] = used;
-	struct thread *t = current_thread();
-	t->only_death_wakes = true;
-	long r = forward_call(&f);
-	t->only_death_wakes = false;
+	long r = marshal_exec(&f, a);
+	if (r == 0) {
+		struct thread *t = current_thread();
+		t->only_death_wakes = true;
+		r = forward_call(&f);
+		t->only_death_wakes = false;
+	}
+	forward_end(&f);
 	return r;
 }

@@ -14,6 +14,8 @@
 #define TEST_NAME "t_badsys"
 #include "test_check.h"
 
+#include <myrmex/procfs.h>
+
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -619,6 +621,16 @@ static void check_native_calls(void)
 
 	CHECK_EQ(myrmex_poweroff(0), -EPERM);
 	CHECK_EQ(myrmex_poweroff(1), -EPERM);
+
+	/* The /proc server's calls: nobody else's, whatever the arguments. */
+	struct myrmex_region regions[4];
+	char env[64];
+	long me = raw0(SYS_getpid);
+	CHECK_EQ(raw2(MYRMEX_SYS_PROC_INFO, me, (long)env), -EPERM);
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_ENVIRON, me, 0, (long)env, sizeof env, 0, 0), -EPERM);
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_ENVIRON, -1, -1, KERNEL_IMAGE_ADDR, -1, 0, 0), -EPERM);
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_MAPS, me, (long)regions, 4, 0, 0, 0), -EPERM);
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_MAPS, 0, KERNEL_IMAGE_ADDR, -1, 0, 0, 0), -EPERM);
 
 	CHECK_EQ(myrmex_setprio(0, 40), -EINVAL);
 	CHECK_EQ(myrmex_setprio(0, -1), -EINVAL);

@@ -12,7 +12,7 @@
 
 #define ARGS_MAX_PAGES  64u
 #define SHEBANG_MAX     256u
-#define STRINGS_MAX     4096u
+#define STRINGS_MAX     8192u   /* argv and envp entries each: the kernel's EXEC_MAX_STRINGS */
 
 /* The argument strings handed to the kernel, built in an ICA. */
 struct args {
