@@ -223,6 +223,21 @@ _Static_assert(sizeof(struct console_winsize) == 8, "struct winsize layout");
 #define CONSOLE_CS8    0x0030u
 #define CONSOLE_CREAD  0x0080u
 #define CONSOLE_HUPCL  0x0400u
+/*
+ * tty_signal(int pid, int sig) -> MYRMEX_TTY_* (the console server only,
+ * -EPERM for anyone else): for a read (SIGTTIN) or a write with TOSTOP
+ * (SIGTTOU) by process pid of a background group, Linux's job-control
+ * check: IGNORED when pid ignores sig or blocks it (a write then goes
+ * through, a read fails with -EIO), ORPHANED when its group is orphaned
+ * (-EIO), else SENT: sig went to its whole group (the call is answered
+ * -EINTR and runs again once the job continues). -EINVAL another sig,
+ * -ESRCH no such POSIX process.
+ */
+#define MYRMEX_SYS_TTY_SIGNAL (MYRMEX_SYS_BASE + 63)
+#define MYRMEX_TTY_IGNORED  0
+#define MYRMEX_TTY_ORPHANED 1
+#define MYRMEX_TTY_SENT     2
+
 /* c_lflag */
 #define CONSOLE_ISIG    0x0001u
 #define CONSOLE_ICANON  0x0002u
@@ -231,6 +246,7 @@ _Static_assert(sizeof(struct console_winsize) == 8, "struct winsize layout");
 #define CONSOLE_ECHOK   0x0020u
 #define CONSOLE_ECHONL  0x0040u
 #define CONSOLE_NOFLSH  0x0080u
+#define CONSOLE_TOSTOP  0x0100u   /* a background job's write stops it (SIGTTOU) */
 #define CONSOLE_ECHOCTL 0x0200u
 #define CONSOLE_ECHOKE  0x0800u
 #define CONSOLE_IEXTEN  0x8000u

@@ -26,6 +26,9 @@
 #include <kernel/errno.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/syscall.h>
+#include <myrmex/console.h>
+#include <posix/route.h>
 
 void job_init(struct process *p)
 {
@@ -179,4 +182,34 @@ bool personality_wait_event(struct process *c, unsigned events, bool keep, int *
 		return true;
 	}
 	return false;
+}
+
+/* tty_signal (include/myrmex/console.h): the terminal's job-control check
+ * of Linux's __tty_check_change, made by the console server for the
+ * process pid that reads or writes from a background group. */
+long sys_tty_signal(const struct syscall_args *a)
+{
+	if (posix_server(SERVICE_CONSOLE) != current_thread()->proc)
+		return -EPERM;
+	int pid = (int)a->arg[0], sig = (int)a->arg[1];
+	if (sig != SIGTTIN && sig != SIGTTOU)
+		return -EINVAL;
+	struct process *p = pid > 0 ? proc_find(pid) : NULL;
+	if (!p || p->state != PROC_ALIVE || !p->posix)
+		return -ESRCH;
+	/* Ignored, or blocked by every thread (the one in the call among them). */
+	bool blocked = true;
+	struct list_node *n;
+	list_for_each(n, &p->threads)
+		if (!(container_of(n, struct thread, proc_link)->px->sig.blocked & sig_bit(sig)))
+			blocked = false;
+	if (p->px->sig.action[sig - 1].handler == SIG_IGN || blocked)
+		return MYRMEX_TTY_IGNORED;
+	if (group_orphaned(p->pgid, NULL))
+		return MYRMEX_TTY_ORPHANED;
+	struct sig_info info = { .code = SI_KERNEL, .pid = 0 };
+	for (struct process *q = proc_next(NULL); q; q = proc_next(q))
+		if (q->pgid == p->pgid && q->state == PROC_ALIVE && q->posix)
+			signal_send_process(q, sig, &info);
+	return MYRMEX_TTY_SENT;
 }

@@ -168,5 +168,6 @@ long sys_proc_exec(const struct syscall_args *a);
 long sys_proc_info(const struct syscall_args *a);
 long sys_proc_environ(const struct syscall_args *a);
 long sys_proc_maps(const struct syscall_args *a);
+long sys_tty_signal(const struct syscall_args *a);
 
 #endif

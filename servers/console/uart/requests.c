@@ -51,6 +51,9 @@ int64_t do_write(struct server_request *rq)
 	char *data = request_data(rq, length, &err);
 	if (!data)
 		return err;
+	int64_t job = length > 0 ? tty_background_write(rq->d.client) : 0;
+	if (job)
+		return job;   /* a background job with TOSTOP: stopped by SIGTTOU */
 	line_write(&console_line, data, length);
 	return (int64_t)length;
 }
@@ -115,8 +118,9 @@ int64_t do_read(struct server_request *rq)
 		length = LINE_READY_MAX;   /* never more input; keeps the count an unsigned */
 	if (readers_count == CONSOLE_MAX_READERS)
 		return -EAGAIN;
-	if (tty_background_read(rq->d.client))
-		return -EINTR;   /* a background job: stopped by SIGTTIN, reads again in front */
+	int64_t job = tty_background_read(rq->d.client);
+	if (job)
+		return job;   /* a background job: stopped by SIGTTIN, reads again in front */
 	struct reader *r = &readers[(readers_first + readers_count) % CONSOLE_MAX_READERS];
 	r->rq = *rq;
 	r->length = (unsigned)length;

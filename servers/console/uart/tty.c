@@ -41,15 +41,48 @@ static void signal_group(int32_t group, int sig)
 	}
 }
 
-bool tty_background_read(int32_t client)
+/* client's group when it is a background job of the terminal (not the
+ * foreground group, not init's), else 0. */
+static int32_t background_group(int32_t client)
 {
 	if (foreground <= 1 || client <= 0)
-		return false;
+		return 0;
 	long group = myrmex_syscall6(SYS_getpgid, client, 0, 0, 0, 0, 0);
 	if (group <= 1 || group == foreground)
-		return false;   /* init's group (native programs) is never sent signals */
-	signal_group((int32_t)group, SIGTTIN);
-	return true;
+		return 0;   /* init's group (native programs) is never sent signals */
+	return (int32_t)group;
+}
+
+/* Linux's job-control check for client's read (SIGTTIN) or write
+ * (SIGTTOU) from its background group, made by the kernel (tty_signal),
+ * which knows its signal state: 0 (go on), -EINTR (the group was sent sig:
+ * the call runs again once it continues) or -EIO. */
+static int64_t job_check(int32_t client, int32_t group, int sig)
+{
+	long r = myrmex_syscall6(MYRMEX_SYS_TTY_SIGNAL, client, sig, 0, 0, 0, 0);
+	if (r == MYRMEX_TTY_SENT)
+		return -EINTR;
+	if (r == MYRMEX_TTY_ORPHANED)
+		return -EIO;
+	if (r == MYRMEX_TTY_IGNORED)
+		return sig == SIGTTOU ? 0 : -EIO;
+	/* The kernel would not say (not a POSIX process): the group's signal. */
+	signal_group(group, sig);
+	return -EINTR;
+}
+
+int64_t tty_background_read(int32_t client)
+{
+	int32_t group = background_group(client);
+	return group ? job_check(client, group, SIGTTIN) : 0;
+}
+
+int64_t tty_background_write(int32_t client)
+{
+	if (!(console_line.tio.c_lflag & CONSOLE_TOSTOP))
+		return 0;
+	int32_t group = background_group(client);
+	return group ? job_check(client, group, SIGTTOU) : 0;
 }
 
 void tty_signal(enum line_event event)

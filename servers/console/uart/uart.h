@@ -47,10 +47,15 @@ void readers_interrupt(void);
 /* tty.c: a typed signal character's event: the signal to the foreground
  * group (if one is set), then -EINTR to every waiting read. */
 void tty_signal(enum line_event event);
-/* A read by client (a pid): true when client is outside the foreground
- * group (a background job), which then gets SIGTTIN; the read is answered
- * -EINTR, and the kernel runs it again once the stopped job continues. */
-bool tty_background_read(int32_t client);
+/* A read by client (a pid) from outside the foreground group (a
+ * background job): SIGTTIN to its group, decided by the kernel
+ * (tty_signal), which runs the read again once the stopped job continues. */
+int64_t tty_background_read(int32_t client);
+/* The same for a write with TOSTOP set (SIGTTOU; a writer that ignores or
+ * blocks it writes). Both return 0 (go on), -EINTR (the job was stopped:
+ * the call runs again once it continues in front) or -EIO (an orphaned
+ * group; a reader that ignores or blocks SIGTTIN), as Linux. */
+int64_t tty_background_write(int32_t client);
 
 /* uart.c: sets COM1 up for this driver (receive interrupts on, through
  * OUT2; the kernel's framing untouched). 0 or -errno. */

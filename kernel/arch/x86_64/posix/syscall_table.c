@@ -9,6 +9,7 @@
 #include <kernel/personality.h>
 #include <kernel/stats.h>
 #include <posix/syscall.h>
+#include <myrmex/console.h>
 #include <myrmex/omf.h>
 #include <myrmex/proc.h>
 #include <myrmex/procfs.h>
@@ -185,6 +186,7 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_PROC_INFO:   return sys_proc_info;
 	case MYRMEX_SYS_PROC_ENVIRON: return sys_proc_environ;
 	case MYRMEX_SYS_PROC_MAPS:   return sys_proc_maps;
+	case MYRMEX_SYS_TTY_SIGNAL:  return sys_tty_signal;
 	default:                     return NULL;
 	}
 }
