@@ -14,6 +14,7 @@
 #define TEST_NAME "t_badsys"
 #include "test_check.h"
 
+#include <myrmex/console.h>
 #include <myrmex/procfs.h>
 
 #include <errno.h>
@@ -631,6 +632,9 @@ static void check_native_calls(void)
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_ENVIRON, -1, -1, KERNEL_IMAGE_ADDR, -1, 0, 0), -EPERM);
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_MAPS, me, (long)regions, 4, 0, 0, 0), -EPERM);
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_MAPS, 0, KERNEL_IMAGE_ADDR, -1, 0, 0, 0), -EPERM);
+	/* The console server's job-control check: nobody else's. */
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_TTY_SIGNAL, me, SIGTTOU, 0, 0, 0, 0), -EPERM);
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_TTY_SIGNAL, -1, 99, 0, 0, 0, 0), -EPERM);
 
 	CHECK_EQ(myrmex_setprio(0, 40), -EINVAL);
 	CHECK_EQ(myrmex_setprio(0, -1), -EINVAL);
