@@ -70,11 +70,15 @@ static bool blocks(const struct thread *t, int sig)
 	return (t->px->sig.blocked & sig_bit(sig)) != 0;
 }
 
-/* The first instance stays: a standard signal is pending at most once. */
+/* The first instance stays: a standard signal is pending at most once; a
+ * real-time one queues the others behind it (sigqueue.c). */
 static void queue(struct sig_pending *q, int sig, const struct sig_info *info)
 {
-	if (q->set & sig_bit(sig))
+	if (q->set & sig_bit(sig)) {
+		if (sig >= SIGRTMIN)
+			sigq_push(q, sig, info);
 		return;
+	}
 	q->set |= sig_bit(sig);
 	q->info[sig - 1] = *info;
 }

@@ -36,6 +36,8 @@ static int dequeue(struct thread *t, struct sig_info *info)
 	int sig = __builtin_ctzll(candidates) + 1;
 	q->set &= ~sig_bit(sig);
 	*info = q->info[sig - 1];
+	if (sig >= SIGRTMIN)
+		sigq_next(q, sig);   /* a further queued instance is pending now */
 	return sig;
 }
 
@@ -50,6 +52,8 @@ int signal_dequeue_from(struct thread *t, uint64_t set, struct sig_info *info)
 	int sig = __builtin_ctzll(candidates) + 1;
 	q->set &= ~sig_bit(sig);
 	*info = q->info[sig - 1];
+	if (sig >= SIGRTMIN)
+		sigq_next(q, sig);   /* a further queued instance is pending now */
 	return sig;
 }
 

@@ -44,8 +44,10 @@ int personality_process_init(struct process *p, struct process *parent)
 
 void personality_process_free(struct process *p)
 {
-	if (p->px)
+	if (p->px) {
+		sigq_drop(&p->px->sig.pending, 0);
 		kmem_free(&process_state_cache, p->px);
+	}
 	p->px = NULL;
 }
 
@@ -61,8 +63,10 @@ int personality_thread_init(struct thread *t, const struct thread *creator)
 
 void personality_thread_free(struct thread *t)
 {
-	if (t->px)
+	if (t->px) {
+		sigq_drop(&t->px->sig.pending, 0);
 		kmem_free(&thread_state_cache, t->px);
+	}
 	t->px = NULL;
 }
 

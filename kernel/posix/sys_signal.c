@@ -40,9 +40,13 @@ static bool valid_signal(int sig)
 static void discard_pending(struct process *p, int sig)
 {
 	p->px->sig.pending.set &= ~sig_bit(sig);
+	sigq_drop(&p->px->sig.pending, sig);
 	struct list_node *n;
-	list_for_each(n, &p->threads)
-		container_of(n, struct thread, proc_link)->px->sig.pending.set &= ~sig_bit(sig);
+	list_for_each(n, &p->threads) {
+		struct sig_pending *q = &container_of(n, struct thread, proc_link)->px->sig.pending;
+		q->set &= ~sig_bit(sig);
+		sigq_drop(q, sig);
+	}
 }
 
 long sys_rt_sigaction(const struct syscall_args *a)

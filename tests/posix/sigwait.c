@@ -6,7 +6,9 @@
  * outside the set (EINTR, raw system call: musl's sigtimedwait retries),
  * a blocked signal with a fatal default action taken instead of killing,
  * sigqueue's value in si_value for an SA_SIGINFO handler and for
- * sigwaitinfo, in this process, a child and one thread; then bad input:
+ * sigwaitinfo, in this process, a child and one thread; real-time signals
+ * queued (each instance delivered, in order) and standard ones not, and
+ * SIG_IGN dropping the queued ones; then bad input:
  * sizes, pointers, timespecs, codes a caller may not claim (EPERM), pids,
  * tids and signal numbers.
  */
@@ -34,6 +36,15 @@ static void on_info(int sig, siginfo_t *si, void *uc)
 	info_code = si->si_code;
 	info_value = si->si_value.sival_int;
 	info_from_self = si->si_pid == getpid();
+}
+
+static volatile sig_atomic_t rt_count, rt_values;
+
+static void on_rt(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)uc;
+	rt_count++;
+	rt_values = rt_values * 10 + si->si_value.sival_int;
 }
 
 static sigset_t set_of(int sig)
@@ -231,6 +242,59 @@ static void queued(void)
 	w = sigwaitinfo(&rts, &got);
 	say("taken: %s, code %s, value %d\n", yes(w == rt), code_name(got.si_code),
 	    got.si_value.sival_int);
+
+	/* A real-time signal queues: three sigqueues, three deliveries, in
+	 * order, each with its value; a standard one does not. */
+	for (int i = 1; i <= 3; i++) {
+		v.sival_int = i * 10;
+		sigqueue(getpid(), rt, v);
+	}
+	int order_ok = 1, taken = 0;
+	struct timespec zero = { 0, 0 };
+	while ((w = sigtimedwait(&rts, &got, &zero)) == rt) {
+		taken++;
+		order_ok &= got.si_value.sival_int == taken * 10;
+	}
+	say("three sigqueues of SIGRTMIN+1: taken %d times, values in order: %s\n", taken,
+	    yes(order_ok));
+	sigset_t usr1 = set_of(SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	v.sival_int = 1;
+	sigqueue(getpid(), SIGUSR1, v);
+	v.sival_int = 2;
+	sigqueue(getpid(), SIGUSR1, v);
+	taken = 0;
+	int first_kept = 0;
+	while (sigtimedwait(&usr1, &got, &zero) == SIGUSR1) {
+		taken++;
+		first_kept = got.si_value.sival_int == 1;
+	}
+	say("two sigqueues of SIGUSR1: taken %d time(s), the first one kept: %s\n", taken,
+	    yes(first_kept));
+	/* Queued to a handler: each instance runs it. */
+	int rt2 = SIGRTMIN + 2;
+	struct sigaction rsa = { .sa_sigaction = on_rt, .sa_flags = SA_SIGINFO };
+	sigemptyset(&rsa.sa_mask);
+	sigaction(rt2, &rsa, NULL);
+	sigset_t rt2s = set_of(rt2);
+	sigprocmask(SIG_BLOCK, &rt2s, NULL);
+	for (int i = 1; i <= 4; i++) {
+		v.sival_int = i;
+		sigqueue(getpid(), rt2, v);
+	}
+	rt_count = 0;
+	rt_values = 0;
+	sigprocmask(SIG_UNBLOCK, &rt2s, NULL);
+	say("four queued to a handler: it ran %d times, values 1234: %s\n", (int)rt_count,
+	    yes(rt_values == 1234));
+	/* Ignoring a real-time signal drops its queued instances. */
+	sigprocmask(SIG_BLOCK, &rt2s, NULL);
+	sigqueue(getpid(), rt2, v);
+	sigqueue(getpid(), rt2, v);
+	signal(rt2, SIG_IGN);
+	signal(rt2, SIG_DFL);
+	say("after SIG_IGN nothing pending: %s\n", yes(sigtimedwait(&rt2s, &got, &zero) < 0));
+	sigprocmask(SIG_UNBLOCK, &rt2s, NULL);
 
 	/* A code of kill's to ourselves is allowed. */
 	si.si_code = SI_USER;

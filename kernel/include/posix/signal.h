@@ -21,6 +21,7 @@
 #include <kernel/types.h>
 #include <kernel/personality.h>
 #include <kernel/sched.h>
+#include <kernel/list.h>
 
 struct process;
 struct thread;
@@ -118,11 +119,19 @@ struct __attribute__((packed, aligned(4))) sig_info {
 };
 _Static_assert(sizeof(struct sig_info) == 20, "struct sig_info is packed");
 
-/* A pending set: at most one instance of each signal, as for Linux's
- * standard signals (real-time signals are not queued more than once). */
+#define SIGRTMIN 32   /* the kernel's first real-time signal (musl's SIGRTMIN is 35) */
+#define SIG_QUEUE_MAX 64   /* further instances of real-time signals per pending set */
+
+/* A pending set: one instance of each standard signal, as Linux; a
+ * real-time signal sent while pending queues its further instances, in
+ * order, in `extra` (struct sig_queued, sigqueue.c), at most SIG_QUEUE_MAX
+ * (then the newest is dropped). A zeroed set is empty (extra's NULL link
+ * reads as an empty list). */
 struct sig_pending {
 	uint64_t set;
 	struct sig_info info[SIG_MAX];
+	struct list_node extra;
+	uint32_t extra_count;
 };
 
 struct sig_altstack {
@@ -227,6 +236,14 @@ long signal_eintr(enum sig_restart how);
 /* Takes off t's pending sets (the thread's first, then the process's) the
  * lowest signal of `set`, with its information; 0 when none is pending. */
 int signal_dequeue_from(struct thread *t, uint64_t set, struct sig_info *info);
+/* ---- Real-time signals queued (kernel/posix/sigqueue.c) ---- */
+/* Queues another instance of real-time signal sig (pending in q already). */
+void sigq_push(struct sig_pending *q, int sig, const struct sig_info *info);
+/* Sig was taken off q: its next queued instance, if any, becomes the
+ * pending one (q->info, the bit set again). */
+void sigq_next(struct sig_pending *q, int sig);
+/* Drops q's queued instances of sig (0: of every signal). */
+void sigq_drop(struct sig_pending *q, int sig);
 /* Changes the current thread's blocked mask (SIGKILL and SIGSTOP stay
  * unblocked); signals it blocks now may go to another thread. */
 void signal_set_blocked(struct thread *t, uint64_t mask);
