@@ -67,8 +67,11 @@ long sys_mmap(const struct syscall_args *a)
 		                     flags & MAP_POPULATE, vm_flags, a->arg[4], offset);
 	if (flags & MAP_POPULATE)
 		vm_flags |= VM_POPULATE;
-	if (flags & MAP_NORESERVE)
-		vm_flags |= VM_NORESERVE;   /* committed page by page, as it is touched */
+	/* Committed page by page as it is touched: MAP_NORESERVE, and, as Linux
+	 * does not account them, PROT_NONE reservations (address space set
+	 * aside by allocators and runtimes, made usable later by mprotect). */
+	if ((flags & MAP_NORESERVE) || !(prot & PROT_KNOWN))
+		vm_flags |= VM_NORESERVE;
 	if (type != MAP_PRIVATE)   /* MAP_SHARED (or MAP_SHARED_VALIDATE) */
 		vm_flags |= VM_SHARED;
 	vaddr_t where = addr;

@@ -1,6 +1,7 @@
 /*
  * Linux-sized limits: RLIMIT_AS unlimited, a 256 MiB anonymous mapping
- * made and touched, a 128 MiB MAP_NORESERVE one, 4 MiB of a child's stack
+ * made and touched, a 128 MiB MAP_NORESERVE one, a 4 GiB PROT_NONE
+ * reservation (part of it made writable and touched), 4 MiB of a child's stack
  * used (stacks are committed as they grow, not 8 MiB up front), and 120
  * processes alive at once (each forked child waits on a pipe), all reaped.
  */
@@ -62,6 +63,19 @@ int main(void)
 		touch(q, 8 * MIB, 4096);
 		say("its first 8 MiB touched: %s\n", yes(touched(q, 8 * MIB, 4096)));
 		munmap(q, 128 * MIB);
+	}
+
+	size_t huge = 4096 * MIB;
+	char *r = mmap(NULL, huge, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	say("a 4 GiB PROT_NONE reservation: %s\n", r == MAP_FAILED ? err_name(errno) : "ok");
+	if (r != MAP_FAILED) {
+		int m = mprotect(r + 64 * MIB, 4 * MIB, PROT_READ | PROT_WRITE);
+		say("4 MiB of it made writable: %s\n", m == 0 ? "ok" : err_name(errno));
+		if (m == 0) {
+			touch(r + 64 * MIB, 4 * MIB, 4096);
+			say("  and touched: %s\n", yes(touched(r + 64 * MIB, 4 * MIB, 4096)));
+		}
+		munmap(r, huge);
 	}
 
 	pid_t pid = fork();
