@@ -234,7 +234,18 @@ $(BUILD)/servers/%: $$(wildcard servers/*/$$*/*.c) $$(wildcard servers/*/$$*/*.h
 		$$(foreach d,$$(call server_libs,$$*),$$(wildcard $$(d)/*.c $$(d)/*.h)) \
 		$(wildcard include/myrmex/*.h) $(LIBMYRMEX)
 	@mkdir -p $(dir $@)
-	$(UCC) $(USER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) -o $@
+	$(UCC) $(USER_CFLAGS) $(SERVER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) $(SERVER_LIBS) -o $@
+# lwIP for the TCP/IP server (servers/net/tcpip): Debian's source package,
+# fetched from apt's mirror, checked and built by tools/build_lwip.py with the
+# server's configuration (servers/net/tcpip/port); never kept in the tree.
+LWIP_DIR  := $(BUILD)/lwip
+LWIP_LIB  := $(LWIP_DIR)/liblwip.a
+LWIP_PORT := servers/net/tcpip/port
+$(LWIP_LIB): tools/build_lwip.py tools/debsrc.py $(wildcard $(LWIP_PORT)/*.h $(LWIP_PORT)/arch/*.h)
+	$(PYTHON) tools/build_lwip.py $(LWIP_DIR) $(UCC) $(LWIP_PORT) $(filter-out -Werror,$(USER_CFLAGS))
+$(BUILD)/servers/tcpip: $(LWIP_LIB)
+$(BUILD)/servers/tcpip: SERVER_CFLAGS = -I$(LWIP_PORT) -I$(LWIP_DIR)/include
+$(BUILD)/servers/tcpip: SERVER_LIBS = $(LWIP_LIB)
 # The service manager's table (docs/services.md), a boot module of its own.
 SERVICE_TABLE := $(BUILD)/servers/services.conf
 $(SERVICE_TABLE): servers/proc/svcman/services.conf

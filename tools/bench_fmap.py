@@ -37,18 +37,16 @@ SVG: the project's python3 has no matplotlib).
 import argparse
 import datetime
 import glob
-import hashlib
 import math
 import os
 import re
 import subprocess
 import sys
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench        # noqa: E402  (tools/bench.py: boots, parser, records)
 import bench_posix  # noqa: E402  (its parser: BENCH-ERROR and sysinit lines)
+import debsrc       # noqa: E402  (Debian source packages from apt's mirror)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = "fmap-boot"               # under bench.py's --out
@@ -88,75 +86,13 @@ def run(cmd, cwd=None):
     return res.stdout
 
 
-def postmark_source_version():
-    """Debian's source version of postmark, from apt's package lists."""
-    text = run(["apt-cache", "show", POSTMARK_PKG])
-    for line in text.splitlines():
-        m = re.match(r"Source:\s*\S+\s*\((\S+)\)", line)
-        if m:
-            return m.group(1)
-    for line in text.splitlines():
-        if line.startswith("Version:"):
-            return line.split()[1].split("+b")[0]
-    raise FmapError("apt-cache show %s: no version (run apt-get update)" % POSTMARK_PKG)
-
-
-def postmark_pool_url():
-    """The pool folder of the package on apt's own mirror (from the binary
-    package's URI, so that no mirror is named here)."""
-    text = run(["apt-get", "download", "--print-uris", POSTMARK_PKG])
-    m = re.search(r"'([^']+)'", text)
-    if not m:
-        raise FmapError("apt-get download --print-uris %s printed no URI" % POSTMARK_PKG)
-    return m.group(1).rsplit("/", 1)[0] + "/"
-
-
-def fetch(url, dest):
-    with urllib.request.urlopen(url, timeout=60) as r, open(dest + ".part", "wb") as f:
-        f.write(r.read())
-    os.replace(dest + ".part", dest)
-
-
-def dsc_files(dsc_text):
-    """[(name, sha256)] of a .dsc's Checksums-Sha256 field."""
-    files, inside = [], False
-    for line in dsc_text.splitlines():
-        if line.startswith("Checksums-Sha256:"):
-            inside = True
-        elif inside and line.startswith(" "):
-            digest, _size, name = line.split()
-            files.append((name, digest))
-        elif inside:
-            break
-    if not files:
-        raise FmapError("the .dsc lists no Checksums-Sha256 files")
-    return files
-
-
 def postmark_tree(cache):
-    """Debian's postmark source unpacked under cache (fetched once)."""
-    found = sorted(glob.glob(os.path.join(cache, "postmark-*", "postmark-*.c")))
-    if found:
-        return os.path.dirname(found[-1])
-    os.makedirs(cache, exist_ok=True)
-    version = postmark_source_version()
-    pool = postmark_pool_url()
-    dsc = "%s_%s.dsc" % (POSTMARK_PKG, version)
-    say("fetching %s from apt's mirror" % dsc)
-    fetch(pool + urllib.parse.quote(dsc), os.path.join(cache, dsc))
-    with open(os.path.join(cache, dsc), encoding="utf-8") as f:
-        files = dsc_files(f.read())
-    for name, digest in files:
-        path = os.path.join(cache, name)
-        fetch(pool + urllib.parse.quote(name), path)
-        with open(path, "rb") as f:
-            if hashlib.sha256(f.read()).hexdigest() != digest:
-                raise FmapError("%s: SHA-256 does not match the .dsc" % name)
-    run(["dpkg-source", "--no-check", "-x", dsc], cwd=cache)
-    found = sorted(glob.glob(os.path.join(cache, "postmark-*", "postmark-*.c")))
-    if not found:
-        raise FmapError("no postmark-*.c in the unpacked source under %s" % cache)
-    return os.path.dirname(found[-1])
+    """Debian's postmark source unpacked under cache (tools/debsrc.py: fetched
+    once from apt's mirror, checked against the .dsc)."""
+    try:
+        return os.path.dirname(debsrc.source_tree(POSTMARK_PKG, cache, "postmark-*.c"))
+    except debsrc.DebSrcError as e:
+        raise FmapError(str(e))
 
 
 def build_postmark(dest, cache):
