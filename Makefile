@@ -352,7 +352,7 @@ demo: setup
 # The NICs of the test and bench boots, each on a host peer of its own
 # (docs/net.md): the net-* tests and bench_eth over virtio-net, the
 # net-rtl-* tests and bench_eth again over the RTL8139.
-NET_MODELS := virtio,rtl8139
+NET_MODELS := virtio,rtl8139,user
 
 # TESTS="t_hello t_mmap" runs a subset of the booted tests (and leaves the
 # POSIX suite out; `make posix-suite` runs that alone).

@@ -395,6 +395,14 @@
 #define FS_BIND        45u   /* struct fs_bind_args -> 0 */
 #define FS_SENDTO      46u   /* struct fs_sendto_args, data ICA 0 -> 0 once sent */
 #define FS_RECVFROM    47u   /* struct fs_recvfrom_args, data ICA 0 -> bytes given */
+/* Internet sockets (Linux AF_INET; docs/net.md, "TCP/IP"): the descriptor is
+ * the file manager's, the socket the TCP/IP server's (include/myrmex/inet.h).
+ * FS_SOCKET with domain FS_DOMAIN_INET makes one; FS_SENDTO, FS_RECVFROM,
+ * FS_READ and FS_WRITE on it, and FS_INET, are passed on to the TCP/IP
+ * server with the socket's handle in place of the descriptor and direct
+ * return: its results (inet.h's words) come straight back. */
+#define FS_INET        48u   /* struct fs_inet_args -> what the INET_* call answers */
+#define FS_INET_ADOPT  49u   /* the kernel only: struct fs_inet_adopt_args -> a descriptor */
 
 /* Typed views of the frame's uint64_t arg[8] for the descriptor calls:
  * one uint64_t field per argument word, as described above, so that they
@@ -437,8 +445,19 @@ struct fs_ioctl_args {       /* FS_IOCTL */
 	uint64_t value;          /* the integer argument */
 };
 struct fs_socket_args {      /* FS_SOCKET */
-	uint64_t type;           /* FS_SOCK_RAW or FS_SOCK_DGRAM */
+	uint64_t type;           /* FS_SOCK_RAW or FS_SOCK_DGRAM; inet: INET_STREAM or INET_DGRAM */
 	uint64_t protocol;       /* the EtherType received (host order), 0: none yet */
+	uint64_t flags;          /* O_NONBLOCK | O_CLOEXEC */
+	uint64_t domain;         /* 0: packet (AF_PACKET), FS_DOMAIN_INET */
+};
+#define FS_DOMAIN_INET 2u    /* Linux's AF_INET */
+struct fs_inet_args {        /* FS_INET */
+	uint64_t fd;
+	uint64_t op;             /* INET_BIND ... INET_GETOPT (not SOCKET, CLOSE, POLL) */
+	uint64_t arg[6];         /* the call's arg1..arg6 (arg0 is the handle) */
+};
+struct fs_inet_adopt_args {  /* FS_INET_ADOPT */
+	uint64_t handle;         /* a socket INET_ACCEPT gave the kernel */
 	uint64_t flags;          /* O_NONBLOCK | O_CLOEXEC */
 };
 #define FS_SOCK_DGRAM 2u     /* Linux's SOCK_DGRAM: payloads, the server writes the header */
@@ -458,6 +477,7 @@ struct fs_sendto_args {      /* FS_SENDTO */
 	uint64_t mac;            /* DGRAM: the destination (byte i in bits 8i..) */
 	uint64_t protocol;       /* DGRAM: the EtherType; 0: the socket's */
 	uint64_t addressed;      /* 1: the caller gave an address (else the socket must be bound) */
+	uint64_t dontwait;       /* inet: 1 for MSG_DONTWAIT */
 };
 /* The frame (RAW) or payload (DGRAM) is written at offset 0 of data ICA 0,
  * at most length bytes (the rest is cut off, as Linux's datagrams). */
@@ -465,6 +485,7 @@ struct fs_recvfrom_args {    /* FS_RECVFROM */
 	uint64_t fd;
 	uint64_t length;         /* room in the caller's buffer */
 	uint64_t dontwait;       /* 1: -EAGAIN rather than wait (MSG_DONTWAIT) */
+	uint64_t peek;           /* inet: 1 for MSG_PEEK */
 };
 struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
 	uint64_t mac;            /* the source */
@@ -472,6 +493,10 @@ struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
 	uint64_t full;           /* the frame's or payload's whole length (MSG_TRUNC) */
 	uint64_t pkttype;        /* Linux's PACKET_HOST (0), BROADCAST (1), MULTICAST (2) */
 };
+/* Result word 4 of FS_RECVFROM says whose answer it is: FS_FAMILY_PACKET
+ * (the words above) or INET_FAMILY (the TCP/IP server's, inet.h). */
+#define FS_RESULT_FAMILY 4u
+#define FS_FAMILY_PACKET 17u   /* Linux's AF_PACKET */
 _Static_assert(sizeof(struct fs_sendto_args) <= 64, "fs_sendto_args fits arg[]");
 _Static_assert(sizeof(struct fs_recvfrom_result) <= 64, "fs_recvfrom_result fits arg[]");
 #define FS_RESULT_KIND 7u    /* the result word of FS_READ/FS_WRITE (and P forms): FS_KIND_* */

@@ -18,7 +18,7 @@
  *                 32 bits), arg2 port (host order, 0: any) -> 0
  *   INET_LISTEN   arg0 handle, arg1 backlog -> 0
  *   INET_ACCEPT   arg0 handle, arg1 INET_NONBLOCK -> status the new handle,
- *                 arg1 the peer's address, arg2 its port; waits (parked)
+ *                 the peer's address (INET_RESULT_ADDR); waits (parked)
  *                 for a connection unless INET_NONBLOCK (-EAGAIN)
  *   INET_CONNECT  arg0 handle, arg1 address, arg2 port, arg3 INET_NONBLOCK
  *                 -> 0 once connected (TCP waits; non-blocking: -EINPROGRESS)
@@ -29,17 +29,28 @@
  *                 room in the send buffer unless INET_NONBLOCK
  *   INET_RECV     arg0 handle, arg1 the most bytes wanted, arg2 flags
  *                 (INET_NONBLOCK, INET_PEEK) -> status the bytes, written at
- *                 offset 0 of data ICA 0; arg1 the source address, arg2 its
- *                 port, arg3 a datagram's full length; 0 at the end of a
- *                 stream
+ *                 offset 0 of data ICA 0; arg2 a datagram's full length, the
+ *                 source (INET_RESULT_ADDR); 0 at the end of a stream
  *   INET_SHUTDOWN arg0 handle, arg1 0 read, 1 write, 2 both -> 0
- *   INET_NAME     arg0 handle, arg1 0 local / 1 peer -> arg0 address, arg1 port
+ *   INET_NAME     arg0 handle, arg1 0 local / 1 peer -> the address
+ *                 (INET_RESULT_ADDR)
  *   INET_SETOPT   arg0 handle, arg1 INET_OPT_*, arg2 value -> 0
  *   INET_GETOPT   arg0 handle, arg1 INET_OPT_* -> arg0 value
  *   INET_POLL     arg0 handle -> status the POLL* bits ready now
  *   INET_IFINFO   -> arg0 address, arg1 mask, arg2 gateway, arg3 MAC,
  *                 arg4 INET_IF_* flags, arg5 MTU (the Ethernet interface)
  *   INET_STATS    -> arg0..7 struct inet_stats
+ *   INET_CANCEL   the kernel only: arg0 the control ICA handle of a parked
+ *                 call of the notice's process, whose thread a signal took
+ *                 away: answered -EINTR at once (to nobody) -> 0 or -ENOENT
+ *   INET_EXIT     the kernel only: arg0 a pid that ended: its parked calls
+ *                 are answered (to nobody), so that what they would take
+ *                 goes to the sockets' other users -> 0
+ *
+ * An address in a result: word 4 INET_FAMILY (Linux's AF_INET, so that a
+ * result word tells an inet answer from a packet socket's), word 5 the
+ * IPv4 address (network order), word 6 the port (host order). Word 7 is
+ * never written (the file manager's FS_RESULT_KIND rides there).
  *
  * Errors are Linux's errno values, as a socket call returns them.
  */
@@ -65,6 +76,14 @@
 #define INET_POLL     13u
 #define INET_IFINFO   14u
 #define INET_STATS    15u
+#define INET_CANCEL   17u   /* 16 is the server's own tick */
+#define INET_EXIT     18u
+
+#define INET_FAMILY 2u          /* Linux's AF_INET */
+#define INET_RESULT_FAMILY 4u
+#define INET_RESULT_ADDR   5u
+#define INET_RESULT_PORT   6u
+#define INET_RESULT_FULL   2u   /* INET_RECV: a datagram's whole length */
 
 #define INET_STREAM 1u
 #define INET_DGRAM  2u

@@ -48,6 +48,13 @@ long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint6
 	return r;
 }
 
+/* Whether a write's -EPIPE raises SIGPIPE: a pipe without readers, a
+ * connection that is gone (as Linux). */
+static bool kind_raises_sigpipe(uint64_t kind)
+{
+	return kind == FS_KIND_PIPE || kind == FS_KIND_SOCKET;
+}
+
 /* Whether a transfer larger than one request goes on in further requests
  * on this kind of object: regular files and the memory devices (/dev/zero,
  * null, full, random: as Linux, whose read of /dev/zero fills the whole
@@ -127,7 +134,7 @@ static long write_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset
 	if (count && copy_from_user(&f.arg[4], buf, count) < 0)
 		return -EFAULT;
 	long r = inline_call(&f, fd, count, offset, refused);
-	if (r == -EPIPE && f.res[FS_RESULT_KIND] == FS_KIND_PIPE)
+	if (r == -EPIPE && kind_raises_sigpipe(f.res[FS_RESULT_KIND]))
 		posix_raise_sigpipe();
 	if (r < 0)
 		return r;
@@ -208,7 +215,7 @@ static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		f.arg[1] = chunk;
 		f.arg[2] = (uint64_t)offset + done;
 		long r = forward_call(&f);
-		if (r == -EPIPE && f.res[7] == FS_KIND_PIPE)
+		if (r == -EPIPE && kind_raises_sigpipe(f.res[FS_RESULT_KIND]))
 			posix_raise_sigpipe();
 		if (r < 0)
 			return done ? (long)done : r;
@@ -288,7 +295,7 @@ long sys_sendfile(const struct syscall_args *a)
 		f.arg[0] = out_fd;
 		f.arg[1] = (uint64_t)r;
 		long w = forward_call(&f);
-		if (w == -EPIPE && f.res[7] == FS_KIND_PIPE)
+		if (w == -EPIPE && kind_raises_sigpipe(f.res[FS_RESULT_KIND]))
 			posix_raise_sigpipe();
 		if (w < 0)
 			return done ? (long)done : w;

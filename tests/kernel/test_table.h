@@ -57,8 +57,13 @@ struct test {
  * virtio_net (run_tests.py --net-model virtio,rtl8139 attaches both NICs).
  * Bit 15: MYRMEX_SPAWN_DEVICE's index stays below it. */
 #define RTL (1u << 15)
+/* testinit only (with NET and ETH): the TCP/IP server (tcpip) runs over the
+ * Ethernet server, on the second virtio-net NIC, which run_tests.py --net
+ * --net-model ...,user puts on QEMU's user network (docs/net.md, "TCP/IP").
+ * Bit 7: below MYRMEX_SPAWN_DEVICE's bits, above the spawn flags. */
+#define INET (1u << 7)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
-                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL)
+                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -240,6 +245,10 @@ static const struct test tests[] = {
 	 * manager and the Ethernet server. */
 	{ "net-packet", "t_packet", { 0 }, EXITS, 0, 0,
 	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | NET | ETH },
+	/* TCP and UDP sockets of POSIX processes, through the file manager
+	 * and the TCP/IP server, to a host peer over QEMU's user network. */
+	{ "inet-sockets", "t_inet", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

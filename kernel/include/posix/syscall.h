@@ -110,6 +110,16 @@ long sys_socket(const struct syscall_args *a);
 long sys_bind(const struct syscall_args *a);
 long sys_sendto(const struct syscall_args *a);
 long sys_recvfrom(const struct syscall_args *a);
+/* sys_inet.c */
+long sys_connect(const struct syscall_args *a);
+long sys_listen(const struct syscall_args *a);
+long sys_accept(const struct syscall_args *a);
+long sys_accept4(const struct syscall_args *a);
+long sys_shutdown(const struct syscall_args *a);
+long sys_getsockname(const struct syscall_args *a);
+long sys_getpeername(const struct syscall_args *a);
+long sys_setsockopt(const struct syscall_args *a);
+long sys_getsockopt(const struct syscall_args *a);
 long sys_poll(const struct syscall_args *a);
 long sys_ppoll(const struct syscall_args *a);
 long sys_pread64(const struct syscall_args *a);

@@ -31,6 +31,8 @@
  *   procfs.c    /proc: paths under it asked of the procfs server, its
  *               answers kept as a snapshot per open description; the
  *               descriptors and current directories answered here
+ *   inet.c      Internet sockets (AF_INET): every call passed on to the
+ *               TCP/IP server with its handle, direct return
  *   socket.c    packet sockets (AF_PACKET): sends passed on to the Ethernet
  *               server, a receive of its own there per socket, frames kept
  *   console.c   the console's descriptors: reads, writes and ioctls passed
@@ -113,6 +115,9 @@ int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opc
 /* request_pass_on with four argument words a[0..3]. */
 int64_t request_pass_on_args(struct server_request *rq, uint32_t target, uint32_t opcode,
                              const uint64_t a[4]);
+/* request_pass_on with n (at most 7) argument words a[0..n-1]. */
+int64_t request_pass_on_n(struct server_request *rq, uint32_t target, uint32_t opcode,
+                          const uint64_t *a, unsigned n);
 
 /* The path in the request's data ICA, checked: NUL-terminated within
  * FS_PATH_MAX bytes and the ICA, not empty. Returns it or NULL with *err
@@ -218,7 +223,7 @@ extern uint64_t cache_pinned_lost;
 /* ---- ofd.c: open-file descriptions ---- */
 
 enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL, FM_ZERO, FM_FULL,
-               FM_RANDOM, FM_URANDOM, FM_PROC, FM_SOCKET };
+               FM_RANDOM, FM_URANDOM, FM_PROC, FM_SOCKET, FM_INET };
 
 struct pipe;
 struct sock;
@@ -237,6 +242,7 @@ struct open_file {
 	struct pipe *pipe;            /* FM_PIPE: the read end (O_RDONLY) or write end */
 	uint64_t rdev;                /* FM_CONSOLE: the name's device number (tty 5:0, console 5:1) */
 	struct sock *sock;            /* FM_SOCKET: the packet socket (socket.c) */
+	uint64_t inet;                /* FM_INET: the TCP/IP server's handle (inet.c) */
 	struct procfs_snap *snap;     /* FM_PROC: what procfs answered at open (procfs.c) */
 	char *path;                   /* FM_FILE: the absolute path it was opened by (for
 	                                 /proc/<pid>/fd links), or NULL: path_short when it
@@ -349,6 +355,20 @@ bool socket_result(const struct myrmex_delivery *d);
 /* As pipe_drop_pid and pipe_cancel, for receives parked on sockets. */
 void socket_drop_pid(int pid);
 void socket_cancel(int pid, uint32_t handle);
+
+/* ---- inet.c: Internet sockets (AF_INET) ---- */
+/* FS_SOCKET with domain FS_DOMAIN_INET: a socket at the TCP/IP server. */
+int64_t inet_socket(struct server_request *rq);
+int64_t do_inet(struct server_request *rq);
+int64_t do_inet_adopt(struct server_request *rq);
+/* FS_SENDTO and FS_RECVFROM, read and write, on an FM_INET description. */
+int64_t inet_sendto(struct server_request *rq, struct open_file *f);
+int64_t inet_recvfrom(struct server_request *rq, struct open_file *f);
+int64_t inet_io(struct server_request *rq, struct open_file *f, bool write);
+/* POLL* bits of the socket, asked of the server. */
+unsigned inet_poll(const struct open_file *f);
+/* The last reference to the description went: the socket closes. */
+void inet_close(uint64_t handle);
 
 /* ---- path.c ---- */
 

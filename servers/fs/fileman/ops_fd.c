@@ -139,7 +139,7 @@ int64_t do_ioctl(struct server_request *rq)
 	default:
 		break;
 	}
-	if (f->kind == FM_SOCKET)
+	if (f->kind == FM_SOCKET || f->kind == FM_INET)
 		return socket_ioctl(rq, a->request);
 	return f->kind == FM_CONSOLE ? console_ioctl(rq) : -ENOTTY;
 }
@@ -153,6 +153,8 @@ static unsigned readiness(const struct open_file *f, int *console)
 		return pipe_poll(f->pipe, ofd_can_write(f));
 	case FM_SOCKET:
 		return socket_poll(f->sock);
+	case FM_INET:
+		return inet_poll(f);
 	case FM_CONSOLE:
 		if (*console == -1)
 			*console = console_poll();

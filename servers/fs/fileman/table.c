@@ -57,6 +57,8 @@ static const struct server_op ops[] = {
 	[FS_BIND] = { do_bind, FM_NO_DISK },
 	[FS_SENDTO] = { do_sendto, FM_NO_DISK },
 	[FS_RECVFROM] = { do_recvfrom, FM_NO_DISK },
+	[FS_INET] = { do_inet, FM_NO_DISK },
+	[FS_INET_ADOPT] = { do_inet_adopt, FM_NO_DISK | SERVER_KERNEL_ONLY },
 };
 
 const struct server fm_server = {

@@ -18,6 +18,14 @@
 #define UDP_PAYLOAD_MAX 65507u
 #define LOOPBACK_NET 0x7fu        /* 127/8, first byte */
 
+/* An address into the result words (include/myrmex/inet.h). */
+static void put_addr(struct server_request *rq, uint64_t addr, uint64_t port)
+{
+	server_out(rq, INET_RESULT_FAMILY, INET_FAMILY);
+	server_out(rq, INET_RESULT_ADDR, addr);
+	server_out(rq, INET_RESULT_PORT, port);
+}
+
 static struct isock *sock_of(struct server_request *rq)
 {
 	return sock_get(rq->in[0]);
@@ -157,8 +165,7 @@ int64_t try_accept(struct isock *s, struct server_request *rq)
 		addr = ip4_addr_get_u32(ip_2_ip4(&n->tcp->remote_ip));
 		port = n->tcp->remote_port;
 	}
-	server_out(rq, 1, addr);
-	server_out(rq, 2, port);
+	put_addr(rq, addr, port);
 	return (int64_t)sock_handle(n);
 }
 
@@ -283,8 +290,11 @@ int64_t try_send(struct isock *s, struct server_request *rq)
 	}
 	if (s->tx_shut || (!s->tcp && s->connected))
 		return done ? (int64_t)done : -EPIPE;
-	if (!s->connected)
-		return s->connecting && !(rq->in[3] & INET_NONBLOCK) ? SERVER_LATER : -ENOTCONN;
+	if (!s->connected) {   /* never connected: EPIPE, as Linux */
+		if (s->connecting)
+			return rq->in[3] & INET_NONBLOCK ? -EAGAIN : SERVER_LATER;
+		return -EPIPE;
+	}
 	while (done < len) {
 		uint32_t room = tcp_sndbuf(s->tcp);
 		uint64_t n = len - done;
@@ -334,9 +344,8 @@ static int64_t recv_udp(struct isock *s, struct server_request *rq, uint8_t *to,
 	struct dgram *d = &s->dq[s->dq_head];
 	uint64_t n = d->p->tot_len < want ? d->p->tot_len : want;
 	pbuf_copy_partial(d->p, to, (u16_t)n, 0);
-	server_out(rq, 1, d->addr);
-	server_out(rq, 2, d->port);
-	server_out(rq, 3, d->p->tot_len);
+	put_addr(rq, d->addr, d->port);
+	server_out(rq, INET_RESULT_FULL, d->p->tot_len);
 	if (!(rq->in[2] & INET_PEEK)) {
 		pbuf_free(d->p);
 		s->dq_head = (s->dq_head + 1) % DGRAM_QUEUE;
@@ -371,10 +380,7 @@ int64_t try_recv(struct isock *s, struct server_request *rq)
 				left -= k;
 			}
 		}
-		if (s->tcp) {
-			server_out(rq, 1, ip4_addr_get_u32(ip_2_ip4(&s->tcp->remote_ip)));
-			server_out(rq, 2, s->tcp->remote_port);
-		}
+		server_out(rq, INET_RESULT_FULL, n);   /* a stream names no source */
 		return (int64_t)n;
 	}
 	if (s->rx_eof)
@@ -446,8 +452,7 @@ int64_t do_name(struct server_request *rq)
 	} else if (peer) {
 		return -ENOTCONN;
 	}
-	server_out(rq, 0, ip ? ip4_addr_get_u32(ip_2_ip4(ip)) : 0);
-	server_out(rq, 1, port);
+	put_addr(rq, ip ? ip4_addr_get_u32(ip_2_ip4(ip)) : 0, port);
 	return 0;
 }
 
@@ -569,5 +574,16 @@ int64_t do_tick(struct server_request *rq)
 	sys_check_timeouts();
 	link_retry();
 	tcpip_counters.ticks++;
+	return 0;
+}
+
+int64_t do_cancel(struct server_request *rq)
+{
+	return sock_cancel(rq->d.requester, rq->in[0]) ? 0 : -ENOENT;
+}
+
+int64_t do_exit(struct server_request *rq)
+{
+	sock_exit((int)rq->in[0]);
 	return 0;
 }

@@ -358,3 +358,29 @@ unsigned sock_poll(const struct isock *s)
 		r |= POLLHUP | (s->connected ? 0 : POLLOUT);
 	return r;
 }
+
+bool sock_cancel(int pid, uint64_t handle)
+{
+	for (unsigned i = 0; i < PARK_MAX; i++) {
+		struct parked *p = &parked[i];
+		if (!p->used || p->rq.d.client != pid || p->rq.d.handle != handle)
+			continue;
+		p->used = false;
+		tcpip_counters.parked--;
+		server_reply_later(TCPIP_NAME, &p->rq, -EINTR);
+		return true;
+	}
+	return false;
+}
+
+void sock_exit(int pid)
+{
+	for (unsigned i = 0; i < PARK_MAX; i++) {
+		struct parked *p = &parked[i];
+		if (!p->used || p->rq.d.client != pid)
+			continue;
+		p->used = false;
+		tcpip_counters.parked--;
+		server_reply_later(TCPIP_NAME, &p->rq, -EPIPE);
+	}
+}

@@ -23,6 +23,8 @@ static const struct server_op ops[] = {
 	[INET_IFINFO] = { do_ifinfo, 0 },
 	[INET_STATS] = { do_stats, 0 },
 	[INET_TICK] = { do_tick, 0 },
+	[INET_CANCEL] = { do_cancel, SERVER_KERNEL_ONLY },
+	[INET_EXIT] = { do_exit, SERVER_KERNEL_ONLY },
 };
 
 static void after_request(struct server_request *rq, int64_t status)

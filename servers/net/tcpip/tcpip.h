@@ -106,6 +106,11 @@ void sock_settle(void);
 unsigned sock_poll(const struct isock *s);
 /* lwIP's connected callback of a TCP pcb whose arg is its socket. */
 err_t sock_on_connected(void *arg, struct tcp_pcb *pcb, err_t err);
+/* A signal took pid's thread out of the call on control ICA handle: the
+ * call parked for it is answered -EINTR (to nobody). Whether one was. */
+bool sock_cancel(int pid, uint64_t handle);
+/* pid ended: its parked calls are answered (to nobody). */
+void sock_exit(int pid);
 /* Linux's errno for an lwIP error. */
 int sock_errno(err_t e);
 
@@ -132,5 +137,7 @@ int64_t do_poll(struct server_request *rq);
 int64_t do_ifinfo(struct server_request *rq);
 int64_t do_stats(struct server_request *rq);
 int64_t do_tick(struct server_request *rq);
+int64_t do_cancel(struct server_request *rq);
+int64_t do_exit(struct server_request *rq);
 
 #endif
