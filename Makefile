@@ -337,7 +337,7 @@ ipc-profile: setup
 
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
-	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
+	$(PYTHON) tools/qemu.py run --user-net --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
 
 # make shell-jobctl: the shell of `make run` driven through the serial port:
 # Ctrl-Z, jobs, bg, fg (tools/shell_jobctl.py; not part of make test).

@@ -30,8 +30,13 @@ import sys
 import time
 
 
+PERIOD = bytes(((i * 7 + 3) & 0xff) for i in range(256))   # the pattern repeats every 256
+
+
 def pattern(start, n):
-    return bytes(((i * 7 + 3) & 0xff) for i in range(start, start + n))
+    at = start % 256
+    reps = (at + n) // 256 + 1
+    return (PERIOD * reps)[at:at + n]
 
 
 def log(path, text):

@@ -596,8 +596,24 @@ def command_from_args(args):
     return cmd, accel, reason
 
 
+def run_network(args):
+    """make run's NIC (--user-net): a virtio-net NIC on QEMU's user network
+    with restrict=on, the host's 127.0.0.1:<port> forwarded to the guest's
+    TCP port 80 (httpd) and UDP port 7, and tools/inet_peer.py behind
+    INET_PEER_ADDR:7 (docs/net.md, "TCP/IP"). Nothing leaves this machine."""
+    tcp_port = int(os.environ.get("MYRMEX_HTTP_PORT", "0")) or free_tcp_port()
+    udp_port = free_udp_port()
+    print("network: guest 10.0.2.15/24; host 127.0.0.1:%d -> guest TCP port 80, "
+          "127.0.0.1:%d -> guest UDP port 7; guest %s:7 -> tools/inet_peer.py"
+          % (tcp_port, udp_port, INET_PEER_ADDR), file=sys.stderr, flush=True)
+    return ["-netdev", user_netdev(0, udp_port, tcp_port),
+            "-device", "virtio-net-pci,netdev=net0,mac=%s" % USER_MAC]
+
+
 def cli_run(args):
     args.interactive = True
+    if getattr(args, "user_net", False):
+        args.extra = run_network(args) + list(args.extra)
     cmd, accel, reason = command_from_args(args)
     print("accelerator: %s (%s)" % (accel, reason), file=sys.stderr, flush=True)
     # QEMU receives Ctrl-C itself (stdio chardev); we only wait for it.
@@ -642,6 +658,8 @@ def parse_args(argv):
                        help="raw disk image (virtio-blk); repeat for more disks")
         s.add_argument("--icount", action="store_true",
                        help="TCG with -icount shift=0 (instruction-count TSC)")
+        s.add_argument("--user-net", action="store_true",
+                       help="a virtio-net NIC on QEMU's restricted user network (make run)")
         s.add_argument("extra", nargs="*",
                        help="extra QEMU arguments (after --)")
     sub.add_parser("accel", help="print the accelerator that would be used")

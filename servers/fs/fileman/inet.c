@@ -46,10 +46,17 @@ static int64_t inet_call(uint32_t op, uint64_t a0)
 	return res ? res->status : -EIO;
 }
 
-static struct open_file *inet_file(struct server_request *rq, uint64_t fd, int64_t *err)
+/* The inet description of fd for call op, or NULL with *err: a packet
+ * socket answers as Linux's (an inet address to bind: -EINVAL; streams'
+ * calls: -EOPNOTSUPP). */
+static struct open_file *inet_file(struct server_request *rq, uint64_t fd, uint64_t op,
+                                   int64_t *err)
 {
 	struct open_file *f = files_get(rq->d.requester, fd);
-	*err = !f ? -EBADF : f->kind == FM_INET ? 0 : f->kind == FM_SOCKET ? -EOPNOTSUPP : -ENOTSOCK;
+	if (f && f->kind == FM_SOCKET)
+		*err = op == INET_BIND ? -EINVAL : -EOPNOTSUPP;
+	else
+		*err = !f ? -EBADF : f->kind == FM_INET ? 0 : -ENOTSOCK;
 	return *err ? NULL : f;
 }
 
@@ -103,7 +110,7 @@ int64_t do_inet(struct server_request *rq)
 {
 	const struct fs_inet_args *a = SERVER_IN(rq, struct fs_inet_args);
 	int64_t err;
-	struct open_file *f = inet_file(rq, a->fd, &err);
+	struct open_file *f = inet_file(rq, a->fd, a->op, &err);
 	if (!f)
 		return err;
 	uint64_t args[7] = { f->inet, a->arg[0], a->arg[1], a->arg[2], a->arg[3], a->arg[4], a->arg[5] };

@@ -36,15 +36,21 @@ static int index_of(const struct isock *s)
 	return (int)(s - socks);
 }
 
+/* A number of this run of the server, in every handle: a descriptor the
+ * file manager kept across a restart of the server names nothing here. */
+static uint32_t epoch;
+
 uint64_t sock_handle(const struct isock *s)
 {
-	return (uint64_t)s->gen << 16 | (uint64_t)(index_of(s) + 1);
+	while (!epoch)
+		epoch = tcpip_random() & 0x7fffffffu;
+	return (uint64_t)epoch << 32 | (uint64_t)s->gen << 16 | (uint64_t)(index_of(s) + 1);
 }
 
 struct isock *sock_get(uint64_t handle)
 {
 	uint64_t i = (handle & 0xffff) - 1;
-	if (i >= SOCK_MAX || handle >> 32)
+	if (i >= SOCK_MAX || !epoch || handle >> 32 != epoch)
 		return NULL;
 	struct isock *s = &socks[i];
 	return s->used && s->gen == (uint16_t)(handle >> 16) ? s : NULL;
