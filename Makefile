@@ -325,7 +325,8 @@ BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SE
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
 BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \
 	$(BUILD)/servers/virtio_blk $(BUILD)/servers/uart $(BUILD)/servers/fileman \
-	$(BUILD)/servers/pm $(BUILD)/servers/procfs $(BUILD)/servers/svcman $(SERVICE_TABLE)
+	$(BUILD)/servers/pm $(BUILD)/servers/procfs $(BUILD)/servers/svcman $(SERVICE_TABLE) \
+	$(BUILD)/servers/virtio_net $(BUILD)/servers/eth $(BUILD)/servers/tcpip
 
 # Where the instructions of an IPC round trip and of forwarded POSIX calls
 # go: tools/ipc_profile.py single-steps them under QEMU's gdb stub.

@@ -50,7 +50,7 @@ BIG_BYTES = 16 << 20
 ROOT_MIB = 64
 MOUNT = "/mnt/root"                 # where Linux's /init mounts the disk
 LINUX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "uname", "insmod",
-                 "mkdir", "sleep", "chroot"]
+                 "mkdir", "sleep", "chroot", "ifconfig"]
 RESULTS = "results.jsonl"
 OUT_DIR = "posix-boot"              # under bench.py's --out
 
@@ -128,7 +128,10 @@ def run_myrmex(args, image, out):
     boot = argparse.Namespace(
         kernel=args.kernel, init="%s %s" % (args.posix_init, RUNNER),
         modules=list(args.posix_modules), out=out, disk=image,
-        timeout=args.timeout, quiet=args.quiet)
+        timeout=args.timeout, quiet=args.quiet,
+        # A NIC on QEMU's restricted user network, so that the service table
+        # starts the network servers (net_loopback uses 127.0.0.1 only).
+        net=True, net_model=["user"])
     results = []
     for mode in args.modes:
         print("== POSIX boot on Myrmex: %s" % boot.init, flush=True)
@@ -149,6 +152,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) clocksource=$(cat $cs) $(uname -r)"
+ifconfig lo 127.0.0.1 up
 {disk}chroot {mount} {runner} </dev/null >/dev/console 2>&1
 echo "{mark} exit $?"
 poweroff -f

@@ -392,6 +392,44 @@ static void loopback(void)
 	close(d);
 }
 
+/* 1 MiB through the loopback in 64 KiB writes to a forked reader, which
+ * checks the pattern and answers one byte; then the other way. */
+static void loopback_bulk(void)
+{
+	int l = (int)raw3(SYS_socket, AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in pl = addr_of("127.0.0.1", 5003);
+	CHECK_EQ(raw3(SYS_bind, l, (long)&pl, sizeof(pl)), 0);
+	CHECK_EQ(raw2(SYS_listen, l, 2), 0);
+	int c = (int)raw3(SYS_socket, AF_INET, SOCK_STREAM, 0);
+	CHECK_EQ(sys_connect(c, &pl, sizeof(pl)), 0);
+	int s = (int)raw3(SYS_accept, l, 0, 0);
+	close(l);
+	const size_t n = sizeof(big);
+	for (size_t i = 0; i < n; i++)
+		big[i] = pattern_byte(i);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(c);
+		if (recv_all(s, back, n) != (long)n || memcmp(back, big, n) != 0)
+			_exit(1);
+		if (send_all(s, "k", 1) != 1)
+			_exit(2);
+		_exit(send_all(s, big, n) == (long)n ? 0 : 3);
+	}
+	close(s);
+	for (size_t at = 0; at < n; at += 65536)
+		CHECK_EQ(send_all(c, big + at, 65536), 65536);
+	char k = 0;
+	CHECK_EQ(recv_all(c, &k, 1), 1);
+	memset(back, 0, n);
+	CHECK_EQ(recv_all(c, back, n), (long)n);
+	CHECK(memcmp(back, big, n) == 0, "1 MiB back through the loopback");
+	int status = -1;
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the reader: %#x", status);
+	close(c);
+}
+
 /* A child writes on the connection its parent made; SIGPIPE kills a
  * writer on a dead connection. */
 static void fork_and_sigpipe(void)
@@ -536,6 +574,8 @@ int main(void)
 	bad_inputs();
 	phase("loopback");
 	loopback();
+	phase("loopback bulk");
+	loopback_bulk();
 	phase("tcp echo");
 	tcp_echo();
 	phase("tcp source and sink");

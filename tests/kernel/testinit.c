@@ -475,13 +475,14 @@ static long eth_server_start(char *reason, size_t size)
 }
 
 /* Starts the TCP/IP server (tcpip) for an INET test, with the server right
- * and the right to call the Ethernet server and the driver, at QEMU's
+ * and the right to call the Ethernet server, the driver and itself, at QEMU's
  * user-network address, and waits for its registration. */
 static long inet_server_start(char *reason, size_t size)
 {
 	struct myrmex_rights rights = { { 0 } };
 	myrmex_rights_add(&rights, MYRMEX_COREID_NIC);
 	myrmex_rights_add(&rights, MYRMEX_COREID_ETH);
+	myrmex_rights_add(&rights, MYRMEX_COREID_INET);   /* its ticker calls it */
 	char *argv[] = { "tcpip", "10.0.2.15/24", "10.0.2.2", NULL };
 	long pid = myrmex_spawn_rights("tcpip", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER,
 	                               &rights);

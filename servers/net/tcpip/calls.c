@@ -369,11 +369,10 @@ int64_t try_recv(struct isock *s, struct server_request *rq)
 		return recv_udp(s, rq, to, want);
 	if (s->listening)
 		return -ENOTCONN;
-	if (s->rx) {
-		uint64_t n = s->rx->tot_len < want ? s->rx->tot_len : want;
-		pbuf_copy_partial(s->rx, to, (u16_t)n, 0);
-		if (!(rq->in[2] & INET_PEEK)) {
-			s->rx = pbuf_free_header(s->rx, (u16_t)n);
+	if (s->rx_count && want) {
+		bool peek = rq->in[2] & INET_PEEK;
+		uint64_t n = rxq_take(s, to, want, peek);
+		if (!peek) {
 			for (uint64_t left = n; s->tcp && left;) {
 				uint64_t k = left > TCP_CHUNK ? TCP_CHUNK : left;
 				tcp_recved(s->tcp, (u16_t)k);
@@ -418,9 +417,7 @@ int64_t do_shutdown(struct server_request *rq)
 		return -ENOTCONN;
 	if (how != 1) {   /* reading ends here: what comes is thrown away */
 		s->rx_eof = true;
-		if (s->rx)
-			pbuf_free(s->rx);
-		s->rx = NULL;
+		rxq_drop(s);
 	}
 	if (how != 0 && !s->tx_shut) {
 		s->tx_shut = true;

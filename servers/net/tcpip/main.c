@@ -38,11 +38,17 @@ static void ticker(void *unused)
 		return;
 	}
 	struct myrmex_ctl_header *h = myrmex_ica_addr((uint32_t)c);
+	bool told = false;
 	for (;;) {
 		myrmex_sleep_ns(TICK_NS);
 		myrmex_ctl_init(h);
 		myrmex_ctl_push(h, 1, MYRMEX_COREID_INET, INET_TICK);
-		myrmex_callsync(h);
+		long r = myrmex_callsync(h);
+		if (r < 0 && !told) {   /* lwIP's timers do not run: say so once */
+			myrmex_log(TCPIP_NAME, "the ticker cannot call the server: %ld (the right to call coreid %u?)",
+			           r, MYRMEX_COREID_INET);
+			told = true;
+		}
 	}
 }
 

@@ -100,6 +100,51 @@ int sock_errno(err_t e)
 	}
 }
 
+bool rxq_push(struct isock *s, struct pbuf *p)
+{
+	if (s->rx_count == RXQ_MAX)
+		return false;
+	s->rxq[(s->rx_head + s->rx_count++) % RXQ_MAX] = p;
+	s->rx_bytes += p->tot_len;
+	return true;
+}
+
+uint64_t rxq_take(struct isock *s, uint8_t *to, uint64_t want, bool peek)
+{
+	uint64_t done = 0;
+	unsigned at = s->rx_head, left = s->rx_count;
+	while (done < want && left) {
+		struct pbuf *p = s->rxq[at];
+		uint16_t n = (uint16_t)(p->tot_len < want - done ? p->tot_len : want - done);
+		pbuf_copy_partial(p, to + done, n, 0);
+		done += n;
+		if (peek) {
+			at = (at + 1) % RXQ_MAX;
+			left--;
+			continue;
+		}
+		s->rx_bytes -= n;
+		if (n == p->tot_len) {   /* the whole chain went */
+			pbuf_free(p);
+			s->rx_head = at = (at + 1) % RXQ_MAX;
+			s->rx_count = --left;
+		} else {
+			s->rxq[at] = pbuf_free_header(p, n);
+		}
+	}
+	return done;
+}
+
+void rxq_drop(struct isock *s)
+{
+	while (s->rx_count) {
+		pbuf_free(s->rxq[s->rx_head]);
+		s->rx_head = (s->rx_head + 1) % RXQ_MAX;
+		s->rx_count--;
+	}
+	s->rx_bytes = 0;
+}
+
 static void mark(struct isock *s)
 {
 	if (s)
@@ -124,10 +169,8 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 	}
 	if (!p)
 		s->rx_eof = true;
-	else if (s->rx)
-		pbuf_cat(s->rx, p);
-	else
-		s->rx = p;
+	else if (!rxq_push(s, p))
+		return ERR_MEM;   /* lwIP keeps p and offers it again */
 	mark(s);
 	return ERR_OK;
 }
@@ -239,9 +282,7 @@ void sock_free(struct isock *s)
 	if (s->udp)
 		udp_remove(s->udp);
 	s->udp = NULL;
-	if (s->rx)
-		pbuf_free(s->rx);
-	s->rx = NULL;
+	rxq_drop(s);
 	while (s->dq_count) {
 		pbuf_free(s->dq[s->dq_head].p);
 		s->dq_head = (s->dq_head + 1) % DGRAM_QUEUE;
@@ -352,7 +393,7 @@ unsigned sock_poll(const struct isock *s)
 	}
 	if (s->listening)
 		return s->acc_count ? POLLIN | POLLRDNORM : 0;
-	if (s->rx || s->rx_eof)
+	if (s->rx_count || s->rx_eof)
 		r |= POLLIN | POLLRDNORM;
 	if (s->rx_eof)
 		r |= POLLRDHUP;

@@ -64,6 +64,7 @@ struct dgram {                    /* a received datagram waiting */
 #define SOCK_MAX 64u
 #define DGRAM_QUEUE 32u
 #define ACCEPT_QUEUE 16u
+#define RXQ_MAX 256u
 
 struct isock {
 	bool used;
@@ -73,7 +74,11 @@ struct isock {
 	struct udp_pcb *udp;
 	bool listening, connecting, connected, rx_eof, tx_shut;
 	int err;                      /* the pending error (positive errno), 0: none */
-	struct pbuf *rx;              /* TCP: bytes received and not read */
+	/* TCP: bytes received and not read, a ring of lwIP's chains (a chain's
+	 * length is 16 bits: they are kept apart, never concatenated). */
+	struct pbuf *rxq[RXQ_MAX];
+	unsigned rx_head, rx_count;
+	uint32_t rx_bytes;
 	struct dgram dq[DGRAM_QUEUE]; /* UDP: datagrams received and not read */
 	unsigned dq_head, dq_count;
 	int accq[ACCEPT_QUEUE];       /* listening: connected sockets not accepted yet */
@@ -111,6 +116,12 @@ err_t sock_on_connected(void *arg, struct tcp_pcb *pcb, err_t err);
 bool sock_cancel(int pid, uint64_t handle);
 /* pid ended: its parked calls are answered (to nobody). */
 void sock_exit(int pid);
+/* The stream receive ring of s (sock.c): push a chain lwIP gave (false:
+ * full, lwIP keeps it and offers it again); take up to want bytes into to
+ * (peek: leave them); drop everything. */
+bool rxq_push(struct isock *s, struct pbuf *p);
+uint64_t rxq_take(struct isock *s, uint8_t *to, uint64_t want, bool peek);
+void rxq_drop(struct isock *s);
 /* Linux's errno for an lwIP error. */
 int sock_errno(err_t e);
 
