@@ -17,6 +17,12 @@ PYTHON       := python3
 # `make` alone builds everything (the first rule below is not `all`).
 .DEFAULT_GOAL := all
 
+# The SH-4 port has rules of its own (mk/arch-sh4.mk, docs/sh4.md); the
+# rest of this file is the x86-64 build.
+ifeq ($(ARCH),sh4)
+include mk/arch-sh4.mk
+else
+
 # ---------------------------------------------------------------- kernel --
 KCC          := gcc
 KERNEL_CFLAGS := -std=gnu17 -O2 -g -ffreestanding -fno-builtin -nostdlib \
@@ -431,3 +437,5 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+endif   # ARCH

@@ -1,0 +1,257 @@
+/*
+ * User address spaces: a two-level table of the port's own format, read
+ * only by software (the SH-4 has no page-table walker: the TLB-miss path,
+ * sh4_tlb_refill, reads it). The directory has 512 words, one per 4 MiB of
+ * U0; a leaf table has 1024 entries of 4 KiB pages. An entry holds the
+ * frame's physical address and the portable MAP_* bits in its low bits
+ * (PTE_PRESENT marks it used). A directory word is the leaf's P1 address.
+ * The kernel needs no tables: it runs in P1.
+ */
+#include <kernel/arch.h>
+#include <kernel/errno.h>
+#include <kernel/pmm.h>
+#include <kernel/stats.h>
+#include <arch/sh4.h>
+
+#define DIR_ENTRIES  512
+#define LEAF_ENTRIES 1024
+#define PTE_PRESENT  0x800u
+#define PTE_PROT     0x1fu     /* MAP_R | MAP_W | MAP_X | MAP_U | MAP_DEVICE */
+_Static_assert((PTE_PROT & PTE_PRESENT) == 0, "the soft bits fit below the frame");
+
+uint8_t sh4_asid_of(struct arch_as *as);
+extern uint32_t sh4_asid_gen;
+
+/* TLB misses answered from the page tables (docs/sh4.md). */
+uint64_t sh4_tlb_refills;
+
+/* The address space the TLB-miss path refills from (NULL: the kernel's). */
+static struct arch_as *active_as;
+
+void arch_paging_init(paddr_t max_phys)
+{
+	(void)max_phys;   /* P1 maps all of it already */
+	sh4_tlb_init();
+}
+
+static uint32_t *leaf_of(struct arch_as *as, uint32_t va)
+{
+	return (uint32_t *)(uintptr_t)as->dir[va >> 22];
+}
+
+/* The entry for va, allocating its leaf table when alloc: NULL with *err. */
+static uint32_t *pte_get(struct arch_as *as, uint32_t va, bool alloc, int *err)
+{
+	uint32_t *leaf = leaf_of(as, va);
+	if (!leaf) {
+		if (!alloc)
+			return NULL;
+		if (as->table_pages >= as->table_limit) {
+			*err = -EAGAIN;
+			return NULL;
+		}
+		paddr_t pa = pmm_alloc_page();
+		if (!pa) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		as->table_pages++;
+		leaf = arch_phys_to_virt(pa);
+		as->dir[va >> 22] = (uint32_t)(uintptr_t)leaf;
+	}
+	return &leaf[(va >> 12) & (LEAF_ENTRIES - 1)];
+}
+
+/* Drops a stale translation of as from this CPU's TLB. */
+static void flush_page(struct arch_as *as, uint32_t va)
+{
+	if (as->asid_gen == sh4_asid_gen)
+		sh4_tlb_flush_page(as->asid, va);
+}
+
+int arch_as_create(struct arch_as *as, uint64_t table_limit)
+{
+	paddr_t pa = pmm_alloc_page();
+	if (!pa)
+		return -ENOMEM;
+	as->dir = arch_phys_to_virt(pa);
+	as->asid_gen = 0;
+	as->asid = 0;
+	as->table_pages = 1;
+	as->table_limit = (uint32_t)MIN(table_limit, 0xffffffffull);
+	return 0;
+}
+
+void arch_as_destroy(struct arch_as *as, void (*release)(paddr_t pa))
+{
+	if (active_as == as)
+		active_as = NULL;
+	for (unsigned d = 0; d < DIR_ENTRIES; d++) {
+		uint32_t *leaf = (uint32_t *)(uintptr_t)as->dir[d];
+		if (!leaf)
+			continue;
+		for (unsigned i = 0; i < LEAF_ENTRIES; i++)
+			if (leaf[i] & PTE_PRESENT)
+				release(leaf[i] & ~PAGE_MASK);
+		pmm_free_page(arch_virt_to_phys(leaf));
+	}
+	pmm_free_page(arch_virt_to_phys(as->dir));
+	as->dir = NULL;
+	/* Its ASID is not reused before the next generation's flush. */
+}
+
+int arch_as_map(struct arch_as *as, vaddr_t va, paddr_t pa, unsigned prot)
+{
+	int err = 0;
+	uint32_t *pte = pte_get(as, (uint32_t)va, true, &err);
+	if (!pte)
+		return err;
+	if (*pte & PTE_PRESENT)
+		return -EEXIST;
+	*pte = (uint32_t)pa | PTE_PRESENT | (prot & PTE_PROT);
+	return 0;
+}
+
+void arch_as_unmap_range(struct arch_as *as, vaddr_t va, uint64_t npages)
+{
+	for (uint64_t i = 0; i < npages; i++) {
+		uint32_t v = (uint32_t)(va + i * PAGE_SIZE);
+		uint32_t *pte = pte_get(as, v, false, NULL);
+		if (pte && (*pte & PTE_PRESENT)) {
+			*pte = 0;
+			flush_page(as, v);
+			STAT_INC(tlb_invalidations);
+		}
+	}
+}
+
+int arch_as_map_range(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot)
+{
+	for (uint64_t i = 0; i < npages; i++) {
+		int err = arch_as_map(as, va + i * PAGE_SIZE, pa + i * PAGE_SIZE, prot);
+		if (err) {
+			arch_as_unmap_range(as, va, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int arch_as_map_list(struct arch_as *as, vaddr_t va, const paddr_t *pas, unsigned n,
+                     unsigned prot, uint64_t *mapped)
+{
+	*mapped = 0;
+	for (unsigned i = 0; i < n && i < 64; i++) {
+		int err = arch_as_map(as, va + i * PAGE_SIZE, pas[i], prot);
+		if (err == -EEXIST)
+			continue;
+		if (err)
+			return err;
+		*mapped |= 1ull << i;
+	}
+	return 0;
+}
+
+paddr_t arch_as_unmap(struct arch_as *as, vaddr_t va)
+{
+	uint32_t *pte = pte_get(as, (uint32_t)va, false, NULL);
+	if (!pte || !(*pte & PTE_PRESENT))
+		return 0;
+	paddr_t pa = *pte & ~PAGE_MASK;
+	*pte = 0;
+	flush_page(as, (uint32_t)va);
+	return pa;
+}
+
+int arch_as_protect(struct arch_as *as, vaddr_t va, unsigned prot)
+{
+	uint32_t *pte = pte_get(as, (uint32_t)va, false, NULL);
+	if (!pte || !(*pte & PTE_PRESENT))
+		return -ENOENT;
+	*pte = (*pte & ~PTE_PROT) | (prot & PTE_PROT);
+	flush_page(as, (uint32_t)va);
+	return 0;
+}
+
+paddr_t arch_as_lookup(struct arch_as *as, vaddr_t va, unsigned *prot)
+{
+	if (va >= ARCH_USER_TOP)
+		return 0;
+	uint32_t *pte = pte_get(as, (uint32_t)va, false, NULL);
+	if (!pte || !(*pte & PTE_PRESENT))
+		return 0;
+	if (prot)
+		*prot = *pte & PTE_PROT;
+	return *pte & ~PAGE_MASK;
+}
+
+int arch_as_walk(struct arch_as *as, vaddr_t start, vaddr_t end,
+                 int (*visit)(vaddr_t va, paddr_t pa, unsigned prot, void *arg), void *arg)
+{
+	uint32_t va = (uint32_t)ALIGN_DOWN(start, PAGE_SIZE);
+	while (va < end) {
+		uint32_t *leaf = leaf_of(as, va);
+		if (!leaf) {
+			va = (va | 0x3fffffu) + 1;   /* the next 4 MiB */
+			if (va == 0)
+				break;
+			continue;
+		}
+		uint32_t pte = leaf[(va >> 12) & (LEAF_ENTRIES - 1)];
+		if (pte & PTE_PRESENT) {
+			int r = visit(va, pte & ~PAGE_MASK, pte & PTE_PROT, arg);
+			if (r)
+				return r;
+		}
+		va += PAGE_SIZE;
+	}
+	return 0;
+}
+
+void arch_as_activate(struct arch_as *as)
+{
+	active_as = as;
+	sh4_tlb_set_asid(sh4_asid_of(as));
+}
+
+void arch_as_activate_kernel(void)
+{
+	active_as = NULL;
+	sh4_tlb_set_asid(0);
+}
+
+/* PTEL for a soft entry: a 4 KiB page, dirty when writable (no initial
+ * page-write exceptions), cached unless device memory. */
+static uint32_t ptel_of(uint32_t pte)
+{
+	uint32_t ptel = (pte & 0x1ffff000u) | PTEL_V | PTEL_SZ0;
+	if (!(pte & MAP_DEVICE))
+		ptel |= PTEL_C;
+	if (pte & MAP_W)
+		ptel |= PTEL_D | ((pte & MAP_U) ? PTEL_PR_URW : PTEL_PR_KRW);
+	else
+		ptel |= (pte & MAP_U) ? PTEL_PR_URO : PTEL_PR_KRO;
+	return ptel;
+}
+
+/*
+ * The TLB-miss path: loads the translation of va from the active address
+ * space into the UTLB entry the random counter names. PTEH already holds
+ * va's page and the ASID (the CPU set it at the miss). 0, or -EFAULT when
+ * there is no entry allowing the access (the caller asks vm_fault).
+ */
+int sh4_tlb_refill(uint32_t va, int write, int user)
+{
+	if (!active_as || va >= ARCH_USER_TOP)
+		return -EFAULT;
+	uint32_t *pte = pte_get(active_as, va, false, NULL);
+	if (!pte || !(*pte & PTE_PRESENT))
+		return -EFAULT;
+	if ((write && !(*pte & MAP_W)) || (user && !(*pte & MAP_U)))
+		return -EFAULT;
+	mmio_write32(SH4_PTEH, (va & ~PAGE_MASK) | active_as->asid);
+	mmio_write32(SH4_PTEL, ptel_of(*pte));
+	sh4_ldtlb();
+	sh4_tlb_refills++;
+	return 0;
+}

@@ -1,0 +1,64 @@
+# The SH-4 port's build (docs/sh4.md), included by the Makefile for
+# `make ARCH=sh4 ...`: the kernel (kernel/arch/sh4 with the portable
+# kernel) with Debian's sh4-linux-gnu cross compiler, the SH-4 test
+# programs (tests/sh4), their boot-module archive (the initrd QEMU's r2d
+# loads), and the run and test commands on qemu-system-sh4 -M r2d.
+#
+#   make ARCH=sh4          the kernel and the test programs
+#   make ARCH=sh4 run      boot the SH-4 tests' init on the serial console
+#   make ARCH=sh4 test     the booted SH-4 tests: "sh4: N passed, N failed"
+
+SH4_BUILD  := $(BUILD)/sh4
+SH4_CROSS  := sh4-linux-gnu-
+SH4_CC     := $(SH4_CROSS)gcc
+SH4_COMMON := -std=gnu17 -O2 -g -ml -m4-nofpu -ffreestanding -fno-builtin -nostdlib \
+	-fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-fno-tree-loop-distribute-patterns -Wa,--noexecstack -Wall -Wextra -Werror
+SH4_KCFLAGS := $(SH4_COMMON) -fno-omit-frame-pointer -Ikernel/include -Ikernel/arch/sh4/include -Iinclude
+SH4_KLDFLAGS := -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none \
+	-Wl,--no-warn-rwx-segments -T kernel/arch/sh4/linker.ld
+
+SH4_KC   := $(wildcard kernel/core/*.c) $(wildcard kernel/posix/*.c) \
+	$(wildcard kernel/arch/sh4/*.c) $(wildcard kernel/arch/sh4/posix/*.c)
+SH4_KS   := $(wildcard kernel/arch/sh4/*.S)
+SH4_KOBJ := $(patsubst %.c,$(SH4_BUILD)/%.o,$(SH4_KC)) $(patsubst %.S,$(SH4_BUILD)/%.o,$(SH4_KS))
+SH4_ELF  := $(SH4_BUILD)/kernel/myrmex.elf
+SH4_BIN  := $(SH4_BUILD)/kernel/myrmex.bin
+
+$(SH4_BUILD)/kernel/%.o: kernel/%.c
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_KCFLAGS) -MMD -MP -c $< -o $@
+
+$(SH4_BUILD)/kernel/%.o: kernel/%.S
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_KCFLAGS) -MMD -MP -c $< -o $@
+
+# Two links, as on x86-64: the symbol table of the first goes into the second.
+$(SH4_BUILD)/kernel/ksyms_empty.S: tools/gen_ksyms.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/gen_ksyms.py --empty -o $@
+
+$(SH4_BUILD)/kernel/%.o: $(SH4_BUILD)/kernel/%.S
+	$(SH4_CC) $(SH4_KCFLAGS) -c $< -o $@
+
+$(SH4_BUILD)/kernel/pass1.elf: $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms_empty.o kernel/arch/sh4/linker.ld
+	$(SH4_CC) $(SH4_KLDFLAGS) $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms_empty.o -o $@ -lgcc
+
+$(SH4_BUILD)/kernel/ksyms.S: $(SH4_BUILD)/kernel/pass1.elf tools/gen_ksyms.py
+	$(PYTHON) tools/gen_ksyms.py $< -o $@
+
+$(SH4_ELF): $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms.o kernel/arch/sh4/linker.ld
+	$(SH4_CC) $(SH4_KLDFLAGS) $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms.o -o $@ -lgcc
+
+$(SH4_BIN): $(SH4_ELF)
+	$(SH4_CROSS)objcopy -O binary $< $@
+
+.PHONY: all kernel tests run test setup clean
+all: kernel tests
+kernel: $(SH4_BIN)
+setup:
+	@scripts/setup.sh
+clean:
+	rm -rf $(SH4_BUILD)
+
+-include $(shell find $(SH4_BUILD) -name '*.d' 2>/dev/null)
