@@ -11,7 +11,7 @@
 SH4_BUILD  := $(BUILD)/sh4
 SH4_CROSS  := sh4-linux-gnu-
 SH4_CC     := $(SH4_CROSS)gcc
-SH4_COMMON := -std=gnu17 -O2 -g -ml -m4-nofpu -ffreestanding -fno-builtin -nostdlib \
+SH4_COMMON := -std=gnu17 -O0 -g -ml -m4-nofpu -ffreestanding -fno-builtin -nostdlib \
 	-fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-fno-tree-loop-distribute-patterns -Wa,--noexecstack -Wall -Wextra -Werror
 SH4_KCFLAGS := $(SH4_COMMON) -fno-omit-frame-pointer -Ikernel/include -Ikernel/arch/sh4/include -Iinclude
@@ -53,9 +53,44 @@ $(SH4_ELF): $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms.o kernel/arch/sh4/linker.ld
 $(SH4_BIN): $(SH4_ELF)
 	$(SH4_CROSS)objcopy -O binary $< $@
 
+# ------------------------------------------------- SH-4 test programs --
+# tests/sh4/<name>.c -> build/sh4/tests/<name>: freestanding programs (no
+# C library on this port yet) with tests/sh4/crt0.S, making system calls
+# through tests/sh4/sh4_user.h.
+SH4_UCFLAGS := $(SH4_COMMON) -Iinclude -Itests/sh4
+SH4_ULDFLAGS := -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none
+SH4_TEST_SRC := $(wildcard tests/sh4/*.c)
+SH4_TEST_BINS := $(patsubst tests/sh4/%.c,$(SH4_BUILD)/tests/%,$(SH4_TEST_SRC))
+$(SH4_BUILD)/tests/crt0.o: tests/sh4/crt0.S
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_UCFLAGS) -c $< -o $@
+$(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0.o
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
+
+# The tests sh4init runs, in order; a trailing "!" means the kernel must
+# kill the program (a fault).
+SH4_TESTS := t_hello t_fault!
+SH4_INITRD := $(SH4_BUILD)/initrd.img
+$(SH4_INITRD): $(SH4_TEST_BINS) tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init $(SH4_TESTS)" \
+		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS))
+
 .PHONY: all kernel tests run test setup clean
 all: kernel tests
 kernel: $(SH4_BIN)
+tests: $(SH4_INITRD)
+run: setup
+	@$(MAKE) --no-print-directory ARCH=sh4 all
+	$(PYTHON) tools/sh4_run.py run --kernel $(SH4_BIN) --initrd $(SH4_INITRD)
+# Each boot option of SH4_TEST_MODES is one boot of the whole list.
+SH4_TEST_MODES := ""
+test: setup
+	@$(MAKE) --no-print-directory ARCH=sh4 all
+	@for mode in $(SH4_TEST_MODES); do \
+		$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_INITRD) \
+			--append "$$mode" --log $(SH4_BUILD)/test-$$mode.log || exit 1; \
+	done
 setup:
 	@scripts/setup.sh
 clean:

@@ -1,7 +1,7 @@
 /*
  * What QEMU's r2d hands the kernel, decoded into boot_info: SDRAM is
  * 64 MiB at physical 0x0c000000; the boot parameters (Linux's SH layout)
- * lie at 0x0c001000, with the initrd's place at +0x10/+0x14 (relative to
+ * lie at 0x0c010000, with the initrd's place at +0x10/+0x14 (relative to
  * the SDRAM) and the command line (-append) at +0x100. The initrd (-initrd,
  * at 0x0d800000) is the port's archive of boot modules, written by
  * tools/sh4_initrd.py: a header "MYRMEXIR", a count, then per module its
@@ -16,7 +16,7 @@
 
 #define SDRAM_BASE  0x0c000000u
 #define SDRAM_SIZE  (64u << 20)
-#define BOOT_PARAMS (SDRAM_BASE + 0x1000)
+#define BOOT_PARAMS (SDRAM_BASE + 0x10000)
 #define PARAM_INITRD_START 0x10
 #define PARAM_INITRD_SIZE  0x14
 #define PARAM_CMDLINE      0x100

@@ -1,0 +1,73 @@
+/*
+ * sh4init: the SH-4 test boot's first process. Runs each test program
+ * named on its command line (boot modules) in turn, as a child with the
+ * right to start servers, and judges it by its exit status: a name ending
+ * in "!" must be killed by the kernel (a fault), any other must exit 0.
+ * Prints "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N
+ * failed", and powers the machine off.
+ */
+#include "sh4_user.h"
+
+static int run(const char *arg)
+{
+	char name[64];
+	size_t n = u_strlen(arg);
+	bool must_die = n > 0 && arg[n - 1] == '!';
+	if (must_die)
+		n--;
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	for (size_t i = 0; i < n; i++)
+		name[i] = arg[i];
+	name[n] = '\0';
+	/* The kernel reads spawn's vectors as 64-bit words on every port
+	 * (kernel/core/sys_native.c): a 32-bit program widens its pointers. */
+	const uint64_t argv[] = { (uintptr_t)name, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
+	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", 0 };
+	long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
+	int status = 0;
+	bool ok;
+	if (pid < 0) {
+		u_puts("sh4init: cannot spawn ");
+		u_puts(name);
+		u_puts(": error ");
+		u_putnum(pid);
+		u_puts("\n");
+		ok = false;
+	} else {
+		long r = sys6(SH_NR_WAIT4, pid, (long)&status, 0, 0, 0, 0);
+		bool killed = r == pid && (status & 0x7f) != 0;
+		bool exited0 = r == pid && status == 0;
+		ok = must_die ? killed : exited0;
+		if (!ok) {
+			u_puts("sh4init: ");
+			u_puts(name);
+			u_puts(" status ");
+			u_putnum(status);
+			u_puts("\n");
+		}
+	}
+	u_puts("sh4-test ");
+	u_puts(name);
+	u_puts(ok ? ": PASS\n" : ": FAIL\n");
+	return ok;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	(void)envp;
+	int passed = 0, failed = 0;
+	for (int i = 1; i < argc; i++) {
+		if (run(argv[i]))
+			passed++;
+		else
+			failed++;
+	}
+	u_puts("sh4: ");
+	u_putnum(passed);
+	u_puts(" passed, ");
+	u_putnum(failed);
+	u_puts(" failed\n");
+	sys1(MYRMEX_SYS_POWEROFF, failed ? 1 : 0);
+	return 0;
+}

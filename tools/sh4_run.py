@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Boots the SH-4 port on QEMU's r2d board (qemu-system-sh4 -M r2d) and
+follows its console, the SCIF (QEMU's second serial port). The r2d has no
+exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
+on which this stops QEMU. `run` shows the console; `test` also checks the
+test init's summary ("sh4: N passed, N failed") and that nothing panicked,
+and exits 0 only when all passed.
+Usage: sh4_run.py run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
+"""
+import argparse
+import re
+import subprocess
+import sys
+import time
+
+TIMEOUT = 300   # seconds of host time for one boot
+
+
+def boot(args):
+    cmd = ["qemu-system-sh4", "-M", "r2d", "-kernel", args.kernel, "-initrd", args.initrd,
+           "-append", args.append, "-display", "none", "-monitor", "none",
+           "-serial", "null", "-serial", "stdio", "-no-reboot"]
+    if args.icount:
+        cmd += ["-icount", "shift=0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+    lines, code = [], None
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        for raw in proc.stdout:
+            line = raw.decode(errors="replace").rstrip("\r\n")
+            lines.append(line)
+            if args.echo:
+                print(line, flush=True)
+            m = re.match(r"MYRMEX-POWEROFF (-?\d+)", line)
+            if m:
+                code = int(m.group(1))
+                break
+            if "KERNEL PANIC" in line:
+                # Let the panic's report reach the log, then stop.
+                deadline = min(deadline, time.monotonic() + 5)
+            if time.monotonic() > deadline:
+                break
+    finally:
+        proc.kill()
+        proc.wait()
+    return lines, code
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("mode", choices=["run", "test"])
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--initrd", required=True)
+    ap.add_argument("--append", default="")
+    ap.add_argument("--log")
+    ap.add_argument("--icount", action="store_true")
+    args = ap.parse_args()
+    args.echo = args.mode == "run"
+    lines, code = boot(args)
+    if args.log:
+        with open(args.log, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    if args.mode == "run":
+        return 0 if code == 0 else 1
+    for line in lines:
+        if line.startswith("sh4-test ") or line.startswith("FAIL") or "sh4init:" in line:
+            print(line)
+    panics = [l for l in lines if "KERNEL PANIC" in l]
+    summary = [l for l in lines if re.match(r"sh4: \d+ passed, \d+ failed", l)]
+    label = args.append or "default"
+    if panics or not summary or code != 0:
+        print(f"sh4 ({label}): FAILED (poweroff {code}, {len(panics)} panics; log {args.log})")
+        for l in lines[-30:]:
+            print("  | " + l)
+        return 1
+    print(f"{summary[-1]} ({label})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
