@@ -70,7 +70,7 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0
 
 # The tests sh4init runs, in order; a trailing "!" means the kernel must
 # kill the program (a fault).
-SH4_TESTS := t_hello t_fault!
+SH4_TESTS := t_hello t_fault! t_ipc t_ica_touch!
 SH4_INITRD := $(SH4_BUILD)/initrd.img
 $(SH4_INITRD): $(SH4_TEST_BINS) tools/sh4_initrd.py
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init $(SH4_TESTS)" \

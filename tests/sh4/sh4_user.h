@@ -19,8 +19,11 @@
 #define SH_NR_WAIT4     114
 #define SH_NR_SCHED_YIELD 158
 #define SH_NR_EXIT_GROUP 252
+#define SH_NR_NANOSLEEP 162
 
 #define EFAULT 14
+#define EPIPE 32
+#define ECANCELED 125
 #define EINVAL 22
 #define ENOSPC 28
 
@@ -94,5 +97,69 @@ static int u_failures __attribute__((unused));
 			u_failures++; \
 		} \
 	} while (0)
+
+/* ---- ICAs and calls (include/myrmex/ica.h) ---- */
+static inline long u_ica_alloc(uint32_t npages) { return sys1(MYRMEX_SYS_ICA_ALLOC, npages); }
+static inline long u_ica_free(uint32_t h) { return sys1(MYRMEX_SYS_ICA_FREE, h); }
+static inline long u_ica_detach(uint32_t h) { return sys1(MYRMEX_SYS_ICA_DETACH, h); }
+static inline long u_ica_attach(uint32_t h) { return sys1(MYRMEX_SYS_ICA_ATTACH, h); }
+static inline long u_callsync(void *p) { return sys1(MYRMEX_SYS_CALLSYNC, p); }
+static inline long u_callasync(void *p) { return sys1(MYRMEX_SYS_CALLASYNC, p); }
+static inline long u_get(void *p, struct myrmex_delivery *d) { return sys2(MYRMEX_SYS_GET, p, d); }
+static inline long u_ret(void *p) { return sys1(MYRMEX_SYS_RET, p); }
+static inline long u_claim(void *p) { return sys1(MYRMEX_SYS_CLAIM, p); }
+
+static inline void u_zero(void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		((volatile char *)p)[i] = 0;
+}
+
+/* A fresh control header in ICA ctl and a first frame calling target. */
+static inline struct myrmex_frame *u_ctl_first(void *ctl, uint32_t target, uint32_t opcode)
+{
+	struct myrmex_ctl_header *h = ctl;
+	u_zero(h, sizeof(*h) + sizeof(struct myrmex_frame));
+	h->magic = MYRMEX_CTL_MAGIC;
+	h->currentp = sizeof(*h);
+	struct myrmex_frame *f = (struct myrmex_frame *)((char *)ctl + sizeof(*h));
+	f->target = target;
+	f->opcode = opcode;
+	return f;
+}
+
+/* Pushes a frame above the current one (a server forwarding a call). */
+static inline struct myrmex_frame *u_ctl_push(void *ctl, uint32_t target, uint32_t opcode)
+{
+	struct myrmex_ctl_header *h = ctl;
+	uint32_t next = h->currentp + sizeof(struct myrmex_frame);
+	struct myrmex_frame *f = (struct myrmex_frame *)((char *)ctl + next);
+	u_zero(f, sizeof(*f));
+	f->prev = h->currentp;
+	f->target = target;
+	f->opcode = opcode;
+	h->currentp = next;
+	return f;
+}
+
+static inline struct myrmex_frame *u_ctl_result(void *ctl)
+{
+	struct myrmex_ctl_header *h = ctl;
+	return h->resultp ? (struct myrmex_frame *)((char *)ctl + h->resultp) : NULL;
+}
+
+/* Opcodes of tests/sh4/sh4_srv.c. */
+#define SRV_ECHO        1   /* status = arg[0] + 1 */
+#define SRV_FWD         2   /* through the chain; each stage adds 1 to status and arg[1] */
+#define SRV_FWD_DIRECT  3   /* the same, but the last stage returns straight to the caller */
+#define SRV_DIE         4   /* the server exits without returning */
+
+static inline long u_atol(const char *s)
+{
+	long v = 0;
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (*s++ - '0');
+	return v;
+}
 
 #endif
