@@ -3,7 +3,8 @@
 #   make          build the kernel, the user programs, tests and benchmarks
 #   make run      boot Myrmex in QEMU to a busybox shell on the serial console
 #   make demo     boot the demo init (the mechanisms one by one), then power off
-#   make test     host unit tests + booted integration tests: "N passed, N failed"
+#   make test     host unit tests + booted integration tests: "N passed, N failed",
+#                 then the SH-4 port's tests (make ARCH=sh4 test, mk/arch-sh4.mk)
 #   make fuzz     the system-call fuzzer, one long seeded round (SEED= ROUNDS= PROCS=)
 #   make bench    benchmarks under TCG -icount (instructions) and normally (cycles)
 #   make clean
@@ -363,6 +364,7 @@ test: setup
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory ARCH=sh4 test)
 
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which

@@ -3,10 +3,14 @@
  * named on its command line (boot modules) in turn, as a child with the
  * right to start servers, and judges it by its exit status: a name ending
  * in "!" must be killed by the kernel (a fault), any other must exit 0.
+ * A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
+ * was booted with; the tests see it as MYRMEX_ICA=pt|tlb.
  * Prints "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N
  * failed", and powers the machine off.
  */
 #include "sh4_user.h"
+
+static char ica_env[32] = "MYRMEX_ICA=pt";
 
 static int run(const char *arg)
 {
@@ -23,7 +27,7 @@ static int run(const char *arg)
 	/* The kernel reads spawn's vectors as 64-bit words on every port
 	 * (kernel/core/sys_native.c): a 32-bit program widens its pointers. */
 	const uint64_t argv[] = { (uintptr_t)name, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
-	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", 0 };
+	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", (uintptr_t)ica_env, 0 };
 	long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
 	int status = 0;
 	bool ok;
@@ -57,7 +61,18 @@ int main(int argc, char **argv, char **envp)
 {
 	(void)envp;
 	int passed = 0, failed = 0;
-	for (int i = 1; i < argc; i++) {
+	int first = 1;
+	if (argc > 1 && argv[1][0] == 'i' && argv[1][1] == 'c' && argv[1][2] == 'a' &&
+	    argv[1][3] == '=') {
+		size_t n = u_strlen(argv[1] + 4);
+		if (n > sizeof(ica_env) - 12)
+			n = sizeof(ica_env) - 12;
+		for (size_t i = 0; i <= n; i++)
+			ica_env[11 + i] = argv[1][4 + i];
+		ica_env[11 + n] = '\0';
+		first = 2;
+	}
+	for (int i = first; i < argc; i++) {
 		if (run(argv[i]))
 			passed++;
 		else

@@ -19,9 +19,6 @@
 #define PTE_PROT     0x1fu     /* MAP_R | MAP_W | MAP_X | MAP_U | MAP_DEVICE */
 _Static_assert((PTE_PROT & PTE_PRESENT) == 0, "the soft bits fit below the frame");
 
-uint8_t sh4_asid_of(struct arch_as *as);
-extern uint32_t sh4_asid_gen;
-
 /* TLB misses answered from the page tables (docs/sh4.md). */
 uint64_t sh4_tlb_refills;
 
@@ -31,7 +28,7 @@ static struct arch_as *active_as;
 void arch_paging_init(paddr_t max_phys)
 {
 	(void)max_phys;   /* P1 maps all of it already */
-	sh4_tlb_init();
+	sh4_tlb_init(sh4_ica_boot_option());
 }
 
 static uint32_t *leaf_of(struct arch_as *as, uint32_t va)
@@ -86,6 +83,7 @@ void arch_as_destroy(struct arch_as *as, void (*release)(paddr_t pa))
 {
 	if (active_as == as)
 		active_as = NULL;
+	sh4_ica_release_all(as);
 	for (unsigned d = 0; d < DIR_ENTRIES; d++) {
 		uint32_t *leaf = (uint32_t *)(uintptr_t)as->dir[d];
 		if (!leaf)
@@ -120,7 +118,6 @@ void arch_as_unmap_range(struct arch_as *as, vaddr_t va, uint64_t npages)
 		if (pte && (*pte & PTE_PRESENT)) {
 			*pte = 0;
 			flush_page(as, v);
-			STAT_INC(tlb_invalidations);
 		}
 	}
 }
@@ -220,25 +217,27 @@ void arch_as_activate_kernel(void)
 	sh4_tlb_set_asid(0);
 }
 
-/* PTEL for a soft entry: a 4 KiB page, dirty when writable (no initial
- * page-write exceptions), cached unless device memory. */
-static uint32_t ptel_of(uint32_t pte)
+/* PTEL for frame pa with the portable protection prot: a 4 KiB page,
+ * dirty when writable (no initial page-write exceptions), cached unless
+ * device memory. */
+uint32_t sh4_ptel_of(uint32_t pa, unsigned prot)
 {
-	uint32_t ptel = (pte & 0x1ffff000u) | PTEL_V | PTEL_SZ0;
-	if (!(pte & MAP_DEVICE))
+	uint32_t ptel = (pa & 0x1ffff000u) | PTEL_V | PTEL_SZ0;
+	if (!(prot & MAP_DEVICE))
 		ptel |= PTEL_C;
-	if (pte & MAP_W)
-		ptel |= PTEL_D | ((pte & MAP_U) ? PTEL_PR_URW : PTEL_PR_KRW);
+	if (prot & MAP_W)
+		ptel |= PTEL_D | ((prot & MAP_U) ? PTEL_PR_URW : PTEL_PR_KRW);
 	else
-		ptel |= (pte & MAP_U) ? PTEL_PR_URO : PTEL_PR_KRO;
+		ptel |= (prot & MAP_U) ? PTEL_PR_URO : PTEL_PR_KRO;
 	return ptel;
 }
 
 /*
  * The TLB-miss path: loads the translation of va from the active address
- * space into the UTLB entry the random counter names. PTEH already holds
- * va's page and the ASID (the CPU set it at the miss). 0, or -EFAULT when
- * there is no entry allowing the access (the caller asks vm_fault).
+ * space into a private UTLB entry (tlb.c: a never-used one, else the
+ * random counter's). 0, or -EFAULT when there is no entry allowing the
+ * access (the caller asks vm_fault). Under the reserved-entry method ICAs
+ * have no page-table entry: a miss in the ICA window ends here, a fault.
  */
 int sh4_tlb_refill(uint32_t va, int write, int user)
 {
@@ -249,9 +248,7 @@ int sh4_tlb_refill(uint32_t va, int write, int user)
 		return -EFAULT;
 	if ((write && !(*pte & MAP_W)) || (user && !(*pte & MAP_U)))
 		return -EFAULT;
-	mmio_write32(SH4_PTEH, (va & ~PAGE_MASK) | active_as->asid);
-	mmio_write32(SH4_PTEL, ptel_of(*pte));
-	sh4_ldtlb();
+	sh4_tlb_load(-1, va & ~PAGE_MASK, active_as->asid, sh4_ptel_of(*pte, *pte & PTE_PROT));
 	sh4_tlb_refills++;
 	return 0;
 }

@@ -139,10 +139,21 @@ extern char sh4_usercopy_begin[], sh4_usercopy_end[], sh4_usercopy_fault[];
 extern uint32_t sh4_kstack_top;
 
 /* tlb.c */
-void sh4_tlb_init(void);
+struct arch_as;
+extern uint32_t sh4_asid_gen;
+extern unsigned sh4_tlb_reserved;
+void sh4_tlb_init(unsigned reserved);
 void sh4_tlb_set_asid(uint8_t asid);
+uint8_t sh4_asid_of(struct arch_as *as);
 void sh4_tlb_flush_page(uint8_t asid, uint32_t va);
 void sh4_tlb_flush_all(void);
+void sh4_tlb_load(int entry, uint32_t va, uint8_t asid, uint32_t ptel);
+void sh4_tlb_clear_entry(unsigned n);
+/* paging.c */
+uint32_t sh4_ptel_of(uint32_t pa, unsigned prot);
+/* ica.c */
+unsigned sh4_ica_boot_option(void);
+void sh4_ica_release_all(struct arch_as *as);
 /* paging.c: the TLB-miss refill from the current address space. */
 struct trapframe;
 int sh4_tlb_refill(uint32_t va, int write, int user);
