@@ -16,6 +16,7 @@
 #define SH_NR_EXIT      1
 #define SH_NR_WRITE     4
 #define SH_NR_GETPID    20
+#define SH_NR_KILL      37
 #define SH_NR_WAIT4     114
 #define SH_NR_SCHED_YIELD 158
 #define SH_NR_EXIT_GROUP 252

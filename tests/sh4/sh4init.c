@@ -5,8 +5,10 @@
  * in "!" must be killed by the kernel (a fault), any other must exit 0.
  * A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
  * was booted with; the tests see it as MYRMEX_ICA=pt|tlb.
- * Prints "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N
- * failed", and powers the machine off.
+ * Around every test it compares the kernel's free pages and kernel objects
+ * (kstats): a difference is a leak and fails the test. Prints
+ * "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N failed",
+ * and powers the machine off.
  */
 #include "sh4_user.h"
 
@@ -28,6 +30,8 @@ static int run(const char *arg)
 	 * (kernel/core/sys_native.c): a 32-bit program widens its pointers. */
 	const uint64_t argv[] = { (uintptr_t)name, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
 	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", (uintptr_t)ica_env, 0 };
+	struct myrmex_kstats before, after;
+	sys2(MYRMEX_SYS_KSTATS, &before, sizeof(before));
 	long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
 	int status = 0;
 	bool ok;
@@ -43,6 +47,18 @@ static int run(const char *arg)
 		bool killed = r == pid && (status & 0x7f) != 0;
 		bool exited0 = r == pid && status == 0;
 		ok = must_die ? killed : exited0;
+		sys2(MYRMEX_SYS_KSTATS, &after, sizeof(after));
+		if (after.free_pages != before.free_pages ||
+		    after.kernel_objects != before.kernel_objects) {
+			u_puts("sh4init: ");
+			u_puts(name);
+			u_puts(" leaked ");
+			u_putnum((long)(before.free_pages - after.free_pages));
+			u_puts(" pages, ");
+			u_putnum((long)(after.kernel_objects - before.kernel_objects));
+			u_puts(" objects\n");
+			ok = false;
+		}
 		if (!ok) {
 			u_puts("sh4init: ");
 			u_puts(name);

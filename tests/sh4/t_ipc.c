@@ -30,8 +30,9 @@ int main(int argc, char **argv, char **envp)
 	(void)argc, (void)argv, (void)envp;
 	/* The r2d's 64 MiB hold few processes (each commits an 8 MiB stack):
 	 * the echo server is also the chain's last stage, 11 -> 12 -> 10. */
-	U_CHECK(spawn_server(10, 0) > 0, "spawn the echo server");
-	U_CHECK(spawn_server(12, 10) > 0 && spawn_server(11, 12) > 0, "spawn the first two stages");
+	long echo = spawn_server(10, 0), s12 = spawn_server(12, 10), s11 = spawn_server(11, 12);
+	U_CHECK(echo > 0, "spawn the echo server");
+	U_CHECK(s12 > 0 && s11 > 0, "spawn the first two stages");
 
 	long handle = u_ica_alloc(1);
 	U_CHECK(handle > 0, "ica_alloc");
@@ -86,5 +87,14 @@ int main(int argc, char **argv, char **envp)
 	long r = u_callsync(ctl);
 	res = u_ctl_result(ctl);
 	U_CHECK(r == -EPIPE || (r == 0 && res && res->status == -EPIPE), "server death gives -EPIPE");
+	U_CHECK(u_ica_free((uint32_t)handle) == 0, "ica_free of the control ICA");
+
+	/* The stages go too, so that the init's leak check sees everything back. */
+	int status;
+	U_CHECK(sys6(SH_NR_WAIT4, echo, (long)&status, 0, 0, 0, 0) == echo, "the echo server is reaped");
+	sys2(SH_NR_KILL, s11, 9);
+	sys2(SH_NR_KILL, s12, 9);
+	U_CHECK(sys6(SH_NR_WAIT4, s11, (long)&status, 0, 0, 0, 0) == s11, "stage 11 is reaped");
+	U_CHECK(sys6(SH_NR_WAIT4, s12, (long)&status, 0, 0, 0, 0) == s12, "stage 12 is reaped");
 	return u_failures;
 }

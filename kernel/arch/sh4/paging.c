@@ -39,6 +39,11 @@ static uint32_t *leaf_of(struct arch_as *as, uint32_t va)
 /* The entry for va, allocating its leaf table when alloc: NULL with *err. */
 static uint32_t *pte_get(struct arch_as *as, uint32_t va, bool alloc, int *err)
 {
+	if (va >= ARCH_USER_TOP) {   /* the directory covers U0 only */
+		if (err)
+			*err = -EFAULT;
+		return NULL;
+	}
 	uint32_t *leaf = leaf_of(as, va);
 	if (!leaf) {
 		if (!alloc)
@@ -186,6 +191,7 @@ int arch_as_walk(struct arch_as *as, vaddr_t start, vaddr_t end,
                  int (*visit)(vaddr_t va, paddr_t pa, unsigned prot, void *arg), void *arg)
 {
 	uint32_t va = (uint32_t)ALIGN_DOWN(start, PAGE_SIZE);
+	end = MIN(end, ARCH_USER_TOP);
 	while (va < end) {
 		uint32_t *leaf = leaf_of(as, va);
 		if (!leaf) {
