@@ -7,6 +7,7 @@
 #   make ARCH=sh4          the kernel and the test programs
 #   make ARCH=sh4 run      boot the SH-4 tests' init on the serial console
 #   make ARCH=sh4 test     the booted SH-4 tests: "sh4: N passed, N failed"
+#   make ARCH=sh4 bench    paper 002's figures with either ICA method (instructions)
 
 SH4_BUILD  := $(BUILD)/sh4
 SH4_CROSS  := sh4-linux-gnu-
@@ -74,14 +75,27 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0
 # initrd-pt.img for page-table entries (the default), initrd-tlb.img for
 # the reserved UTLB entries of the boot option ica_tlb=32 (paper 002); the
 # only difference is sh4init's first argument, which tells the tests.
-SH4_TESTS := t_hello t_fault! t_ipc t_ica_touch! t_ica_limit
+SH4_TESTS := t_hello t_fault! t_ipc t_ica_touch! t_ica_limit t_asid
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
 $(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) tools/sh4_initrd.py
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* $(SH4_TESTS)" \
 		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS))
 
-.PHONY: all kernel tests run test setup clean
-all: kernel tests
+# The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
+SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench
+$(SH4_BENCH): bench/sh4/sh4_bench.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0.o
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
+$(SH4_BUILD)/bench/initrd.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv
+
+.PHONY: all kernel tests benchmarks run test bench setup clean
+all: kernel tests benchmarks
+benchmarks: $(SH4_BUILD)/bench/initrd.img
+bench: setup
+	@$(MAKE) --no-print-directory ARCH=sh4 all
+	$(PYTHON) tools/sh4_run.py bench --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/bench/initrd.img \
+		--log $(SH4_BUILD)/bench/bench.log --report $(SH4_BUILD)/bench/report.md
 kernel: $(SH4_BIN)
 tests: $(SH4_BUILD)/initrd-pt.img $(SH4_BUILD)/initrd-tlb.img
 run: setup

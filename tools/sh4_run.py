@@ -47,16 +47,59 @@ def boot(args):
     return lines, code
 
 
+BENCH_RE = re.compile(r"BENCH sh4 (\S+) median=(\d+) min=(\d+) runs=(\d+) tlb_misses=([\d.]+)")
+
+
+def bench(args):
+    args.icount = True
+    figures = {}
+    for method, append in (("pt", ""), ("tlb", "ica_tlb=32")):
+        args.append = append
+        lines, code = boot(args)
+        if args.log:
+            with open(f"{args.log}-{method}", "w") as f:
+                f.write("\n".join(lines) + "\n")
+        done = any(l.startswith("BENCH-DONE") for l in lines)
+        if not done or code != 0:
+            print(f"sh4 bench ({method}): no BENCH-DONE (poweroff {code})")
+            for l in lines[-20:]:
+                print("  | " + l)
+            return 1
+        for l in lines:
+            m = BENCH_RE.match(l)
+            if m:
+                name = m.group(1)
+                figures.setdefault(name, {})[method] = (int(m.group(2)), int(m.group(3)),
+                                                       m.group(5))
+                print(f"sh4.{name}.{method} {m.group(2)} instructions "
+                      f"(min {m.group(3)}) tlb_misses={m.group(5)}")
+    rows = ["| name | pt, instructions | tlb, instructions | change | TLB misses per op, pt | tlb |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for name, f in figures.items():
+        pt, tlb = f.get("pt"), f.get("tlb")
+        change = f"{(tlb[0] - pt[0]) * 100 / pt[0]:+.0f} %" if pt and tlb and pt[0] else ""
+        rows.append(f"| `sh4.{name}` | {pt[0] if pt else ''} | {tlb[0] if tlb else ''} | "
+                    f"{change} | {pt[2] if pt else ''} | {tlb[2] if tlb else ''} |")
+    if args.report:
+        with open(args.report, "w") as f:
+            f.write("\n".join(rows) + "\n")
+    print("\n".join(rows))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("mode", choices=["run", "test"])
+    ap.add_argument("mode", choices=["run", "test", "bench"])
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--initrd", required=True)
     ap.add_argument("--append", default="")
     ap.add_argument("--log")
     ap.add_argument("--icount", action="store_true")
+    ap.add_argument("--report")
     args = ap.parse_args()
     args.echo = args.mode == "run"
+    if args.mode == "bench":
+        return bench(args)
     lines, code = boot(args)
     if args.log:
         with open(args.log, "w") as f:

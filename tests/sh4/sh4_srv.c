@@ -6,14 +6,17 @@
  * (the last stage returns 1, 1); SRV_FWD_DIRECT does the same but the last
  * stage claims the control ICA and sets MYRMEX_CTL_DIRECT_RETURN, so the
  * result skips the middle stages (their callsync gives -ECANCELED);
- * SRV_DIE exits with the request unanswered.
+ * SRV_DIE exits with the request unanswered; SRV_ECHO_TS echoes and puts
+ * in arg[2] the clock read as get returned (the benchmark's mid point).
+ * "sh4_srv 0 yield" serves nothing and yields for ever (the benchmark's
+ * partner in process switches); "sh4_srv 0 x" exits at once (t_asid).
  */
 #include "sh4_user.h"
 
 static uint32_t next_stage;
 
 /* Handles one request; returns 1 when it is to be returned now. */
-static int handle(const struct myrmex_delivery *d)
+static int handle(const struct myrmex_delivery *d, uint64_t got_at)
 {
 	void *ctl = (void *)(uintptr_t)d->control;
 	struct myrmex_ctl_header *h = ctl;
@@ -21,6 +24,10 @@ static int handle(const struct myrmex_delivery *d)
 	switch (d->opcode) {
 	case SRV_ECHO:
 		mine->status = (int64_t)mine->arg[0] + 1;
+		return 1;
+	case SRV_ECHO_TS:
+		mine->status = (int64_t)mine->arg[0] + 1;
+		mine->arg[2] = got_at;
 		return 1;
 	case SRV_FWD:
 	case SRV_FWD_DIRECT:
@@ -63,6 +70,11 @@ int main(int argc, char **argv, char **envp)
 	if (argc < 3)
 		return 2;
 	uint32_t coreid = (uint32_t)u_atol(argv[1]);
+	if (argv[2][0] == 'y')   /* "sh4_srv 0 yield": the benchmark's switch partner */
+		for (;;)
+			sys0(SH_NR_SCHED_YIELD);
+	if (argv[2][0] == 'x')   /* "sh4_srv 0 x": t_asid's short-lived address space */
+		return 0;
 	next_stage = (uint32_t)u_atol(argv[2]);
 	long r = sys1(MYRMEX_SYS_REGISTSERVER, coreid);
 	if (r < 0) {
@@ -74,7 +86,8 @@ int main(int argc, char **argv, char **envp)
 		r = u_get(0, &d);
 		if (r < 0 || d.kind != MYRMEX_DELIVERY_REQUEST)
 			continue;
-		if (handle(&d))
+		uint64_t got_at = d.opcode == SRV_ECHO_TS ? u_now_ns() : 0;
+		if (handle(&d, got_at))
 			u_ret((void *)(uintptr_t)d.control);
 	}
 }

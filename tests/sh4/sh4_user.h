@@ -21,6 +21,7 @@
 #define SH_NR_SCHED_YIELD 158
 #define SH_NR_EXIT_GROUP 252
 #define SH_NR_NANOSLEEP 162
+#define SH_NR_CLOCK_GETTIME 265
 
 #define EFAULT 14
 #define EPIPE 32
@@ -154,6 +155,16 @@ static inline struct myrmex_frame *u_ctl_result(void *ctl)
 #define SRV_FWD         2   /* through the chain; each stage adds 1 to status and arg[1] */
 #define SRV_FWD_DIRECT  3   /* the same, but the last stage returns straight to the caller */
 #define SRV_DIE         4   /* the server exits without returning */
+#define SRV_ECHO_TS     5   /* SRV_ECHO, and arg[2] = the server's clock when get returned */
+
+/* CLOCK_MONOTONIC in nanoseconds: under QEMU's -icount shift=0 one
+ * instruction is one nanosecond. */
+static inline uint64_t u_now_ns(void)
+{
+	int32_t ts[2];
+	sys2(SH_NR_CLOCK_GETTIME, 1, ts);
+	return (uint64_t)ts[0] * 1000000000u + (uint32_t)ts[1];
+}
 
 static inline long u_atol(const char *s)
 {

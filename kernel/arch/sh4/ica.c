@@ -13,25 +13,41 @@
  *      takes no miss. More attached ICA pages than N: -ENOMEM, nothing
  *      attached.
  * The reserved entries are shared by all address spaces (each entry is
- * tagged with its space's ASID); slot[i] describes entry 64 - N + i.
+ * tagged with its space's ASID). Attach and detach cost O(pages): free
+ * entries are a chain, and each ICA's entries a chain from its window slot.
  */
 #include <kernel/arch.h>
 #include <kernel/boot.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/stats.h>
+#include <myrmex/ica.h>
 #include <arch/sh4.h>
 
 #define ICA_TLB_MAX 48   /* at least 16 entries stay for private pages */
+#define NONE 0xffu
 
+/* Reserved entry i (UTLB entry 64 - N + i): whose page it holds. The
+ * entries of one attached ICA form a chain from head[its window slot]
+ * through next[], so that detach finds its entries by number without a
+ * search; free entries form a chain from free_head. */
 struct ica_slot {
 	struct arch_as *as;   /* NULL: free */
 	uint32_t va;
 	uint32_t ptel;
+	uint8_t next;
 };
 
 static struct ica_slot slot[ICA_TLB_MAX];
+static uint8_t head[MYRMEX_ICA_SLOTS];   /* by ICA window slot: first entry, or NONE */
+static uint8_t free_head = NONE;
+static unsigned free_count;
 static unsigned slots;   /* N; 0: method (a) */
+
+static unsigned window_slot(uint32_t va)
+{
+	return (unsigned)((va - MYRMEX_ICA_WINDOW) >> MYRMEX_ICA_SLOT_SHIFT) & MYRMEX_ICA_SLOT_MASK;
+}
 
 /* Parses ica_tlb=N from the kernel command line; returns N (0: off). */
 unsigned sh4_ica_boot_option(void)
@@ -55,6 +71,13 @@ unsigned sh4_ica_boot_option(void)
 			slots = n;
 		}
 	}
+	for (unsigned i = 0; i < MYRMEX_ICA_SLOTS; i++)
+		head[i] = NONE;
+	for (unsigned i = slots; i-- > 0;) {
+		slot[i].next = free_head;
+		free_head = (uint8_t)i;
+	}
+	free_count = slots;
 	if (slots)
 		printk("boot: ICAs in %u reserved UTLB entries (ica_tlb=%u)\n", slots, slots);
 	return slots;
@@ -70,32 +93,45 @@ static void load(unsigned i)
 	sh4_tlb_load((int)entry_of(i), slot[i].va, sh4_asid_of(slot[i].as), slot[i].ptel);
 }
 
-static void clear(unsigned i)
-{
-	sh4_tlb_clear_entry(entry_of(i));
-	slot[i].as = NULL;
-}
-
 int arch_ica_attach(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot)
 {
 	if (!slots)
 		return arch_as_map_range(as, va, pa, npages, prot);
-	unsigned free = 0;
-	for (unsigned i = 0; i < slots; i++)
-		free += slot[i].as == NULL;
-	if (npages > free)
+	if (npages > free_count)
 		return -ENOMEM;   /* checked first: all or nothing */
 	uint32_t ptel = sh4_ptel_of(0, prot);
-	unsigned i = 0;
+	unsigned w = window_slot((uint32_t)va);
 	for (uint64_t k = 0; k < npages; k++) {
-		while (slot[i].as)
-			i++;
+		unsigned i = free_head;
+		free_head = slot[i].next;
 		slot[i].as = as;
 		slot[i].va = (uint32_t)(va + k * PAGE_SIZE);
 		slot[i].ptel = ptel | (uint32_t)(pa + k * PAGE_SIZE);
+		slot[i].next = head[w];
+		head[w] = (uint8_t)i;
 		load(i);
 	}
+	free_count -= (unsigned)npages;
 	return 0;
+}
+
+/* Clears the entries of as in [start, end) on the chain of window slot w. */
+static void detach_chain(unsigned w, struct arch_as *as, uint32_t start, uint32_t end)
+{
+	uint8_t *link = &head[w];
+	while (*link != NONE) {
+		unsigned i = *link;
+		if (slot[i].as == as && slot[i].va >= start && slot[i].va < end) {
+			sh4_tlb_clear_entry(entry_of(i));
+			*link = slot[i].next;
+			slot[i].as = NULL;
+			slot[i].next = free_head;
+			free_head = (uint8_t)i;
+			free_count++;
+		} else {
+			link = &slot[i].next;
+		}
+	}
 }
 
 void arch_ica_detach(struct arch_as *as, vaddr_t va, uint64_t npages)
@@ -105,9 +141,8 @@ void arch_ica_detach(struct arch_as *as, vaddr_t va, uint64_t npages)
 		return;
 	}
 	uint32_t start = (uint32_t)va, end = (uint32_t)(va + npages * PAGE_SIZE);
-	for (unsigned i = 0; i < slots; i++)
-		if (slot[i].as == as && slot[i].va >= start && slot[i].va < end)
-			clear(i);
+	for (unsigned w = window_slot(start); w <= window_slot(end - 1); w++)
+		detach_chain(w, as, start, end);
 }
 
 /* The space goes: its reserved entries are freed. */
@@ -115,7 +150,7 @@ void sh4_ica_release_all(struct arch_as *as)
 {
 	for (unsigned i = 0; i < slots; i++)
 		if (slot[i].as == as)
-			clear(i);
+			detach_chain(window_slot(slot[i].va), as, slot[i].va, slot[i].va + PAGE_SIZE);
 }
 
 /* After a whole-TLB flush (a new ASID generation): every reserved entry

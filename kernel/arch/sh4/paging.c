@@ -25,6 +25,12 @@ uint64_t sh4_tlb_refills;
 /* The address space the TLB-miss path refills from (NULL: the kernel's). */
 static struct arch_as *active_as;
 
+struct arch_as *sh4_active_as(void);
+struct arch_as *sh4_active_as(void)
+{
+	return active_as;
+}
+
 void arch_paging_init(paddr_t max_phys)
 {
 	(void)max_phys;   /* P1 maps all of it already */

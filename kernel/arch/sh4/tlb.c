@@ -25,6 +25,7 @@ unsigned sh4_tlb_reserved;        /* entries [64 - reserved, 64) are ICA entries
 static unsigned fill;             /* private entries [0, fill) used since the last flush */
 
 void sh4_ica_reload_all(void);
+struct arch_as *sh4_active_as(void);
 
 static uint32_t mmucr_base(void)
 {
@@ -58,11 +59,14 @@ uint8_t sh4_asid_of(struct arch_as *as)
 		if (next_asid > 255) {
 			sh4_asid_gen++;
 			next_asid = 1;
-			uint32_t current = mmio_read32(SH4_PTEH) & 0xff;
 			sh4_tlb_flush_all();
-			mmio_write32(SH4_PTEH, current);   /* stale, until the caller sets as's */
 			as->asid = (uint8_t)next_asid++;
 			as->asid_gen = sh4_asid_gen;
+			/* The running space (if not as) gets its new ASID now: the
+			 * reloaded ICA entries below carry it, and it may return to
+			 * user mode without being activated again. */
+			struct arch_as *running = sh4_active_as();
+			mmio_write32(SH4_PTEH, running ? sh4_asid_of(running) : 0);
 			sh4_ica_reload_all();
 			return as->asid;
 		}
@@ -86,10 +90,15 @@ void sh4_tlb_load(int entry, uint32_t va, uint8_t asid, uint32_t ptel)
 {
 	uint32_t current = mmio_read32(SH4_PTEH) & 0xff;
 	uint32_t mmucr = mmio_read32(SH4_MMUCR) & ~(MMUCR_URC_MASK | MMUCR_TI);
-	if (entry < 0 && fill < SH4_UTLB_ENTRIES - sh4_tlb_reserved)
+	unsigned private = SH4_UTLB_ENTRIES - sh4_tlb_reserved;
+	if (entry < 0 && fill < private)
 		entry = (int)fill++;
-	if (entry >= 0)
-		mmio_write32(SH4_MMUCR, mmucr | ((uint32_t)entry << MMUCR_URC_SHIFT));
+	/* Else the random counter's choice. It wraps at URB, but QEMU lets it
+	 * reach URB itself (the first reserved entry) before wrapping: its
+	 * value is taken modulo the private entries, and written back. */
+	if (entry < 0)
+		entry = (int)(((mmucr & MMUCR_URC_MASK) >> MMUCR_URC_SHIFT) % private);
+	mmio_write32(SH4_MMUCR, mmucr | ((uint32_t)entry << MMUCR_URC_SHIFT));
 	mmio_write32(SH4_PTEH, (va & ~0x3ffu) | asid);
 	mmio_write32(SH4_PTEL, ptel);
 	sh4_ldtlb();

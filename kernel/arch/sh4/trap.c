@@ -108,6 +108,7 @@ void sh4_trap_dispatch(struct trapframe *tf)
 		return;
 	}
 	if (tf->vector == 0x400) {
+		STAT_INC(tlb_misses);
 		/* The fast path: the page tables have the translation. */
 		uint32_t va = mmio_read32(SH4_TEA);
 		if (sh4_tlb_refill(va, tf->event == EXP_TLB_MISS_WRITE, arch_tf_from_user(tf)) == 0)

@@ -25,6 +25,7 @@ const syscall_fn personality_calls[] = {
 	[174] = sys_rt_sigaction,
 	[186] = sys_sigaltstack,
 	[252] = sys_exit_group,
+	[265] = sys_clock_gettime,
 };
 
 const uint64_t personality_call_count = ARRAY_SIZE(personality_calls);

@@ -108,27 +108,31 @@
 #define SH4_PERIPH_HZ 60000000u
 #define SH4_TMU_HZ    (SH4_PERIPH_HZ / 4)
 
-static inline uint32_t mmio_read32(uint32_t a) { return *(volatile uint32_t *)(uintptr_t)a; }
-static inline uint16_t mmio_read16(uint32_t a) { return *(volatile uint16_t *)(uintptr_t)a; }
-static inline uint8_t mmio_read8(uint32_t a) { return *(volatile uint8_t *)(uintptr_t)a; }
-static inline void mmio_write32(uint32_t a, uint32_t v) { *(volatile uint32_t *)(uintptr_t)a = v; }
-static inline void mmio_write16(uint32_t a, uint16_t v) { *(volatile uint16_t *)(uintptr_t)a = v; }
-static inline void mmio_write8(uint32_t a, uint8_t v) { *(volatile uint8_t *)(uintptr_t)a = v; }
+/* Inlined even at -O0 (mk/arch-sh4.mk explains why the port builds at
+ * -O0): they are on the TLB paths. */
+#define SH4_INLINE static inline __attribute__((always_inline))
 
-static inline uint32_t sh4_get_sr(void)
+SH4_INLINE uint32_t mmio_read32(uint32_t a) { return *(volatile uint32_t *)(uintptr_t)a; }
+SH4_INLINE uint16_t mmio_read16(uint32_t a) { return *(volatile uint16_t *)(uintptr_t)a; }
+SH4_INLINE uint8_t mmio_read8(uint32_t a) { return *(volatile uint8_t *)(uintptr_t)a; }
+SH4_INLINE void mmio_write32(uint32_t a, uint32_t v) { *(volatile uint32_t *)(uintptr_t)a = v; }
+SH4_INLINE void mmio_write16(uint32_t a, uint16_t v) { *(volatile uint16_t *)(uintptr_t)a = v; }
+SH4_INLINE void mmio_write8(uint32_t a, uint8_t v) { *(volatile uint8_t *)(uintptr_t)a = v; }
+
+SH4_INLINE uint32_t sh4_get_sr(void)
 {
 	uint32_t sr;
 	__asm__ volatile("stc sr, %0" : "=r"(sr));
 	return sr;
 }
 
-static inline void sh4_set_sr(uint32_t sr)
+SH4_INLINE void sh4_set_sr(uint32_t sr)
 {
 	__asm__ volatile("ldc %0, sr" :: "r"(sr) : "memory");
 }
 
 /* Loads PTEH/PTEL (and PTEA) into the UTLB entry MMUCR.URC names. */
-static inline void sh4_ldtlb(void)
+SH4_INLINE void sh4_ldtlb(void)
 {
 	__asm__ volatile("ldtlb\n\tnop" ::: "memory");
 }
