@@ -89,7 +89,9 @@ void sh4_tlb_flush_page(uint8_t asid, uint32_t va)
 void sh4_tlb_load(int entry, uint32_t va, uint8_t asid, uint32_t ptel)
 {
 	uint32_t current = mmio_read32(SH4_PTEH) & 0xff;
-	uint32_t mmucr = mmio_read32(SH4_MMUCR) & ~(MMUCR_URC_MASK | MMUCR_TI);
+	uint32_t mmucr = mmio_read32(SH4_MMUCR);
+	unsigned urc = (mmucr & MMUCR_URC_MASK) >> MMUCR_URC_SHIFT;
+	mmucr &= ~(MMUCR_URC_MASK | MMUCR_TI);
 	unsigned private = SH4_UTLB_ENTRIES - sh4_tlb_reserved;
 	if (entry < 0 && fill < private)
 		entry = (int)fill++;
@@ -97,7 +99,7 @@ void sh4_tlb_load(int entry, uint32_t va, uint8_t asid, uint32_t ptel)
 	 * reach URB itself (the first reserved entry) before wrapping: its
 	 * value is taken modulo the private entries, and written back. */
 	if (entry < 0)
-		entry = (int)(((mmucr & MMUCR_URC_MASK) >> MMUCR_URC_SHIFT) % private);
+		entry = (int)(urc % private);
 	mmio_write32(SH4_MMUCR, mmucr | ((uint32_t)entry << MMUCR_URC_SHIFT));
 	mmio_write32(SH4_PTEH, (va & ~0x3ffu) | asid);
 	mmio_write32(SH4_PTEL, ptel);

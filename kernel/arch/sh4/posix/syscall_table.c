@@ -1,9 +1,10 @@
 /*
  * The SH-4 port's system-call table for the Linux personality: SH Linux's
  * numbers (arch/sh's syscall table, which keeps i386's for these) of the
- * few calls native programs make (write to the console, exit); the full
- * table comes with the Linux personality on SH-4 (docs/sh4.md). And the
- * rest of what kernel/personality.h asks of the port's side.
+ * few Linux calls the SH-4 test programs make (write to the console, exit,
+ * wait4, kill, yield, the clock); the full table comes with the Linux
+ * personality on SH-4 (docs/sh4.md). And the rest of what
+ * kernel/personality.h asks of the port's side.
  */
 #include <kernel/personality.h>
 #include <posix/syscall.h>

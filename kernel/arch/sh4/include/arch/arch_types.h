@@ -28,8 +28,8 @@ static inline unsigned arch_cpu_id(void)
 }
 
 /* A user address space: a two-level table of the port's own format
- * (paging.c), its ASID and that ASID's generation (tlb.c), and the
- * reserved-UTLB ICA entries it holds (ica.c). */
+ * (paging.c), its ASID and that ASID's generation (tlb.c). The reserved
+ * UTLB entries of its ICAs are kept by ica.c, for all spaces at once. */
 struct arch_as {
 	uint32_t *dir;             /* 512 entries (va >> 22), P1 address; NULL: none */
 	uint32_t asid_gen;         /* asid is valid while this equals tlb.c's generation */
