@@ -3,7 +3,8 @@
  * named on its command line (boot modules) in turn, as a child with the
  * right to start servers, and judges it by its exit status: a name ending
  * in "!" must be killed by the kernel (a fault), any other must exit 0.
- * A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
+ * "prog:arg" runs prog with arg as its argv[1] (after "alpha", "beta"
+ * are dropped). A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
  * was booted with; the tests see it as MYRMEX_ICA=pt|tlb.
  * Around every test it compares the kernel's free pages and kernel objects
  * (kstats): a difference is a leak and fails the test. Prints
@@ -26,9 +27,21 @@ static int run(const char *arg)
 	for (size_t i = 0; i < n; i++)
 		name[i] = arg[i];
 	name[n] = '\0';
+	char label[64];   /* name as given, for the verdict */
+	for (size_t i = 0; i <= n; i++)
+		label[i] = name[i];
 	/* The kernel reads spawn's vectors as 64-bit words on every port
 	 * (kernel/core/sys_native.c): a 32-bit program widens its pointers. */
-	const uint64_t argv[] = { (uintptr_t)name, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
+	const uint64_t argv_plain[] = { (uintptr_t)name, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
+	uint64_t argv_arg[] = { (uintptr_t)name, 0, 0 };
+	const uint64_t *argv = argv_plain;
+	for (char *c = name; *c; c++)
+		if (*c == ':') {
+			*c = '\0';
+			argv_arg[1] = (uintptr_t)(c + 1);
+			argv = argv_arg;
+			break;
+		}
 	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", (uintptr_t)ica_env, 0 };
 	struct myrmex_kstats before, after;
 	sys2(MYRMEX_SYS_KSTATS, &before, sizeof(before));
@@ -37,7 +50,7 @@ static int run(const char *arg)
 	bool ok;
 	if (pid < 0) {
 		u_puts("sh4init: cannot spawn ");
-		u_puts(name);
+		u_puts(label);
 		u_puts(": error ");
 		u_putnum(pid);
 		u_puts("\n");
@@ -51,7 +64,7 @@ static int run(const char *arg)
 		if (after.free_pages != before.free_pages ||
 		    after.kernel_objects != before.kernel_objects) {
 			u_puts("sh4init: ");
-			u_puts(name);
+			u_puts(label);
 			u_puts(" leaked ");
 			u_putnum((long)(before.free_pages - after.free_pages));
 			u_puts(" pages, ");
@@ -61,14 +74,14 @@ static int run(const char *arg)
 		}
 		if (!ok) {
 			u_puts("sh4init: ");
-			u_puts(name);
+			u_puts(label);
 			u_puts(" status ");
 			u_putnum(status);
 			u_puts("\n");
 		}
 	}
 	u_puts("sh4-test ");
-	u_puts(name);
+	u_puts(label);
 	u_puts(ok ? ": PASS\n" : ": FAIL\n");
 	return ok;
 }
