@@ -30,7 +30,8 @@ struct arch_as *sh4_active_as(void);
 static uint32_t mmucr_base(void)
 {
 	unsigned urb = sh4_tlb_reserved ? SH4_UTLB_ENTRIES - sh4_tlb_reserved : 0;
-	return MMUCR_AT | (urb << MMUCR_URB_SHIFT);
+	/* SQMD: user mode may not reach the store queues (QEMU lets it anyway). */
+	return MMUCR_AT | MMUCR_SQMD | (urb << MMUCR_URB_SHIFT);
 }
 
 void sh4_tlb_flush_all(void)

@@ -31,6 +31,7 @@
 #define MMUCR_AT        (1u << 0)
 #define MMUCR_TI        (1u << 2)
 #define MMUCR_SV        (1u << 8)
+#define MMUCR_SQMD      (1u << 9)   /* store queues: privileged mode only */
 #define MMUCR_URC_SHIFT 10
 #define MMUCR_URB_SHIFT 18
 #define MMUCR_URC_MASK  (0x3fu << MMUCR_URC_SHIFT)
