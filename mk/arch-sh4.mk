@@ -102,13 +102,16 @@ tests: $(SH4_BUILD)/initrd-pt.img $(SH4_BUILD)/initrd-tlb.img
 run: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
 	$(PYTHON) tools/sh4_run.py run --kernel $(SH4_BIN) --initrd $(SH4_INITRD)
-# Three boots of the whole list: ICAs in page tables, in reserved UTLB
-# entries, and reserved entries with the IPC fast path off (every call on
-# the slow path, docs/ipc.md).
+# Four boots of the whole list: ICAs in page tables, the same with the
+# TLB-refill fast path off (every miss through sh4_tlb_refill), ICAs in
+# reserved UTLB entries, and reserved entries with the IPC fast path off
+# (every call on the slow path, docs/ipc.md).
 test: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
 	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
 		--log $(SH4_BUILD)/test-pt.log
+	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
+		--append "tlb_fast=off" --log $(SH4_BUILD)/test-pt-slowrefill.log
 	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
 		--append "ica_tlb=32" --log $(SH4_BUILD)/test-tlb.log
 	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \

@@ -1,23 +1,53 @@
 /*
  * User address spaces: a two-level table of the port's own format, read
- * only by software (the SH-4 has no page-table walker: the TLB-miss path,
- * sh4_tlb_refill, reads it). The directory has 512 words, one per 4 MiB of
- * U0; a leaf table has 1024 entries of 4 KiB pages. An entry holds the
- * frame's physical address and the portable MAP_* bits in its low bits
- * (PTE_PRESENT marks it used). A directory word is the leaf's P1 address.
- * The kernel needs no tables: it runs in P1.
+ * only by software (the SH-4 has no page-table walker: the TLB-miss paths,
+ * vectors.S's fast one and sh4_tlb_refill, read it). The directory has 512
+ * words, one per 4 MiB of U0; a leaf table has 1024 entries of 4 KiB
+ * pages. An entry is the PTEL value LDTLB wants (frame, V, size, PR, C, D:
+ * sh4_ptel_of) plus one soft bit in PTEL's reserved bits, PTE_X, cleared
+ * before loading; V marks it used. A directory word is the leaf's P1
+ * address. The kernel needs no tables: it runs in P1.
  */
 #include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <kernel/pmm.h>
+#include <kernel/boot.h>
+#include <kernel/printk.h>
 #include <kernel/stats.h>
 #include <arch/sh4.h>
 
 #define DIR_ENTRIES  512
 #define LEAF_ENTRIES 1024
-#define PTE_PRESENT  0x800u
-#define PTE_PROT     0x1fu     /* MAP_R | MAP_W | MAP_X | MAP_U | MAP_DEVICE */
-_Static_assert((PTE_PROT & PTE_PRESENT) == 0, "the soft bits fit below the frame");
+#define PTE_PRESENT  PTEL_V
+#define PTE_X        (1u << 9)      /* soft: MAP_X (PTEL's bits 9..11 are reserved) */
+#define PTE_SOFT     (7u << 9)      /* cleared before LDTLB (vectors.S too) */
+#define PTE_FRAME    0x1ffff000u
+
+/* The entry for frame pa with the portable protection prot, and back. */
+static uint32_t pte_make(uint32_t pa, unsigned prot)
+{
+	return sh4_ptel_of(pa, prot) | ((prot & MAP_X) ? PTE_X : 0);
+}
+
+static unsigned pte_prot(uint32_t pte)
+{
+	unsigned prot = MAP_R;
+	if (pte & PTEL_PR_KRW)           /* PR bit 0: writable */
+		prot |= MAP_W;
+	if (pte & PTEL_PR_URO)           /* PR bit 1: user */
+		prot |= MAP_U;
+	if (pte & PTE_X)
+		prot |= MAP_X;
+	if (!(pte & PTEL_C))
+		prot |= MAP_DEVICE;
+	return prot;
+}
+
+/* The fast TLB-miss path's view (vectors.S): the active space's directory,
+ * or NULL (the kernel's space, or tlb_fast=off: every miss takes the
+ * general entry and sh4_tlb_refill). */
+uint32_t *sh4_refill_dir;
+static bool refill_fast = true;
 
 /* TLB misses answered from the page tables (docs/sh4.md). */
 uint64_t sh4_tlb_refills;
@@ -35,6 +65,9 @@ void arch_paging_init(paddr_t max_phys)
 {
 	(void)max_phys;   /* P1 maps all of it already */
 	sh4_tlb_init(sh4_ica_boot_option());
+	refill_fast = !boot_option("tlb_fast=off");
+	if (!refill_fast)
+		printk("boot: the TLB-refill fast path is off (tlb_fast=off)\n");
 }
 
 static uint32_t *leaf_of(struct arch_as *as, uint32_t va)
@@ -92,8 +125,10 @@ int arch_as_create(struct arch_as *as, uint64_t table_limit)
 
 void arch_as_destroy(struct arch_as *as, void (*release)(paddr_t pa))
 {
-	if (active_as == as)
+	if (active_as == as) {
 		active_as = NULL;
+		sh4_refill_dir = NULL;
+	}
 	sh4_ica_release_all(as);
 	for (unsigned d = 0; d < DIR_ENTRIES; d++) {
 		uint32_t *leaf = (uint32_t *)(uintptr_t)as->dir[d];
@@ -101,7 +136,7 @@ void arch_as_destroy(struct arch_as *as, void (*release)(paddr_t pa))
 			continue;
 		for (unsigned i = 0; i < LEAF_ENTRIES; i++)
 			if (leaf[i] & PTE_PRESENT)
-				release(leaf[i] & ~PAGE_MASK);
+				release(leaf[i] & PTE_FRAME);
 		pmm_free_page(arch_virt_to_phys(leaf));
 	}
 	pmm_free_page(arch_virt_to_phys(as->dir));
@@ -117,7 +152,7 @@ int arch_as_map(struct arch_as *as, vaddr_t va, paddr_t pa, unsigned prot)
 		return err;
 	if (*pte & PTE_PRESENT)
 		return -EEXIST;
-	*pte = (uint32_t)pa | PTE_PRESENT | (prot & PTE_PROT);
+	*pte = pte_make((uint32_t)pa, prot);
 	return 0;
 }
 
@@ -165,7 +200,7 @@ paddr_t arch_as_unmap(struct arch_as *as, vaddr_t va)
 	uint32_t *pte = pte_get(as, (uint32_t)va, false, NULL);
 	if (!pte || !(*pte & PTE_PRESENT))
 		return 0;
-	paddr_t pa = *pte & ~PAGE_MASK;
+	paddr_t pa = *pte & PTE_FRAME;
 	*pte = 0;
 	flush_page(as, (uint32_t)va);
 	return pa;
@@ -176,7 +211,7 @@ int arch_as_protect(struct arch_as *as, vaddr_t va, unsigned prot)
 	uint32_t *pte = pte_get(as, (uint32_t)va, false, NULL);
 	if (!pte || !(*pte & PTE_PRESENT))
 		return -ENOENT;
-	*pte = (*pte & ~PTE_PROT) | (prot & PTE_PROT);
+	*pte = pte_make(*pte & PTE_FRAME, prot);
 	flush_page(as, (uint32_t)va);
 	return 0;
 }
@@ -189,8 +224,8 @@ paddr_t arch_as_lookup(struct arch_as *as, vaddr_t va, unsigned *prot)
 	if (!pte || !(*pte & PTE_PRESENT))
 		return 0;
 	if (prot)
-		*prot = *pte & PTE_PROT;
-	return *pte & ~PAGE_MASK;
+		*prot = pte_prot(*pte);
+	return *pte & PTE_FRAME;
 }
 
 int arch_as_walk(struct arch_as *as, vaddr_t start, vaddr_t end,
@@ -208,7 +243,7 @@ int arch_as_walk(struct arch_as *as, vaddr_t start, vaddr_t end,
 		}
 		uint32_t pte = leaf[(va >> 12) & (LEAF_ENTRIES - 1)];
 		if (pte & PTE_PRESENT) {
-			int r = visit(va, pte & ~PAGE_MASK, pte & PTE_PROT, arg);
+			int r = visit(va, pte & PTE_FRAME, pte_prot(pte), arg);
 			if (r)
 				return r;
 		}
@@ -220,12 +255,14 @@ int arch_as_walk(struct arch_as *as, vaddr_t start, vaddr_t end,
 void arch_as_activate(struct arch_as *as)
 {
 	active_as = as;
+	sh4_refill_dir = refill_fast ? as->dir : NULL;
 	sh4_tlb_set_asid(sh4_asid_of(as));
 }
 
 void arch_as_activate_kernel(void)
 {
 	active_as = NULL;
+	sh4_refill_dir = NULL;
 	sh4_tlb_set_asid(0);
 }
 
@@ -245,7 +282,8 @@ uint32_t sh4_ptel_of(uint32_t pa, unsigned prot)
 }
 
 /*
- * The TLB-miss path: loads the translation of va from the active address
+ * The TLB-miss path's general half (vectors.S's fast half does the same
+ * in assembly when the entry is there): loads the translation of va from the active address
  * space into a private UTLB entry (tlb.c: a never-used one, else the
  * random counter's). 0, or -EFAULT when there is no entry allowing the
  * access (the caller asks vm_fault). Under the reserved-entry method ICAs
@@ -258,9 +296,9 @@ int sh4_tlb_refill(uint32_t va, int write, int user)
 	uint32_t *pte = pte_get(active_as, va, false, NULL);
 	if (!pte || !(*pte & PTE_PRESENT))
 		return -EFAULT;
-	if ((write && !(*pte & MAP_W)) || (user && !(*pte & MAP_U)))
+	if ((write && !(*pte & PTEL_PR_KRW)) || (user && !(*pte & PTEL_PR_URO)))
 		return -EFAULT;
-	sh4_tlb_load(-1, va & ~PAGE_MASK, active_as->asid, sh4_ptel_of(*pte, *pte & PTE_PROT));
+	sh4_tlb_load(-1, va & ~PAGE_MASK, active_as->asid, *pte & ~PTE_SOFT);
 	sh4_tlb_refills++;
 	return 0;
 }

@@ -22,7 +22,9 @@
 uint32_t sh4_asid_gen = 1;
 static unsigned next_asid = 1;
 unsigned sh4_tlb_reserved;        /* entries [64 - reserved, 64) are ICA entries */
-static unsigned fill;             /* private entries [0, fill) used since the last flush */
+/* Read and written by vectors.S's fast refill too: */
+uint32_t sh4_tlb_private = SH4_UTLB_ENTRIES;   /* 64 - reserved */
+uint32_t sh4_tlb_fill;            /* private entries [0, fill) used since the last flush */
 
 void sh4_ica_reload_all(void);
 struct arch_as *sh4_active_as(void);
@@ -37,13 +39,14 @@ static uint32_t mmucr_base(void)
 void sh4_tlb_flush_all(void)
 {
 	mmio_write32(SH4_MMUCR, mmucr_base() | MMUCR_TI);
-	fill = 0;
+	sh4_tlb_fill = 0;
 	STAT_INC(tlb_flushes_full);
 }
 
 void sh4_tlb_init(unsigned reserved)
 {
 	sh4_tlb_reserved = reserved;
+	sh4_tlb_private = SH4_UTLB_ENTRIES - reserved;
 	mmio_write32(SH4_PTEH, 0);
 	sh4_tlb_flush_all();
 }
@@ -93,9 +96,9 @@ void sh4_tlb_load(int entry, uint32_t va, uint8_t asid, uint32_t ptel)
 	uint32_t mmucr = mmio_read32(SH4_MMUCR);
 	unsigned urc = (mmucr & MMUCR_URC_MASK) >> MMUCR_URC_SHIFT;
 	mmucr &= ~(MMUCR_URC_MASK | MMUCR_TI);
-	unsigned private = SH4_UTLB_ENTRIES - sh4_tlb_reserved;
-	if (entry < 0 && fill < private)
-		entry = (int)fill++;
+	unsigned private = sh4_tlb_private;
+	if (entry < 0 && sh4_tlb_fill < private)
+		entry = (int)sh4_tlb_fill++;
 	/* Else the random counter's choice. It wraps at URB, but QEMU lets it
 	 * reach URB itself (the first reserved entry) before wrapping: its
 	 * value is taken modulo the private entries, and written back. */

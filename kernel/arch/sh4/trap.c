@@ -21,6 +21,9 @@
 
 void sh4_trap_dispatch(struct trapframe *tf);
 
+_Static_assert(__builtin_offsetof(struct myrmex_kstats, tlb_misses) == 30 * 8,
+               "vectors.S's TLB_MISSES_OFFSET");
+
 static bool is_tlb_event(uint32_t ev)
 {
 	return ev == EXP_TLB_MISS_READ || ev == EXP_TLB_MISS_WRITE || ev == EXP_INITIAL_WRITE ||
@@ -108,8 +111,8 @@ void sh4_trap_dispatch(struct trapframe *tf)
 		return;
 	}
 	if (tf->vector == 0x400) {
-		STAT_INC(tlb_misses);
-		/* The fast path: the page tables have the translation. */
+		/* vectors.S counted the miss (kstats.tlb_misses) and found no
+		 * entry it could load at once; try again in C (tlb_fast=off). */
 		uint32_t va = mmio_read32(SH4_TEA);
 		if (sh4_tlb_refill(va, tf->event == EXP_TLB_MISS_WRITE, arch_tf_from_user(tf)) == 0)
 			return;
