@@ -44,7 +44,7 @@ static uint8_t free_head = NONE;
 static unsigned free_count;
 static unsigned slots;   /* N; 0: method (a) */
 
-static unsigned window_slot(uint32_t va)
+static inline __attribute__((always_inline)) unsigned window_slot(uint32_t va)
 {
 	return (unsigned)((va - MYRMEX_ICA_WINDOW) >> MYRMEX_ICA_SLOT_SHIFT) & MYRMEX_ICA_SLOT_MASK;
 }
@@ -83,14 +83,28 @@ unsigned sh4_ica_boot_option(void)
 	return slots;
 }
 
-static unsigned entry_of(unsigned i)
+static inline __attribute__((always_inline)) unsigned entry_of(unsigned i)
 {
 	return SH4_UTLB_ENTRIES - slots + i;
 }
 
+/* LDTLB of reserved slot i into its entry, under ASID asid; PTEH is left
+ * holding the page, the caller restores the current ASID. */
+static inline __attribute__((always_inline)) void load_entry(unsigned i, uint8_t asid)
+{
+	uint32_t mmucr = mmio_read32(SH4_MMUCR) & ~(MMUCR_URC_MASK | MMUCR_TI);
+	mmio_write32(SH4_MMUCR, mmucr | (entry_of(i) << MMUCR_URC_SHIFT));
+	mmio_write32(SH4_PTEH, slot[i].va | asid);
+	mmio_write32(SH4_PTEL, slot[i].ptel);
+	sh4_ldtlb();
+}
+
 static void load(unsigned i)
 {
-	sh4_tlb_load((int)entry_of(i), slot[i].va, sh4_asid_of(slot[i].as), slot[i].ptel);
+	uint8_t asid = sh4_asid_of(slot[i].as);
+	uint32_t current = mmio_read32(SH4_PTEH) & 0xff;
+	load_entry(i, asid);
+	mmio_write32(SH4_PTEH, current);
 }
 
 int arch_ica_attach(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages, unsigned prot)
@@ -99,38 +113,51 @@ int arch_ica_attach(struct arch_as *as, vaddr_t va, paddr_t pa, uint64_t npages,
 		return arch_as_map_range(as, va, pa, npages, prot);
 	if (npages > free_count)
 		return -ENOMEM;   /* checked first: all or nothing */
-	uint32_t ptel = sh4_ptel_of(0, prot);
-	unsigned w = window_slot((uint32_t)va);
-	for (uint64_t k = 0; k < npages; k++) {
+	uint32_t n = (uint32_t)npages, v = (uint32_t)va;
+	uint32_t ptel = sh4_ptel_of((uint32_t)pa, prot);
+	uint8_t asid = sh4_asid_of(as);   /* may start a generation: before any load */
+	uint32_t current = mmio_read32(SH4_PTEH) & 0xff;
+	uint8_t *chain = &head[window_slot(v)];
+	for (uint32_t k = 0; k < n; k++, v += PAGE_SIZE, ptel += PAGE_SIZE) {
 		unsigned i = free_head;
 		free_head = slot[i].next;
 		slot[i].as = as;
-		slot[i].va = (uint32_t)(va + k * PAGE_SIZE);
-		slot[i].ptel = ptel | (uint32_t)(pa + k * PAGE_SIZE);
-		slot[i].next = head[w];
-		head[w] = (uint8_t)i;
-		load(i);
+		slot[i].va = v;
+		slot[i].ptel = ptel;
+		slot[i].next = *chain;
+		*chain = (uint8_t)i;
+		load_entry(i, asid);
 	}
-	free_count -= (unsigned)npages;
+	mmio_write32(SH4_PTEH, current);
+	free_count -= n;
 	return 0;
 }
 
-/* Clears the entries of as in [start, end) on the chain of window slot w. */
+/* Clears the entries of as in [start, end) on the chain of window slot w:
+ * each by its number, and the four ITLB entries, which may hold a copy. */
 static void detach_chain(unsigned w, struct arch_as *as, uint32_t start, uint32_t end)
 {
 	uint8_t *link = &head[w];
+	bool cleared = false;
 	while (*link != NONE) {
 		unsigned i = *link;
 		if (slot[i].as == as && slot[i].va >= start && slot[i].va < end) {
-			sh4_tlb_clear_entry(entry_of(i));
+			mmio_write32(SH4_UTLB_ADDR | (entry_of(i) << 8), 0);
 			*link = slot[i].next;
 			slot[i].as = NULL;
 			slot[i].next = free_head;
 			free_head = (uint8_t)i;
 			free_count++;
+			cleared = true;
 		} else {
 			link = &slot[i].next;
 		}
+	}
+	if (cleared) {
+		mmio_write32(SH4_ITLB_ADDR | (0u << 8), 0);
+		mmio_write32(SH4_ITLB_ADDR | (1u << 8), 0);
+		mmio_write32(SH4_ITLB_ADDR | (2u << 8), 0);
+		mmio_write32(SH4_ITLB_ADDR | (3u << 8), 0);
 	}
 }
 
@@ -140,8 +167,10 @@ void arch_ica_detach(struct arch_as *as, vaddr_t va, uint64_t npages)
 		arch_as_unmap_range(as, va, npages);
 		return;
 	}
-	uint32_t start = (uint32_t)va, end = (uint32_t)(va + npages * PAGE_SIZE);
-	for (unsigned w = window_slot(start); w <= window_slot(end - 1); w++)
+	/* An ICA lies in one window slot (at most MYRMEX_ICA_MAX_PAGES pages). */
+	uint32_t start = (uint32_t)va, end = start + (uint32_t)npages * PAGE_SIZE;
+	unsigned last = window_slot(end - 1);
+	for (unsigned w = window_slot(start); w <= last; w++)
 		detach_chain(w, as, start, end);
 }
 

@@ -111,12 +111,3 @@ void sh4_tlb_load(int entry, uint32_t va, uint8_t asid, uint32_t ptel)
 	if (asid != current)
 		mmio_write32(SH4_PTEH, current);
 }
-
-/* Empties UTLB entry n by number (and the four ITLB entries, which may
- * hold a copy of it). */
-void sh4_tlb_clear_entry(unsigned n)
-{
-	mmio_write32(SH4_UTLB_ADDR | (n << 8), 0);
-	for (unsigned i = 0; i < SH4_ITLB_ENTRIES; i++)
-		mmio_write32(SH4_ITLB_ADDR | (i << 8), 0);
-}

@@ -153,7 +153,6 @@ uint8_t sh4_asid_of(struct arch_as *as);
 void sh4_tlb_flush_page(uint8_t asid, uint32_t va);
 void sh4_tlb_flush_all(void);
 void sh4_tlb_load(int entry, uint32_t va, uint8_t asid, uint32_t ptel);
-void sh4_tlb_clear_entry(unsigned n);
 /* paging.c */
 uint32_t sh4_ptel_of(uint32_t pa, unsigned prot);
 /* ica.c */
