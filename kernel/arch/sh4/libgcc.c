@@ -1,9 +1,9 @@
 /*
  * The compiler's helpers that Debian's SH-4 libgcc.a cannot provide to a
  * kernel: its C helpers are position-independent code reaching their
- * tables through a GOT (r12) that a static kernel does not set up
- * (__clzsi2 faulted on it), and its __udivdi3 family returned wrong
- * quotients here. 64-bit division by shift and subtract; bit counts by
+ * tables through a GOT (r12) that a static kernel does not set up, so
+ * __clzsi2 faulted and __udivdi3, which reads the same table, returned
+ * wrong quotients. 64-bit division by shift and subtract; bit counts by
  * loops. libgcc's assembly helpers (32-bit division, block moves) are fine
  * and still come from it.
  */
