@@ -3,7 +3,7 @@
  * kernel laid out, fills a stack array and a static one (TLB misses and
  * demand paging), and makes the kernel reject bad pointers without harm:
  * write() from NULL, from an unmapped page and from the kernel's P1 area
- * returns -EFAULT.
+ * returns -EFAULT. And libgcc's 64-bit division works in a user program.
  */
 #include "sh4_user.h"
 
@@ -39,5 +39,8 @@ int main(int argc, char **argv, char **envp)
 	U_CHECK(sys3(SH_NR_WRITE, 1, 0x8c800000, 8) == -EFAULT, "write from P1 is -EFAULT");
 	U_CHECK(sys3(SH_NR_WRITE, 1, 0x7ffffff0, 64) == -EFAULT, "write across the top is -EFAULT");
 	U_CHECK(sys0(SH_NR_GETPID) > 1, "getpid");
+	/* libgcc's 64-bit division (position-independent: its GOT must be loaded) */
+	volatile uint64_t big_n = 1000000000000ull, seven = 7;
+	U_CHECK(big_n / seven == 142857142857ull && big_n % seven == 1, "64-bit division");
 	return u_failures;
 }
