@@ -3,7 +3,8 @@
 #   make          build the kernel, the user programs, tests and benchmarks
 #   make run      boot Myrmex in QEMU to a busybox shell on the serial console
 #   make demo     boot the demo init (the mechanisms one by one), then power off
-#   make test     host unit tests + booted integration tests: "N passed, N failed"
+#   make test     host unit tests + booted integration tests: "N passed, N failed",
+#                 then the SH-4 port's tests (make ARCH=sh4 test, mk/arch-sh4.mk)
 #   make fuzz     the system-call fuzzer, one long seeded round (SEED= ROUNDS= PROCS=)
 #   make bench    benchmarks under TCG -icount (instructions) and normally (cycles)
 #   make clean
@@ -16,6 +17,12 @@ ARCH         := x86_64
 PYTHON       := python3
 # `make` alone builds everything (the first rule below is not `all`).
 .DEFAULT_GOAL := all
+
+# The SH-4 port has rules of its own (mk/arch-sh4.mk, docs/sh4.md); the
+# rest of this file is the x86-64 build.
+ifeq ($(ARCH),sh4)
+include mk/arch-sh4.mk
+else
 
 # ---------------------------------------------------------------- kernel --
 KCC          := gcc
@@ -369,6 +376,7 @@ test: setup
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory ARCH=sh4 test)
 
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
@@ -443,3 +451,5 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+endif   # ARCH

@@ -3,7 +3,9 @@
 # test and benchmark: QEMU, musl-gcc, e2fsprogs, Python 3, GCC/binutils/make,
 # Debian's static busybox (the POSIX suite's shell and the Linux guests' /init),
 # GCC's AddressSanitizer/UBSan runtime for the host unit tests, and GCC's
-# 32-bit support (gcc-multilib) for the 32-bit port check (make port-check).
+# 32-bit support (gcc-multilib) for the 32-bit port check (make port-check),
+# and Debian's SH-4 cross compiler and qemu-system-sh4 for the SH-4 port
+# (make ARCH=sh4, docs/sh4.md).
 # Usage: scripts/setup.sh   (exit 0: everything present; 1: something missing)
 set -eu
 
@@ -21,6 +23,8 @@ make:build-essential
 ld:binutils
 objcopy:binutils
 nm:binutils
+sh4-linux-gnu-gcc:gcc-sh4-linux-gnu
+qemu-system-sh4:qemu-system-misc
 "
 
 # e2fsprogs lives in /sbin, which a non-root PATH may lack.

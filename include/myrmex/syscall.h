@@ -168,7 +168,10 @@ struct myrmex_kstats {
 	                               personality_unknown_counts[]) */
 	uint64_t ipc_fast_on;       /* 1 when the IPC fast path is on (not a counter; the
 	                               kernel option ipc_fast=off turns it off) */
+	uint64_t tlb_misses;        /* TLB-miss exceptions taken: a CPU whose TLB software
+	                               fills (the SH-4 port); 0 where the CPU walks the
+	                               page tables itself (x86-64) */
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 30 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 31 * 8, "kstats layout");
 
 #endif
