@@ -23,6 +23,8 @@ make:build-essential
 ld:binutils
 objcopy:binutils
 nm:binutils
+ar:binutils
+dpkg-source:dpkg-dev
 sh4-linux-gnu-gcc:gcc-sh4-linux-gnu
 qemu-system-sh4:qemu-system-misc
 "

@@ -32,9 +32,22 @@ def run(cmd, cwd=None):
     return res.stdout
 
 
+def apt_show(binary):
+    """apt-cache show's text; apt's lists are fetched first (as root) when a
+    fresh machine has none."""
+    try:
+        return run(["apt-cache", "show", binary])
+    except DebSrcError:
+        if os.geteuid() != 0:
+            raise DebSrcError("apt-cache show %s failed: run apt-get update as root" % binary)
+        print("debsrc: apt-get update (no package lists yet)", file=sys.stderr)
+        run(["apt-get", "update", "-qq"])
+        return run(["apt-cache", "show", binary])
+
+
 def source_of(binary):
     """(source package, version) of a binary package, from apt's lists."""
-    text = run(["apt-cache", "show", binary])
+    text = apt_show(binary)
     name, version = binary, None
     for line in text.splitlines():
         m = re.match(r"Source:\s*(\S+)(?:\s*\((\S+)\))?", line)
