@@ -5,7 +5,9 @@
  * entry is copied in before it is looked at, and the result goes back with
  * copy_to_user, so another thread rewriting or unmapping the area changes
  * only what the batch reads next. Each entry runs through syscall_run, the
- * step the trap path uses, with the batch's own arguments record.
+ * step the trap path uses, with the batch's own arguments record, unless
+ * the personality runs it with the entries after it in one request to
+ * their server (personality_batch_group).
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
@@ -64,17 +66,31 @@ long sys_myrmex_batch(const struct syscall_args *a)
 	struct myrmex_batch_area head;
 	if (copy_from_user(&head, area, sizeof(head)))
 		return -EFAULT;
-	if (head.capacity > MYRMEX_BATCH_MAX || n > head.capacity || head.reserved)
+	if (head.capacity > MYRMEX_BATCH_MAX || n > head.capacity ||
+	    (head.flags & ~MYRMEX_BATCH_FLAGS))
 		return -EINVAL;
 
 	struct thread *t = current_thread();
 	syscall_fn allowed = NULL;
-	uint64_t done = 0;
+	uint64_t done = 0, memo = 0;
+	bool alone = head.flags & MYRMEX_BATCH_ALONE;
 	while (done < n) {
 		uptr_t at = area + sizeof(head) + done * sizeof(struct myrmex_batch_entry);
 		struct myrmex_batch_entry e;
 		if (copy_from_user(&e, at, sizeof(e)))
 			return done ? (long)done : -EFAULT;
+		/* Consecutive calls for one server may go in one request. */
+		unsigned flags = 0;
+		uint64_t ran = !alone && e.state == MYRMEX_BATCH_STORED ?
+			personality_batch_group(&e, at, n - done, &memo, &flags) : 0;
+		alone = head.flags & MYRMEX_BATCH_ALONE;
+		if (ran) {
+			done += ran;
+			alone = alone || (flags & BATCH_GROUP_ALONE);
+			if ((flags & BATCH_GROUP_STOP) || batch_must_stop(t))
+				break;
+			continue;
+		}
 		struct { int64_t result; uint32_t state; } out = {
 			batch_run_entry(&e, a->tf, &allowed), MYRMEX_BATCH_DONE,
 		};

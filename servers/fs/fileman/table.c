@@ -57,6 +57,7 @@ static const struct server_op ops[] = {
 	[FS_BIND] = { do_bind, FM_NO_DISK },
 	[FS_SENDTO] = { do_sendto, FM_NO_DISK },
 	[FS_RECVFROM] = { do_recvfrom, FM_NO_DISK },
+	[FS_BATCH] = { do_batch, SERVER_KERNEL_ONLY },   /* ops_batch.c */
 };
 
 const struct server fm_server = {
