@@ -36,7 +36,7 @@
 #include <myrmex/syscall.h>
 
 #define GROUP_IO_MAX   4096u   /* bytes of one read or write in a group */
-#define RECORDS_BYTES  (FS_BATCH_MAX * (uint32_t)sizeof(struct fs_batch_sub))
+#define RECORD_BYTES   ((uint32_t)sizeof(struct fs_batch_sub))
 #define SEEK_CUR 1
 
 /* What the kernel keeps of each entry of a group (never read back from
@@ -47,14 +47,17 @@ struct member {
 	uint32_t data_off;    /* its slice */
 	uint32_t data_len;
 	uint64_t fd;
-	uptr_t buf;           /* read: where the bytes go; fstat: the struct stat */
+	uint64_t arg1, arg2;  /* its record's words 1 and 2 */
+	uptr_t buf;           /* read, write: the user's bytes; fstat: the struct stat */
 };
 
-/* Fills m and record rec for entry e if it may run in a group, with
- * *room the data ICA's bytes still free after *used; false otherwise. A
- * write's bytes are copied into its slice now. */
-static bool join(const struct myrmex_batch_entry *e, uint64_t memo, uint8_t *data,
-                 uint32_t *used, struct member *m, struct fs_batch_sub *rec)
+static uint32_t align8(uint32_t n)
+{
+	return (n + 7u) & ~7u;
+}
+
+/* Fills m for entry e if it may run in a group; false otherwise. */
+static bool join(const struct myrmex_batch_entry *e, uint64_t memo, struct member *m)
 {
 	if (e->state != MYRMEX_BATCH_STORED)
 		return false;
@@ -65,52 +68,58 @@ static bool join(const struct myrmex_batch_entry *e, uint64_t memo, uint8_t *dat
 	uint64_t fd = e->arg[0], count = e->arg[2];
 	uptr_t buf = (uptr_t)e->arg[1];
 	memset(m, 0, sizeof(*m));
-	memset(rec, 0, sizeof(*rec));
-	m->fd = rec->arg[0] = fd;
+	m->fd = fd;
 	if (fn == sys_lseek) {
 		m->opcode = FS_LSEEK;
-		rec->arg[1] = e->arg[1];
-		rec->arg[2] = e->arg[2];
-	} else if (fn == sys_fstat) {
-		if (e->arg[1] != (uint64_t)(uptr_t)e->arg[1] ||
-		    !user_range_ok((uptr_t)e->arg[1], sizeof(struct linux_stat)))
+		m->arg1 = e->arg[1];
+		m->arg2 = e->arg[2];
+		return true;
+	}
+	if (fn == sys_fstat) {
+		if (e->arg[1] != (uint64_t)buf || !user_range_ok(buf, sizeof(struct linux_stat)))
 			return false;
 		m->opcode = FS_FSTAT;
-		m->buf = (uptr_t)e->arg[1];
-		m->data_len = sizeof(struct myrmex_stat);
-	} else if (read || write) {
-		if (count > GROUP_IO_MAX || e->arg[1] != (uint64_t)buf || !user_range_ok(buf, count))
-			return false;
-		if (positioned && (int64_t)e->arg[3] < 0)
-			return false;
-		if (memo && memo - 1 == fd)
-			return false;   /* the server would not run it: a pipe, the console */
-		/* A read that moves the offset must be able to deliver: if its
-		 * copy failed afterwards, moving the offset back would come after
-		 * the later records. */
-		if (read && !positioned &&
-		    !vm_range_allows(&current_thread()->proc->vm, buf, count, MAP_W))
-			return false;
-		m->opcode = read ? (positioned ? FS_PREAD : FS_READ)
-		                 : (positioned ? FS_PWRITE : FS_WRITE);
-		m->count = (uint32_t)count;
 		m->buf = buf;
-		m->data_len = (uint32_t)count;
-		rec->arg[1] = count;
-		rec->arg[2] = positioned ? e->arg[3] : 0;
-	} else {
-		return false;
+		m->data_len = sizeof(struct myrmex_stat);
+		return true;
 	}
-	uint32_t len8 = (m->data_len + 7u) & ~7u;
-	if (len8 > FORWARD_LARGE_BYTES - RECORDS_BYTES - *used)
+	if (!read && !write)
 		return false;
-	m->data_off = RECORDS_BYTES + *used;
-	if (write && count && copy_from_user(data + m->data_off, buf, count) < 0)
+	if (count > GROUP_IO_MAX || e->arg[1] != (uint64_t)buf || !user_range_ok(buf, count))
 		return false;
-	*used += len8;
+	if (positioned && (int64_t)e->arg[3] < 0)
+		return false;
+	if (memo && memo - 1 == fd)
+		return false;   /* the server would not run it: a pipe, the console */
+	/* A read that moves the offset must be able to deliver: if its copy
+	 * failed afterwards, moving the offset back would come after the later
+	 * records. */
+	if (read && !positioned && !vm_range_allows(&current_thread()->proc->vm, buf, count, MAP_W))
+		return false;
+	m->opcode = read ? (positioned ? FS_PREAD : FS_READ) : (positioned ? FS_PWRITE : FS_WRITE);
+	m->count = (uint32_t)count;
+	m->buf = buf;
+	m->data_len = (uint32_t)count;
+	m->arg1 = count;
+	m->arg2 = positioned ? e->arg[3] : 0;
+	return true;
+}
+
+/* Writes m's record rec with its slice at data_off; a write's bytes are
+ * copied into the slice now. false: they could not be read. */
+static bool place(struct member *m, uint32_t data_off, uint8_t *data, struct fs_batch_sub *rec)
+{
+	bool write = m->opcode == FS_WRITE || m->opcode == FS_PWRITE;
+	if (write && m->count && copy_from_user(data + data_off, m->buf, m->count) < 0)
+		return false;
+	m->data_off = data_off;
+	memset(rec, 0, sizeof(*rec));
 	rec->opcode = m->opcode;
-	rec->data_off = m->data_off;
+	rec->data_off = data_off;
 	rec->data_len = m->data_len;
+	rec->arg[0] = m->fd;
+	rec->arg[1] = m->arg1;
+	rec->arg[2] = m->arg2;
 	return true;
 }
 
@@ -171,12 +180,11 @@ uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t 
 	if (fn != sys_read && fn != sys_write && fn != sys_pread64 && fn != sys_pwrite64 &&
 	    fn != sys_lseek && fn != sys_fstat)
 		return 0;
-	if (forward_begin(&f, SERVICE_FILES, FS_BATCH, FORWARD_LARGE_BYTES) || !f.data)
-		return 0;
-	uint8_t *data = forward_data(&f);
-	struct fs_batch_sub *rec = (struct fs_batch_sub *)(void *)data;
-	struct member m[FS_BATCH_MAX];
-	uint32_t used = 0, n = 0;
+	/* The members first, then a data ICA as small as they fit in: the
+	 * small one (one page) for most groups, whose attach and detach cost
+	 * one TLB entry instead of sixteen. */
+	struct member m[FS_BATCH_MAX];   /* 3 KiB of the 16 KiB kernel stack */
+	uint32_t bytes = 0, n = 0;
 	uint64_t limit = left < FS_BATCH_MAX ? left : FS_BATCH_MAX;
 	for (; n < limit; n++) {
 		struct myrmex_batch_entry e;
@@ -186,11 +194,29 @@ uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t 
 				break;
 			ep = &e;
 		}
-		if (!join(ep, *memo, data, &used, &m[n], &rec[n]))
+		if (!join(ep, *memo, &m[n]))
 			break;
+		uint32_t more = RECORD_BYTES + align8(m[n].data_len);
+		if (more > FORWARD_LARGE_BYTES - bytes)
+			break;   /* no room left: it starts the next group */
+		bytes += more;
 	}
 	if (n < 2)
 		return 0;   /* alone costs less: inline transfers, no records */
+	if (forward_begin(&f, SERVICE_FILES, FS_BATCH, bytes) || !f.data)
+		return 0;
+	uint8_t *data = forward_data(&f);
+	struct fs_batch_sub *rec = (struct fs_batch_sub *)(void *)data;
+	uint32_t off = n * RECORD_BYTES;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!place(&m[i], off, data, &rec[i])) {
+			n = i;   /* a write whose bytes cannot be read goes alone */
+			break;
+		}
+		off += align8(m[i].data_len);
+	}
+	if (n < 2)
+		return 0;
 
 	f.arg[0] = n;
 	struct thread *t = current_thread();
