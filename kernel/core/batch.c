@@ -27,15 +27,14 @@ static bool batch_refuses(syscall_fn fn)
 	       !personality_batch_allows(fn);
 }
 
-/* Runs one copied entry: its result. *allowed is the handler last found
- * allowed in this batch (a batch mostly repeats a few calls: the check is
- * skipped for it). */
-static long batch_run_entry(const struct myrmex_batch_entry *e, struct trapframe *tf,
-                            syscall_fn *allowed)
+/* Runs one copied entry, whose handler is fn: its result. *allowed is the
+ * handler last found allowed in this batch (a batch mostly repeats a few
+ * calls: the check is skipped for it). */
+static long batch_run_entry(const struct myrmex_batch_entry *e, syscall_fn fn,
+                            struct trapframe *tf, syscall_fn *allowed)
 {
 	if (e->state != MYRMEX_BATCH_STORED)
 		return -EINVAL;
-	syscall_fn fn = syscall_lookup(e->nr);
 	if (fn && fn != *allowed) {
 		if (batch_refuses(fn))
 			return -EINVAL;
@@ -80,8 +79,10 @@ long sys_myrmex_batch(const struct syscall_args *a)
 		if (copy_from_user(&e, at, sizeof(e)))
 			return done ? (long)done : -EFAULT;
 		/* Consecutive calls for one server may go in one request. */
+		syscall_fn fn = syscall_lookup(e.nr);
 		unsigned flags = 0;
-		uint64_t ran = !alone && e.state == MYRMEX_BATCH_STORED ?
+		uint64_t ran = !alone && e.state == MYRMEX_BATCH_STORED && n - done > 1 &&
+		               personality_batch_may_group(fn) ?
 			personality_batch_group(&e, at, n - done, &memo, &flags) : 0;
 		alone = head.flags & MYRMEX_BATCH_ALONE;
 		if (ran) {
@@ -92,7 +93,7 @@ long sys_myrmex_batch(const struct syscall_args *a)
 			continue;
 		}
 		struct { int64_t result; uint32_t state; } out = {
-			batch_run_entry(&e, a->tf, &allowed), MYRMEX_BATCH_DONE,
+			batch_run_entry(&e, fn, a->tf, &allowed), MYRMEX_BATCH_DONE,
 		};
 		done++;
 		if (copy_to_user(at + __builtin_offsetof(struct myrmex_batch_entry, result), &out,

@@ -169,17 +169,18 @@ static int put_result(uptr_t entry, long result)
 	                    sizeof(out.result) + sizeof(out.state));
 }
 
+bool personality_batch_may_group(syscall_fn fn)
+{
+	return fn == sys_lseek || fn == sys_fstat || fn == sys_read || fn == sys_write ||
+	       fn == sys_pread64 || fn == sys_pwrite64;
+}
+
 uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t at,
                                  uint64_t left, uint64_t *memo, unsigned *flags)
 {
 	if (!posix_process() || left < 2)
 		return 0;
 	struct fwd f;
-	/* The cheap test first: most entries are not for a group. */
-	syscall_fn fn = syscall_lookup(first->nr);
-	if (fn != sys_read && fn != sys_write && fn != sys_pread64 && fn != sys_pwrite64 &&
-	    fn != sys_lseek && fn != sys_fstat)
-		return 0;
 	/* The members first, then a data ICA as small as they fit in: the
 	 * small one (one page) for most groups, whose attach and detach cost
 	 * one TLB entry instead of sixteen. */

@@ -85,6 +85,9 @@ void personality_unknown_syscall(uint64_t nr);
  * the batch call is never run again. */
 bool personality_batch_allows(syscall_fn fn);
 void personality_batch_entry_end(void);
+/* batch_may_group: whether an entry whose handler is fn (NULL: unknown)
+ * may start a group: the cheap test, before batch_group. */
+bool personality_batch_may_group(syscall_fn fn);
 /* batch_group: may run several entries of a batch as one request to
  * their server (docs/syscalls.md, "Forwarded calls in one IPC"). first is
  * the core's copy of the entry at user address at, STORED, with left
