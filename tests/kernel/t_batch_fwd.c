@@ -21,6 +21,8 @@
  * - n beyond the area: nothing runs; an area whose results cannot be
  *   written: the group ran (returned), the states stay STORED.
  * - A second thread rewriting the entries of running grouped batches.
+ * - FS_BATCH sent by the test itself: refused (only the kernel sends it).
+ * - SIGKILL to a forked child in grouped batches of preads.
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_batch_fwd"
@@ -32,6 +34,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define MAX MYRMEX_BATCH_MAX
 #define PAGE 4096L
@@ -475,6 +478,55 @@ static void test_rewritten(void)
 	          seen[2], seen[3]);
 }
 
+/* ---- FS_BATCH is the kernel's ---- */
+
+/* The test may call the file manager itself (MEASURE): an FS_BATCH of its
+ * own, records and all, is refused before any record runs. */
+static void test_forged(void)
+{
+	struct fs_batch_sub rec[2];
+	memset(rec, 0, sizeof rec);
+	for (int i = 0; i < 2; i++) {
+		rec[i].opcode = FS_LSEEK;
+		rec[i].arg[0] = (uint64_t)fd_ro;
+		rec[i].arg[1] = 7;
+	}
+	CHECK_EQ(raw3(SYS_lseek, fd_ro, 0, SEEK_SET), 0);
+	uint64_t out[8];
+	CHECK_EQ(myrmex_fs_call(FS_BATCH, 2, 0, 0, rec, sizeof rec, out), -EPERM);
+	CHECK_EQ(myrmex_fs_call(FS_BATCH, 0, 0, 0, NULL, 0, out), -EPERM);
+	CHECK_EQ(raw3(SYS_lseek, fd_ro, 0, SEEK_CUR), 0);
+}
+
+/* ---- A kill during grouped batches ---- */
+
+/* A forked child runs grouped batches of preads for ever; SIGKILL ends it
+ * (the group's request waits only for the thread's death), and the file
+ * manager serves on. */
+static void test_kill(void)
+{
+	long pid = raw0(SYS_fork);
+	if (pid == 0) {
+		struct myrmex_batch_area *a = fresh_area(MAX, 0);
+		for (;;) {
+			for (unsigned i = 0; i < MAX; i++)
+				store(a, i, SYS_pread64, fd_file, (long)bufs[i], 512, (long)i * 64);
+			myrmex_batch(a, MAX);
+		}
+	}
+	CHECK(pid > 0, "fork: %ld", pid);
+	if (pid <= 0)
+		return;
+	struct timespec wait = { 0, 50 * 1000000L };
+	raw2(SYS_nanosleep, (long)&wait, 0);
+	CHECK_EQ(raw2(SYS_kill, pid, SIGKILL), 0);
+	int status = 0;
+	CHECK_EQ(raw4(SYS_wait4, pid, (long)&status, 0, 0), pid);
+	CHECK(status == SIGKILL, "child status %#x, expected killed by SIGKILL", status);
+	uint8_t b[4];
+	CHECK_EQ(raw4(SYS_pread64, fd_ro, (long)b, 4, 0), 4);
+}
+
 /* A POSIX test starts without descriptors: messages go to the console. */
 static void messages_to_console(void)
 {
@@ -509,6 +561,8 @@ int main(void)
 	test_signal_middle();
 	test_area();
 	test_rewritten();
+	test_forged();
+	test_kill();
 	raw1(SYS_close, fd_file);
 	CHECK_EQ(raw1(SYS_unlink, (long)SCRATCH), 0);
 	return test_exit_code();

@@ -292,9 +292,9 @@ static const struct test tests[] = {
 	{ "batch-forwarded", "t_batch", { "forwarded" }, EXITS, 0, 0,
 	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	/* Forwarded calls of a batch in one IPC (issue 18): counted with the
-	 * file manager's counters, so MEASURE. */
+	 * file manager's counters, so MEASURE; a forked child killed, so PM. */
 	{ "batch-fwd", "t_batch_fwd", { 0 }, EXITS, 0, 1,
-	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | MEASURE },
+	  FS | ON_DISK(DISK_FS) | CONSOLE | PM | POSIX | MEASURE },
 	/* Fine-grained threads reading fs.img's files (issue 18). */
 	{ "fthread-files", "t_fthread", { "files" }, EXITS, 0, 0,
 	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
