@@ -49,6 +49,29 @@ static long batch_run_entry(const struct myrmex_batch_entry *e, syscall_fn fn,
 	return r;
 }
 
+/* What a batch keeps for its groups of forwarded calls. */
+struct batch_groups {
+	syscall_fn no_group;   /* the handler last found not to start a group */
+	uint64_t memo;         /* the personality's word (personality_batch_group) */
+};
+
+/* Runs the entry e (handler fn, at user address at, left entries from it)
+ * with the ones after it as one request to their server, if the
+ * personality can: the entries run, or 0 to run it alone. Apart from the
+ * loop, which it would otherwise slow for every entry. */
+static __attribute__((noinline)) uint64_t
+batch_try_group(const struct myrmex_batch_entry *e, syscall_fn fn, uptr_t at, uint64_t left,
+                struct batch_groups *g, unsigned *flags)
+{
+	if (e->state != MYRMEX_BATCH_STORED)
+		return 0;
+	if (!personality_batch_may_group(fn)) {
+		g->no_group = fn;
+		return 0;
+	}
+	return personality_batch_group(e, at, left, &g->memo, flags);
+}
+
 /* The batch stops after an entry when the thread must leave for user mode
  * (a signal to deliver) or end (a kill): what would cut a wait short. */
 static bool batch_must_stop(const struct thread *t)
@@ -71,27 +94,30 @@ long sys_myrmex_batch(const struct syscall_args *a)
 
 	struct thread *t = current_thread();
 	syscall_fn allowed = NULL;
-	uint64_t done = 0, memo = 0;
+	struct batch_groups g = { NULL, 0 };
+	uint64_t done = 0;
 	bool alone = head.flags & MYRMEX_BATCH_ALONE;
 	while (done < n) {
 		uptr_t at = area + sizeof(head) + done * sizeof(struct myrmex_batch_entry);
 		struct myrmex_batch_entry e;
 		if (copy_from_user(&e, at, sizeof(e)))
 			return done ? (long)done : -EFAULT;
-		/* Consecutive calls for one server may go in one request. */
+		/* Consecutive calls for one server may go in one request (a
+		 * batch mostly repeats a few calls: a handler found not to start
+		 * groups is not asked about again). */
 		syscall_fn fn = syscall_lookup(e.nr);
-		unsigned flags = 0;
-		uint64_t ran = !alone && e.state == MYRMEX_BATCH_STORED && n - done > 1 &&
-		               personality_batch_may_group(fn) ?
-			personality_batch_group(&e, at, n - done, &memo, &flags) : 0;
-		alone = head.flags & MYRMEX_BATCH_ALONE;
-		if (ran) {
-			done += ran;
-			alone = alone || (flags & BATCH_GROUP_ALONE);
-			if ((flags & BATCH_GROUP_STOP) || batch_must_stop(t))
-				break;
-			continue;
+		if (!alone && fn != g.no_group && n - done > 1) {
+			unsigned flags = 0;
+			uint64_t ran = batch_try_group(&e, fn, at, n - done, &g, &flags);
+			if (ran) {
+				done += ran;
+				alone = flags & BATCH_GROUP_ALONE;
+				if ((flags & BATCH_GROUP_STOP) || batch_must_stop(t))
+					break;
+				continue;
+			}
 		}
+		alone = head.flags & MYRMEX_BATCH_ALONE;
 		struct { int64_t result; uint32_t state; } out = {
 			batch_run_entry(&e, fn, a->tf, &allowed), MYRMEX_BATCH_DONE,
 		};
