@@ -14,8 +14,9 @@ start from the same bytes. A BENCH line's `bytes=<n>` key is not a count but the
 bytes one operation moves: the record gets "bytes_per_op" and, for cycles with a
 TSC frequency, "mb_s" (10^6 bytes per second), which the report shows.
 Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if present),
-<out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed)
-and <out>/<mode>.log.
+<out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed),
+<out>/<mode>.log, and the wrapped-call plots <out>/wsc-*.svg (tools/plot_wsc.py,
+matplotlib).
 With --posix-init, the POSIX boot follows (tools/bench_posix.py: static programs run
 by sysinit from an ext2 disk, on Myrmex and on Linux); its records, in
 <out>/posix-boot/results.jsonl, are merged in. With --fmap-dir, the On-Memory File boot
@@ -556,6 +557,26 @@ def publish(args, records, results, notes=(), show=False):
         print(report, end="")
 
 
+def draw_plots(out):
+    """The wrapped-call plots (tools/plot_wsc.py, matplotlib) from out's
+    results.jsonl; returns report notes. Tries this interpreter, then Debian's
+    (/usr/bin/python3, where python3-matplotlib lives) when this one lacks it."""
+    import subprocess
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot_wsc.py")
+    pythons = [sys.executable]
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != \
+            os.path.realpath("/usr/bin/python3"):
+        pythons.append("/usr/bin/python3")
+    for python in pythons:
+        proc = subprocess.run([python, script, out], capture_output=True, text=True)
+        if proc.returncode == 0:
+            print(proc.stdout.strip(), flush=True)
+            return []
+        if proc.returncode != 2:
+            return ["Plots failed: %s" % (proc.stderr or proc.stdout).strip()[-300:]]
+    return ["Plots not drawn: no python3 with matplotlib (Debian: python3-matplotlib)."]
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     os.makedirs(args.out, exist_ok=True)
@@ -616,6 +637,8 @@ def main(argv=None):
         wsc_notes = ["Wrapped-call boot: %s" % n for n in wsc_notes]
         header = header or wsc_results
     posix_notes += fmap_notes + wsc_notes
+    publish(args, records, header, linux_notes + posix_notes, show=False)
+    posix_notes += draw_plots(args.out)
     publish(args, records, header, linux_notes + posix_notes, show=True)
     failed = posix_failed or fmap_failed or wsc_failed
     for note in posix_notes:
