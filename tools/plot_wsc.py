@@ -7,10 +7,11 @@ Reads <out>/results.jsonl (bench.py's merged records) and writes:
                         through syscall and through int $0x81, with the
                         conventional calls as lines (suite wsc, bench_wsc, a
                         native process); instructions and cycles side by side
-  <out>/wsc-fwd.svg     lseek and fstat per call against N in a POSIX process:
-                        wrapped and grouped into one file-manager request,
-                        wrapped alone (one request each), plain, and Linux's
-                        plain call (suite wsc-fwd, bench/posix/wsc_fwd)
+  <out>/wsc-fwd.svg     lseek, fstat and read128 per call against N in a POSIX
+                        process: wrapped and grouped into one file-manager
+                        request, wrapped alone (one request each), plain, and
+                        Linux's plain call and io_uring batches (suite wsc-fwd,
+                        bench/posix/wsc_fwd)
 A figure whose records are missing is left out (its part was never run).
 
     python3 tools/plot_wsc.py build/bench
@@ -81,20 +82,21 @@ def draw_getpid(plt, values, out):
 
 def draw_fwd(plt, values, out):
     """lseek and fstat, grouped and alone: True when drawn."""
-    calls = [c for c in ("lseek", "fstat")
+    calls = [c for c in ("lseek", "fstat", "read128")
              if ("myrmex", "wsc.%s.wrapped.n1" % c, "instructions") in values]
     if not calls:
         return False
     fig, axes = plt.subplots(len(calls), 2, figsize=(10, 4 * len(calls)), squeeze=False)
     for row, call in enumerate(calls):
         for ax, (metric, label) in zip(axes[row], METRICS):
-            for how, style in (("wrapped", "o-"), ("alone", "s-")):
-                pts = series(values, "myrmex",
+            for os_name, how, style, text in (
+                    ("myrmex", "wrapped", "o-", "Myrmex, wrapped, grouped (one IPC)"),
+                    ("myrmex", "alone", "s-", "Myrmex, wrapped, alone (one IPC each)"),
+                    ("linux", "io_uring", "^-", "Linux, io_uring (one enter)")):
+                pts = series(values, os_name,
                              ["wsc.%s.%s.n%d" % (call, how, n) for n in NS], metric)
                 if pts:
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
-                            label="wrapped, %s" % ("grouped (one IPC)" if how == "wrapped"
-                                                   else "alone (one IPC each)"))
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=text)
             for os_name, name, style, color, text in (
                     ("myrmex", "plain", "--", "black", "Myrmex, plain syscall"),
                     ("myrmex", "trap", "-.", "tab:red", "Myrmex, plain int $0x81"),

@@ -3,8 +3,9 @@
  * "Forwarded calls in one IPC"). Consecutive entries of a wrapped-call
  * batch that are descriptor calls for the file manager (read, write,
  * pread64, pwrite64 of up to GROUP_IO_MAX bytes, lseek, fstat) go as one
- * FS_BATCH request: one record each, their data as slices of the
- * channel's large data ICA. The server runs them in order and answers once;
+ * FS_BATCH request: one record each, their data as slices of one of the
+ * thread's channel data ICAs (the one-page one when everything fits in it,
+ * else the large one). The server runs them in order and answers once;
  * each entry then gets the result its own call would have given.
  *
  * Exactness first: an entry joins a group only if running it there gives
@@ -232,10 +233,10 @@ uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t 
 		return 0;   /* refused before any record ran (no server, no file
 		             * system, -ENOSYS): the calls go alone */
 	if (r > (long)n)
-		return 0;   /* a confused server; it ran nothing of ours it says */
-	/* -EIO: the server died with the request, or lost its ICAs; -EINTR:
-	 * the thread is dying. Which records ran is unknown: each call gets
-	 * the error, as a call alone would. */
+		r = -EIO;   /* a confused server: more run than sent */
+	/* -EIO: the server died with the request, lost its ICAs or answered
+	 * nonsense; -EINTR: the thread is dying. Which records ran is unknown:
+	 * each call gets the error, as a call alone would. */
 	uint64_t ran = r < 0 ? n : (uint64_t)r;
 	if (ran < n) {
 		/* The server stopped before record ran: that call runs alone, and
