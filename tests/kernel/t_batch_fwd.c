@@ -286,6 +286,17 @@ static void test_bad_pointers(void)
 {
 	uint8_t *b0 = bufs[0], *b1 = bufs[1];
 	static struct stat st;
+	/* A buffer whose last bytes run into an unmapped page, and one in a
+	 * read-only page: the regions checked to their end. */
+	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap");
+	if (p == MAP_FAILED)
+		return;
+	CHECK_EQ(munmap(p + PAGE, PAGE), 0);
+	char *ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(ro != MAP_FAILED, "mmap read-only");
+	if (ro == MAP_FAILED)
+		return;
 	for (int alone = 0; alone < 2; alone++) {
 		reset_state();
 		struct myrmex_batch_area *a = fresh_area(16, alone ? MYRMEX_BATCH_ALONE : 0);
@@ -300,13 +311,15 @@ static void test_bad_pointers(void)
 		store(a, n++, SYS_pread64, fd_ro, 0x1000, 4, 0);
 		store(a, n++, SYS_write, fd_null, 0x1000, 4, 0);
 		store(a, n++, SYS_write, fd_null, KERNEL_ADDR, 4, 0);
+		store(a, n++, SYS_read, fd_ro, (long)(p + PAGE - 2), 4, 0);
+		store(a, n++, SYS_read, fd_ro, (long)ro, 4, 0);
 		store(a, n++, SYS_read, fd_ro, (long)b1, 4, 0);
 		store(a, n++, SYS_fstat, fd_ro, (long)&st, 0, 0);
 		store(a, n++, SYS_lseek, fd_ro, 0, SEEK_CUR, 0);
 		long r = myrmex_batch(a, n);
 		CHECK(r == (long)n, "bad pointers: %ld", r);
 		const long want[] = { 0, 6, -EFAULT, -EFAULT, -EFAULT, -EFAULT, -EFAULT, -EFAULT,
-		                      -EFAULT, -EFAULT, 4, 0, 10 };
+		                      -EFAULT, -EFAULT, -EFAULT, -EFAULT, 4, 0, 10 };
 		for (unsigned i = 0; i < n; i++)
 			CHECK(a->entry[i].result == want[i], "%s bad pointers entry %u: %ld, expected %ld",
 			      alone ? "alone" : "grouped", i, (long)a->entry[i].result, want[i]);
@@ -314,6 +327,8 @@ static void test_bad_pointers(void)
 		      "bad pointers: reads around them got %.6s %.4s", (char *)b0, (char *)b1);
 		CHECK(st.st_size == 33, "fstat after bad pointers: size %ld", (long)st.st_size);
 	}
+	munmap(p, PAGE);
+	munmap(ro, PAGE);
 }
 
 /* ---- A pipe in the middle ---- */
