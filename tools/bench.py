@@ -559,22 +559,19 @@ def publish(args, records, results, notes=(), show=False):
 
 def draw_plots(out):
     """The wrapped-call plots (tools/plot_wsc.py, matplotlib) from out's
-    results.jsonl; returns report notes. Tries this interpreter, then Debian's
-    (/usr/bin/python3, where python3-matplotlib lives) when this one lacks it."""
+    results.jsonl; returns report notes. Run by a python3 that has matplotlib
+    (tools/plot_panels.py: this one, or Debian's /usr/bin/python3)."""
     import subprocess
+    import plot_panels  # noqa: E402  (tools/plot_panels.py)
+    python = plot_panels.python_with_matplotlib()
+    if python is None:
+        return ["Plots not drawn: no python3 with matplotlib (Debian: python3-matplotlib)."]
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot_wsc.py")
-    pythons = [sys.executable]
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != \
-            os.path.realpath("/usr/bin/python3"):
-        pythons.append("/usr/bin/python3")
-    for python in pythons:
-        proc = subprocess.run([python, script, out], capture_output=True, text=True)
-        if proc.returncode == 0:
-            print(proc.stdout.strip(), flush=True)
-            return []
-        if proc.returncode != 2:
-            return ["Plots failed: %s" % (proc.stderr or proc.stdout).strip()[-300:]]
-    return ["Plots not drawn: no python3 with matplotlib (Debian: python3-matplotlib)."]
+    proc = subprocess.run([python, script, out], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return ["Plots failed: %s" % (proc.stderr or proc.stdout).strip()[-300:]]
+    print(proc.stdout.strip(), flush=True)
+    return []
 
 
 def main(argv=None):
