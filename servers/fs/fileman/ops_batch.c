@@ -77,6 +77,11 @@ static bool run_record(struct server_request *rq, uint64_t records_end,
 	one.data = rq->data + sub->data_off;
 	one.data_size = sub->data_len;
 	int64_t status = run(&one);
+	/* What a handler learns of the request itself stays for the next
+	 * records: its control ICA claimed for disk calls (once), data ICAs
+	 * mapped. */
+	rq->claimed = one.claimed;
+	rq->mapped |= one.mapped;
 	if (status == SERVER_LATER) {
 		/* Cannot happen for the kinds let through above; if a handler
 		 * changes so, the record's request is parked with a copy of
