@@ -22,7 +22,8 @@ by sysinit from an ext2 disk, on Myrmex and on Linux); its records, in
 <out>/posix-boot/results.jsonl, are merged in. With --fmap-dir, the On-Memory File boot
 follows (tools/bench_fmap.py, issue 6); its records, in <out>/fmap-boot/results.jsonl,
 are merged in too. The wrapped-call boot (part wsc, issue 18) is the POSIX boot
-running bench/posix/wsc_fwd alone (suite wsc-fwd, into <out>/wsc-boot/).
+running bench/posix/wsc_fwd and wsc_files alone (suite wsc-fwd, into
+<out>/wsc-boot/).
 MYRMEX_BENCH_ONLY=posix, =fmap, =wsc or =benchinit runs only that part;
 the rows of the parts not run are those of their last run.
 
@@ -50,7 +51,7 @@ MODES = {
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
 ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc or =benchinit: run only that part
 PARTS = ("benchinit", "posix", "fmap", "wsc")
-WSC_PROGRAMS = ("wsc_fwd",)         # the wsc part: bench/posix programs run alone
+WSC_PROGRAMS = ("wsc_fwd", "wsc_files")   # the wsc part: bench/posix programs run alone
 WSC_OUT = "wsc-boot"
 FMAP_SUITES = ("fmap", "fmap-postmark", "fmap-bonnie")   # tools/bench_fmap.py's
 DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE

@@ -11,7 +11,8 @@ Reads <out>/results.jsonl (bench.py's merged records) and writes:
                         process: wrapped and grouped into one file-manager
                         request, wrapped alone (one request each), plain, and
                         Linux's plain call and io_uring batches (suite wsc-fwd,
-                        bench/posix/wsc_fwd)
+                        bench/posix/wsc_fwd); and the real work of
+                        bench/posix/wsc_files with fine-grained threads
 A figure whose records are missing is left out (its part was never run).
 
     python3 tools/plot_wsc.py build/bench
@@ -82,8 +83,9 @@ def draw_getpid(plt, values, out):
 
 def draw_fwd(plt, values, out):
     """lseek and fstat, grouped and alone: True when drawn."""
-    calls = [c for c in ("lseek", "fstat", "read128")
-             if ("myrmex", "wsc.%s.wrapped.n1" % c, "instructions") in values]
+    calls = [c for c in ("lseek", "fstat", "read128", "files")
+             if ("myrmex", "wsc.%s.wrapped.n1" % c, "instructions") in values or
+             ("myrmex", "wsc.%s.fthread.n1" % c, "instructions") in values]
     if not calls:
         return False
     fig, axes = plt.subplots(len(calls), 2, figsize=(10, 4 * len(calls)), squeeze=False)
@@ -92,7 +94,8 @@ def draw_fwd(plt, values, out):
             for os_name, how, style, text in (
                     ("myrmex", "wrapped", "o-", "Myrmex, wrapped, grouped (one IPC)"),
                     ("myrmex", "alone", "s-", "Myrmex, wrapped, alone (one IPC each)"),
-                    ("linux", "io_uring", "^-", "Linux, io_uring (one enter)")):
+                    ("linux", "io_uring", "^-", "Linux, io_uring (one enter)"),
+                    ("myrmex", "fthread", "D-", "Myrmex, fine-grained threads, grouped")):
                 pts = series(values, os_name,
                              ["wsc.%s.%s.n%d" % (call, how, n) for n in NS], metric)
                 if pts:
@@ -109,7 +112,8 @@ def draw_fwd(plt, values, out):
             ax.set_xticks(NS, [str(n) for n in NS])
             ax.set_xlabel("calls per batch N")
             ax.set_ylabel(label)
-            ax.set_title("%s x 512, POSIX process" % call)
+            ax.set_title("%s, POSIX process" % ("16 files, 512-byte preads"
+                                                 if call == "files" else "%s x 512" % call))
             ax.grid(True, which="both", alpha=0.3)
         axes[row][0].legend(fontsize=8)
     fig.tight_layout()
