@@ -484,7 +484,7 @@ _Static_assert(sizeof(struct fs_recvfrom_result) <= 64, "fs_recvfrom_result fits
  * the order the caller made the calls; each names its data as a slice of
  * the same ICA after the records (a read's room, a write's bytes, fstat's
  * struct myrmex_stat). Only FS_READ, FS_WRITE, FS_PREAD, FS_PWRITE (never
- * inline), FS_LSEEK and FS_FSTAT. The server runs them in order, each as
+ * inline), FS_LSEEK, FS_FSTAT and FS_CLOSE. The server runs them in order, each as
  * the request of its own opcode would run, and stops before one it does not
  * run in a batch: another opcode, a slice outside the ICA or over the
  * records, a read or write of a pipe or the console (which may wait or go

@@ -2,7 +2,7 @@
  * Forwarded calls of a batch in one IPC (issue 18; docs/syscalls.md,
  * "Forwarded calls in one IPC"). Consecutive entries of a wrapped-call
  * batch that are descriptor calls for the file manager (read, write,
- * pread64, pwrite64 of up to GROUP_IO_MAX bytes, lseek, fstat) go as one
+ * pread64, pwrite64 of up to GROUP_IO_MAX bytes, lseek, fstat, close) go as one
  * FS_BATCH request: one record each, their data as slices of one of the
  * thread's channel data ICAs (the one-page one when everything fits in it,
  * else the large one). The server runs them in order and answers once;
@@ -16,6 +16,10 @@
  * included: a bad pointer fails that entry alone, and the entries after it
  * start a new group. The server stops before a record it will not run (a
  * pipe or the console, which may wait): those run alone too.
+ *
+ * Each call here must stay what its handler in sys_file.c does (a
+ * forwarded call and the checks around it): a change there is a change
+ * here.
  *
  * The group's request waits like a page fault's (only the thread's death
  * ends it): none of its records waits for anything but the disk, and an
@@ -74,6 +78,10 @@ static bool join(const struct myrmex_batch_entry *e, uint64_t memo, struct membe
 		m->opcode = FS_LSEEK;
 		m->arg1 = e->arg[1];
 		m->arg2 = e->arg[2];
+		return true;
+	}
+	if (fn == sys_close) {
+		m->opcode = FS_CLOSE;
 		return true;
 	}
 	if (fn == sys_fstat) {
@@ -158,7 +166,7 @@ static long finish(const struct member *m, const struct fs_batch_sub *rec, const
 		return err ? err : status;
 	}
 	default:
-		return status;   /* FS_LSEEK */
+		return status;   /* FS_LSEEK, FS_CLOSE */
 	}
 }
 
@@ -173,7 +181,7 @@ static int put_result(uptr_t entry, long result)
 bool personality_batch_may_group(syscall_fn fn)
 {
 	return fn == sys_lseek || fn == sys_fstat || fn == sys_read || fn == sys_write ||
-	       fn == sys_pread64 || fn == sys_pwrite64;
+	       fn == sys_pread64 || fn == sys_pwrite64 || fn == sys_close;
 }
 
 uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t at,
@@ -242,7 +250,8 @@ uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t 
 		/* The server stopped before record ran: that call runs alone, and
 		 * later transfers on its descriptor do not try a group again. */
 		*flags |= BATCH_GROUP_ALONE;
-		if (m[ran].opcode != FS_LSEEK && m[ran].opcode != FS_FSTAT)
+		if (m[ran].opcode != FS_LSEEK && m[ran].opcode != FS_FSTAT &&
+		    m[ran].opcode != FS_CLOSE)
 			*memo = m[ran].fd + 1;
 	}
 	for (uint64_t i = 0; i < ran; i++) {

@@ -14,6 +14,7 @@
  *   must be the same.
  * - Bad pointers in the middle of a group, with known results (the
  *   offset does not move on a failed read).
+ * - close in a group: duplicates closed, one twice (-EBADF), 1 request.
  * - A pipe read in the middle (the server leaves it to run alone: -EAGAIN
  *   at once, not parked).
  * - A signal raised by an entry stops the batch after it, groups before
@@ -331,6 +332,35 @@ static void test_bad_pointers(void)
 	munmap(ro, PAGE);
 }
 
+/* ---- close in a group ---- */
+
+/* Two duplicates closed in the middle of lseeks and fstats, one of them
+ * twice: one request, and the same results as alone. */
+static void test_close(void)
+{
+	static struct stat st;
+	for (int alone = 0; alone < 2; alone++) {
+		long d1 = raw1(SYS_dup, fd_ro), d2 = raw1(SYS_dup, fd_ro);
+		CHECK(d1 >= 0 && d2 >= 0, "dup: %ld %ld", d1, d2);
+		struct myrmex_batch_area *a = fresh_area(7, alone ? MYRMEX_BATCH_ALONE : 0);
+		store(a, 0, SYS_lseek, fd_ro, 3, SEEK_SET, 0);
+		store(a, 1, SYS_close, d1, 0, 0, 0);
+		store(a, 2, SYS_close, d1, 0, 0, 0);
+		store(a, 3, SYS_fstat, d1, (long)&st, 0, 0);
+		store(a, 4, SYS_lseek, d2, 1, SEEK_CUR, 0);
+		store(a, 5, SYS_close, d2, 0, 0, 0);
+		store(a, 6, SYS_lseek, fd_ro, 0, SEEK_CUR, 0);
+		long r, reqs = fs_requests(run_big, &r);
+		CHECK(r == 7 && reqs == (alone ? 7 : 1), "close %s: %ld run in %ld requests",
+		      alone ? "alone" : "grouped", r, reqs);
+		const long want[] = { 3, 0, -EBADF, -EBADF, 4, 0, 4 };
+		for (unsigned i = 0; i < 7; i++)
+			CHECK(a->entry[i].result == want[i], "close %s entry %u: %ld, expected %ld",
+			      alone ? "alone" : "grouped", i, (long)a->entry[i].result, want[i]);
+		CHECK_EQ(raw1(SYS_close, d2), -EBADF);
+	}
+}
+
 /* ---- A pipe in the middle ---- */
 
 static void test_pipe_middle(void)
@@ -572,6 +602,7 @@ int main(void)
 	test_counts();
 	test_same_as_alone();
 	test_bad_pointers();
+	test_close();
 	test_pipe_middle();
 	test_signal_middle();
 	test_area();

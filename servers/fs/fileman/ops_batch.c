@@ -26,6 +26,8 @@ static server_handler batch_handler(uint32_t opcode)
 		return do_lseek;
 	case FS_FSTAT:
 		return do_fstat;
+	case FS_CLOSE:
+		return do_close;
 	default:
 		return NULL;
 	}
@@ -62,7 +64,8 @@ static bool run_record(struct server_request *rq, uint64_t records_end,
 	if (sub->data_off < records_end || sub->data_off > rq->data_size ||
 	    sub->data_len > rq->data_size - sub->data_off)
 		return false;
-	bool transfer = sub->opcode != FS_LSEEK && sub->opcode != FS_FSTAT;
+	bool transfer = sub->opcode != FS_LSEEK && sub->opcode != FS_FSTAT &&
+	                sub->opcode != FS_CLOSE;
 	if (transfer && !transfer_ends_here(rq->d.requester, sub->arg[0]))
 		return false;
 	struct server_request one = *rq;
