@@ -181,7 +181,7 @@ BENCH_POSIX_BINS := $(patsubst bench/posix/%.c,$(BUILD)/bench/posix/%,$(wildcard
 $(BUILD)/bench/posix/exit0: bench/posix/exit0.c
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) $< -o $@
-$(BUILD)/bench/posix/%: bench/posix/%.c bench/posix/posix.h bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
+$(BUILD)/bench/posix/%: bench/posix/%.c $(wildcard bench/posix/*.h) bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
 
