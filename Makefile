@@ -361,7 +361,7 @@ test: setup
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
 # must give the same results. make test runs it after the full run.
-SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive*
+SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive* batch-fwd* fthread-files*
 test-slowpath: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
