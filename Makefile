@@ -188,7 +188,7 @@ BENCH_POSIX_BINS := $(patsubst bench/posix/%.c,$(BUILD)/bench/posix/%,$(wildcard
 $(BUILD)/bench/posix/exit0: bench/posix/exit0.c
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) $< -o $@
-$(BUILD)/bench/posix/%: bench/posix/%.c bench/posix/posix.h bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
+$(BUILD)/bench/posix/%: bench/posix/%.c $(wildcard bench/posix/*.h) bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
 
@@ -381,7 +381,7 @@ test: setup
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
 # must give the same results. make test runs it after the full run.
-SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive*
+SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive* batch-fwd* fthread-files*
 test-slowpath: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
@@ -437,7 +437,9 @@ posix-suite: setup
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.
 # Then the POSIX boot, on both (tools/bench_posix.py); MYRMEX_BENCH_ONLY=posix runs
-# only that, MYRMEX_BENCH_ONLY=benchinit only the others.
+# only that, MYRMEX_BENCH_ONLY=benchinit only the others; =fmap the On-Memory File
+# boot, =wsc the wrapped-call boot (bench/posix/wsc_fwd alone, issue 18). Plots
+# with matplotlib (tools/plot_wsc.py, tools/plot_panels.py).
 bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
 		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)

@@ -403,6 +403,10 @@
  * return: its results (inet.h's words) come straight back. */
 #define FS_INET        48u   /* struct fs_inet_args -> what the INET_* call answers */
 #define FS_INET_ADOPT  49u   /* the kernel only: struct fs_inet_adopt_args -> a descriptor */
+/* Forwarded calls of one wrapped-call batch in one request (issue 18,
+ * docs/syscalls.md "Forwarded calls in one IPC"); kernel only. A number of
+ * its own, apart from the others, so that new operations do not collide. */
+#define FS_BATCH       64u   /* struct fs_batch_args, data ICA 0 -> sub-requests run */
 
 /* Typed views of the frame's uint64_t arg[8] for the descriptor calls:
  * one uint64_t field per argument word, as described above, so that they
@@ -500,6 +504,30 @@ struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
 _Static_assert(sizeof(struct fs_sendto_args) <= 64, "fs_sendto_args fits arg[]");
 _Static_assert(sizeof(struct fs_recvfrom_result) <= 64, "fs_recvfrom_result fits arg[]");
 #define FS_RESULT_KIND 7u    /* the result word of FS_READ/FS_WRITE (and P forms): FS_KIND_* */
+
+/* FS_BATCH: data ICA 0 starts with count records, one per sub-request, in
+ * the order the caller made the calls; each names its data as a slice of
+ * the same ICA after the records (a read's room, a write's bytes, fstat's
+ * struct myrmex_stat). Only FS_READ, FS_WRITE, FS_PREAD, FS_PWRITE (never
+ * inline), FS_LSEEK, FS_FSTAT and FS_CLOSE. The server runs them in order, each as
+ * the request of its own opcode would run, and stops before one it does not
+ * run in a batch: another opcode, a slice outside the ICA or over the
+ * records, a read or write of a pipe or the console (which may wait or go
+ * on to another server). The status is the number run (0..count); each run
+ * record holds its status and result words. */
+#define FS_BATCH_MAX 64u
+struct fs_batch_args {       /* FS_BATCH */
+	uint64_t count;          /* 1..FS_BATCH_MAX records */
+};
+struct fs_batch_sub {
+	uint32_t opcode;
+	uint32_t data_len;       /* its slice's bytes */
+	uint64_t data_off;       /* its slice's offset in data ICA 0 */
+	uint64_t arg[4];         /* its argument words, as its opcode's structure */
+	int64_t status;          /* answer: its status */
+	uint64_t res[8];         /* answer: its result words (0 where none is set) */
+};
+_Static_assert(sizeof(struct fs_batch_sub) == 120, "fs_batch_sub layout");
 _Static_assert(sizeof(struct fs_fd_args) <= 64, "fs_fd_args fits arg[]");
 _Static_assert(sizeof(struct fs_io_args) <= 64, "fs_io_args fits arg[]");
 _Static_assert(sizeof(struct fs_lseek_args) <= 64, "fs_lseek_args fits arg[]");

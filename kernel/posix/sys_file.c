@@ -404,6 +404,8 @@ long sys_lseek(const struct syscall_args *a)
 	return posix_fs_call(FS_LSEEK, a->arg[0], a->arg[1], a->arg[2], NULL);
 }
 
+/* Wrapped-call batches run lseek, close, fstat and the small transfers
+ * in groups (batch_fwd.c), which must give what these handlers give. */
 long sys_close(const struct syscall_args *a)
 {
 	return posix_fs_call(FS_CLOSE, a->arg[0], 0, 0, NULL);

@@ -160,6 +160,7 @@ static const struct test tests[] = {
 	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1, 0 },
 	/* Wrapped calls and the trap gate (issue 18). */
 	{ "batch", "t_batch", { 0 }, EXITS, 0, 1, 0 },
+	{ "fthread", "t_fthread", { 0 }, EXITS, 0, 0, 0 },
 	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1, 0 },
@@ -299,6 +300,13 @@ static const struct test tests[] = {
 	/* Forwarded calls in a batch (issue 18). */
 	{ "batch-forwarded", "t_batch", { "forwarded" }, EXITS, 0, 0,
 	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	/* Forwarded calls of a batch in one IPC (issue 18): counted with the
+	 * file manager's counters, so MEASURE; a forked child killed, so PM. */
+	{ "batch-fwd", "t_batch_fwd", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | PM | POSIX | MEASURE },
+	/* Fine-grained threads reading fs.img's files (issue 18). */
+	{ "fthread-files", "t_fthread", { "files" }, EXITS, 0, 0,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	{ "time-server-death", "t_time_server", { "death" }, EXITS, 0, 0, SERVER },
 	/* The vDSO (issue 15): clock reads without a call, equal to the time
 	 * server's; its pages written by nobody; after fork and execve. */

@@ -438,6 +438,7 @@ int64_t do_link(struct server_request *rq);
 int64_t do_symlink(struct server_request *rq);
 int64_t do_setattr(struct server_request *rq);
 int64_t do_utimes(struct server_request *rq);
+int64_t do_batch(struct server_request *rq);   /* ops_batch.c: FS_BATCH */
 
 /* ---- fmap.c: what the rest of the file manager tells the file mappings ---- */
 

@@ -59,6 +59,7 @@ static const struct server_op ops[] = {
 	[FS_RECVFROM] = { do_recvfrom, FM_NO_DISK },
 	[FS_INET] = { do_inet, FM_NO_DISK },
 	[FS_INET_ADOPT] = { do_inet_adopt, FM_NO_DISK | SERVER_KERNEL_ONLY },
+	[FS_BATCH] = { do_batch, SERVER_KERNEL_ONLY },   /* ops_batch.c */
 };
 
 const struct server fm_server = {
