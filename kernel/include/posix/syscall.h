@@ -158,5 +158,17 @@ long sys_proc_fork(const struct syscall_args *a);
 long sys_proc_start(const struct syscall_args *a);
 long sys_proc_exec(const struct syscall_args *a);
 long sys_proc_info(const struct syscall_args *a);
+/* sys_epoll.c, sys_eventfd.c: the file manager's event descriptors */
+long sys_epoll_create(const struct syscall_args *a);
+long sys_epoll_create1(const struct syscall_args *a);
+long sys_epoll_ctl(const struct syscall_args *a);
+long sys_epoll_wait(const struct syscall_args *a);
+long sys_epoll_pwait(const struct syscall_args *a);
+long sys_epoll_pwait2(const struct syscall_args *a);
+long sys_eventfd(const struct syscall_args *a);
+long sys_eventfd2(const struct syscall_args *a);
+long sys_timerfd_create(const struct syscall_args *a);
+long sys_timerfd_settime(const struct syscall_args *a);
+long sys_timerfd_gettime(const struct syscall_args *a);
 
 #endif

@@ -48,6 +48,7 @@ void ofd_unref(struct open_file *f)
 {
 	if (--f->refs > 0)
 		return;
+	events_release(f);   /* epoll sets forget f; an event descriptor's object goes */
 	enum fm_kind kind = f->kind;
 	struct pipe *p = f->pipe;
 	struct sock *sock = f->sock;
@@ -136,6 +137,10 @@ uint32_t ofd_kind(const struct open_file *f)
 		return FS_KIND_CONSOLE;
 	case FM_SOCKET:
 		return FS_KIND_SOCKET;
+	case FM_EPOLL:
+	case FM_EVENTFD:
+	case FM_TIMERFD:
+		return FS_KIND_EVENT;
 	case FM_NULL:
 	case FM_ZERO:
 	case FM_FULL:

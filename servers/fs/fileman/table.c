@@ -57,6 +57,14 @@ static const struct server_op ops[] = {
 	[FS_BIND] = { do_bind, FM_NO_DISK },
 	[FS_SENDTO] = { do_sendto, FM_NO_DISK },
 	[FS_RECVFROM] = { do_recvfrom, FM_NO_DISK },
+	[FS_EPOLL_CREATE] = { do_epoll_create, FM_NO_DISK },
+	[FS_EPOLL_CTL] = { do_epoll_ctl, FM_NO_DISK },
+	[FS_EPOLL_WAIT] = { do_epoll_wait, FM_NO_DISK },
+	[FS_EVENTFD] = { do_eventfd, FM_NO_DISK },
+	[FS_TIMERFD_CREATE] = { do_timerfd_create, FM_NO_DISK },
+	[FS_TIMERFD_SET] = { do_timerfd_set, FM_NO_DISK },
+	[FS_TIMERFD_GET] = { do_timerfd_get, FM_NO_DISK },
+	[FS_TIMERFD_TICK] = { do_timerfd_tick, FM_NO_DISK },
 };
 
 const struct server fm_server = {
