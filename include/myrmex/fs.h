@@ -528,6 +528,7 @@ struct fs_getcwd_args {      /* FS_GETCWD */
 };
 struct fs_poll_args {        /* FS_POLL */
 	uint64_t nfds;           /* struct pollfd records in the data ICA */
+	uint64_t pending;        /* the caller's pending signals (signalfd, fsevent.h) */
 };
 struct fs_cancel_args {      /* FS_CANCEL */
 	uint64_t handle;         /* the control ICA of the call given up */

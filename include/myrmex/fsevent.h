@@ -44,6 +44,14 @@
  *                    in result words 0 and 1.
  *   FS_TIMERFD_TICK  (the file manager's own timer thread only) answers the
  *                    reads parked on timers that expired.
+ *   FS_SIGNALFD      arg[0] FS_SIGNALFD_NEW or a signalfd, arg[1] the mask,
+ *                    arg[2] flags (O_NONBLOCK, O_CLOEXEC) -> the descriptor
+ *                    (new, or arg[0] with its mask replaced). -EBADF, -EINVAL
+ *                    (arg[0] not a signalfd). A read is FS_READ, answered as
+ *                    FS_KIND_SIGNAL says below; poll and epoll see it ready
+ *                    when the caller's pending signals (FS_POLL's arg[1],
+ *                    FS_EPOLL_WAIT's arg[2], put there by the kernel) meet
+ *                    the mask.
  * Reads of a timerfd (8 bytes: the expirations since the last read) wait
  * until one expires, or -EAGAIN with O_NONBLOCK; writes are -EINVAL.
  */
@@ -60,10 +68,15 @@
 #define FS_TIMERFD_SET    85u
 #define FS_TIMERFD_GET    86u
 #define FS_TIMERFD_TICK   87u
+#define FS_SIGNALFD       88u
 
 /* FS_READ/FS_WRITE's FS_RESULT_KIND for these descriptors: not split into
  * several requests, no SIGPIPE. */
 #define FS_KIND_EVENT     10u
+/* A read of a signalfd: status -EAGAIN, result word 0 the mask, 1 whether
+ * O_NONBLOCK; the kernel reads the signals itself. */
+#define FS_KIND_SIGNAL    11u
+#define FS_SIGNALFD_NEW   0xffffffffu   /* FS_SIGNALFD's fd: make a new one */
 
 #define FS_EPOLL_EVENT_BYTES 12u      /* Linux x86-64's packed struct epoll_event */
 #define FS_EPOLL_MAX_WATCH   4096u    /* entries in one epoll set */
@@ -81,6 +94,7 @@ struct fs_epoll_ctl_args {     /* FS_EPOLL_CTL */
 struct fs_epoll_wait_args {    /* FS_EPOLL_WAIT */
 	uint64_t epfd;
 	uint64_t maxevents;
+	uint64_t pending;        /* the caller's pending signals (signalfd readiness) */
 };
 struct fs_eventfd_args {       /* FS_EVENTFD */
 	uint64_t count;
@@ -99,6 +113,11 @@ struct fs_timerfd_set_args {   /* FS_TIMERFD_SET */
 struct fs_timerfd_result {     /* FS_TIMERFD_SET's old and FS_TIMERFD_GET's setting */
 	uint64_t value_ns;
 	uint64_t interval_ns;
+};
+struct fs_signalfd_args {      /* FS_SIGNALFD */
+	uint64_t fd;             /* FS_SIGNALFD_NEW, or a signalfd whose mask changes */
+	uint64_t mask;           /* the signals (bit sig - 1), never SIGKILL, SIGSTOP */
+	uint64_t flags;          /* O_NONBLOCK | O_CLOEXEC */
 };
 _Static_assert(sizeof(struct fs_epoll_ctl_args) <= 64, "fs_epoll_ctl_args fits arg[]");
 _Static_assert(sizeof(struct fs_timerfd_set_args) <= 64, "fs_timerfd_set_args fits arg[]");

@@ -15,6 +15,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <posix/signal.h>
+#include <posix/signalfd.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
@@ -79,6 +80,7 @@ static long wait_once(uint64_t epfd, uptr_t events, uint32_t max)
 		return err;
 	f.arg[0] = epfd;
 	f.arg[1] = max;
+	f.arg[2] = signalfd_pending();   /* a signalfd's readiness */
 	long r = forward_call(&f);
 	if (r <= 0)
 		return r;

@@ -170,5 +170,7 @@ long sys_eventfd2(const struct syscall_args *a);
 long sys_timerfd_create(const struct syscall_args *a);
 long sys_timerfd_settime(const struct syscall_args *a);
 long sys_timerfd_gettime(const struct syscall_args *a);
+long sys_signalfd(const struct syscall_args *a);
+long sys_signalfd4(const struct syscall_args *a);
 
 #endif

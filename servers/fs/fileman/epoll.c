@@ -296,6 +296,7 @@ int64_t do_epoll_wait(struct server_request *rq)
 	struct epoll *ep = f->ep;
 	if (ep->n == 0)
 		return 0;
+	fm_caller_pending = a->pending;   /* signalfd.c */
 	/* Reported entries go to the end, in the order reported. */
 	struct ep_entry *order = malloc(ep->n * sizeof(*order));
 	if (!order)

@@ -1,8 +1,8 @@
 /*
- * events.c - the event descriptors (FM_EPOLL, FM_EVENTFD, FM_TIMERFD) as
- * the rest of the file manager sees them: one hook each in read, write,
- * fstat, poll, the last close and a process's end, dispatched here to
- * epoll.c, eventfd.c and timerfd.c.
+ * events.c - the event descriptors (FM_EPOLL, FM_EVENTFD, FM_TIMERFD,
+ * FM_SIGNALFD) as the rest of the file manager sees them: one hook each in
+ * read, write, fstat, poll, the last close and a process's end, dispatched
+ * here to epoll.c, eventfd.c, timerfd.c and signalfd.c.
  */
 #include "fileman.h"
 
@@ -10,7 +10,7 @@
 
 bool events_kind(enum fm_kind kind)
 {
-	return kind == FM_EPOLL || kind == FM_EVENTFD || kind == FM_TIMERFD;
+	return kind == FM_EPOLL || kind == FM_EVENTFD || kind == FM_TIMERFD || kind == FM_SIGNALFD;
 }
 
 int64_t events_read(struct server_request *rq, struct open_file *f)
@@ -20,6 +20,8 @@ int64_t events_read(struct server_request *rq, struct open_file *f)
 		return eventfd_read(rq, f);
 	case FM_TIMERFD:
 		return timerfd_read(rq, f);
+	case FM_SIGNALFD:
+		return signalfd_read(rq, f);
 	default:
 		return -EINVAL;   /* an epoll: as Linux, no read method */
 	}
@@ -45,6 +47,8 @@ unsigned events_poll(const struct open_file *f, int *console)
 		return eventfd_poll(f->efd);
 	case FM_TIMERFD:
 		return timerfd_poll(f->tfd);
+	case FM_SIGNALFD:
+		return signalfd_poll(f);
 	default:
 		return 0;
 	}

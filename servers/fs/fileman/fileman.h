@@ -48,6 +48,8 @@
  *   epoll.c     epoll sets: interest lists over every pollable description
  *   eventfd.c   eventfd counters, reads and writes parked on them
  *   timerfd.c   timerfd timers, the thread that wakes their parked reads
+ *   signalfd.c  signalfd masks (the kernel reads the signals)
+ *   park.c      requests parked on an eventfd or a timerfd
  *
  * The server is one thread serving one request at a time, so nothing needs
  * a lock; while it waits for the disk, other callers wait in its queue.
@@ -225,7 +227,7 @@ extern uint64_t cache_pinned_lost;
 
 enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL, FM_ZERO, FM_FULL,
                FM_RANDOM, FM_URANDOM, FM_PROC, FM_SOCKET,
-               FM_EPOLL, FM_EVENTFD, FM_TIMERFD /* events.c */ };
+               FM_EPOLL, FM_EVENTFD, FM_TIMERFD, FM_SIGNALFD /* events.c */ };
 
 struct pipe;
 struct sock;
@@ -251,6 +253,7 @@ struct open_file {
 	struct epoll *ep;             /* FM_EPOLL: the set (epoll.c) */
 	struct eventfd *efd;          /* FM_EVENTFD: the counter (eventfd.c) */
 	struct timerfd *tfd;          /* FM_TIMERFD: the timer (timerfd.c) */
+	uint64_t sigmask;             /* FM_SIGNALFD: the signals it reads (signalfd.c) */
 	char *path;                   /* FM_FILE: the absolute path it was opened by (for
 	                                 /proc/<pid>/fd links), or NULL: path_short when it
 	                                 fits, else malloc'd (an open costs no malloc then) */
@@ -507,7 +510,7 @@ int console_poll(void);
 
 /* ---- events.c, epoll.c, eventfd.c, timerfd.c: the event descriptors ---- */
 
-/* FM_EPOLL, FM_EVENTFD or FM_TIMERFD. */
+/* FM_EPOLL, FM_EVENTFD, FM_TIMERFD or FM_SIGNALFD. */
 bool events_kind(enum fm_kind kind);
 /* FS_READ / FS_WRITE on one (checked by data_call): a status or SERVER_LATER. */
 int64_t events_read(struct server_request *rq, struct open_file *f);
@@ -552,6 +555,13 @@ int64_t timerfd_read(struct server_request *rq, struct open_file *f);
 unsigned timerfd_poll(struct timerfd *t);
 void timerfd_wakes(struct timerfd *t, uint64_t *in);
 void timerfd_free(struct timerfd *t);
+
+int64_t do_signalfd(struct server_request *rq);
+int64_t signalfd_read(struct server_request *rq, const struct open_file *f);
+unsigned signalfd_poll(const struct open_file *f);
+/* The pending signals of the process whose FS_POLL or FS_EPOLL_WAIT is
+ * being served (the kernel's word in the request), for signalfd_poll. */
+extern uint64_t fm_caller_pending;
 
 /* Reads parked on an eventfd or timerfd (park.c): a FIFO per object. */
 struct parked_read;

@@ -140,6 +140,7 @@ uint32_t ofd_kind(const struct open_file *f)
 	case FM_EPOLL:
 	case FM_EVENTFD:
 	case FM_TIMERFD:
+	case FM_SIGNALFD:
 		return FS_KIND_EVENT;
 	case FM_NULL:
 	case FM_ZERO:

@@ -169,6 +169,7 @@ unsigned fm_readiness(const struct open_file *f, int *console)
 int64_t do_poll(struct server_request *rq)
 {
 	uint64_t n = SERVER_IN(rq, struct fs_poll_args)->nfds;
+	fm_caller_pending = SERVER_IN(rq, struct fs_poll_args)->pending;   /* signalfd.c */
 	if (!rq->data || n > rq->data_size / sizeof(struct pollfd))
 		return -EINVAL;
 	int console = -1;

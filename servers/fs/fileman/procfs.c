@@ -205,6 +205,8 @@ static int describe_fd(struct server_request *rq, const struct open_file *f)
 		return snprintf(local, sizeof local, "anon_inode:[eventfd]");
 	case FM_TIMERFD:
 		return snprintf(local, sizeof local, "anon_inode:[timerfd]");
+	case FM_SIGNALFD:
+		return snprintf(local, sizeof local, "anon_inode:[signalfd]");
 	default:
 		if (f->path)
 			return snprintf(local, sizeof local, "%s%s", f->path, f->ino ? "" : " (deleted)");

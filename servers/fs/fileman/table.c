@@ -65,6 +65,7 @@ static const struct server_op ops[] = {
 	[FS_TIMERFD_SET] = { do_timerfd_set, FM_NO_DISK },
 	[FS_TIMERFD_GET] = { do_timerfd_get, FM_NO_DISK },
 	[FS_TIMERFD_TICK] = { do_timerfd_tick, FM_NO_DISK },
+	[FS_SIGNALFD] = { do_signalfd, FM_NO_DISK },
 };
 
 const struct server fm_server = {
