@@ -38,8 +38,8 @@
  *                    arg[1] flags (TFD_NONBLOCK, TFD_CLOEXEC) -> a descriptor.
  *   FS_TIMERFD_SET   arg[0] fd, arg[1] flags (TFD_TIMER_ABSTIME), arg[2]
  *                    the value in ns (0: disarm), arg[3] the interval in ns
- *                    -> 0, with the old value and interval (ns, relative) in
- *                    result words 0 and 1.
+ *                    (each below 2^63, else -EINVAL) -> 0, with the old
+ *                    value and interval (ns, relative) in result words 0, 1.
  *   FS_TIMERFD_GET   arg[0] fd -> 0, the value left and the interval (ns)
  *                    in result words 0 and 1.
  *   FS_TIMERFD_TICK  (the file manager's own timer thread only) answers the

@@ -195,6 +195,10 @@ int64_t do_timerfd_set(struct server_request *rq)
 		return err;
 	if (a->flags & ~(uint64_t)TFD_TIMER_ABSTIME)
 		return -EINVAL;
+	/* The kernel sends at most INT64_MAX (it saturates): below 2^63 no
+	 * deadline or step can wrap (update). */
+	if (a->value_ns > INT64_MAX || a->interval_ns > INT64_MAX)
+		return -EINVAL;
 	setting(rq, t);
 	t->expirations = 0;   /* as Linux: a new setting forgets what was not read */
 	t->interval = a->interval_ns;
