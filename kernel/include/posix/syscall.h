@@ -172,5 +172,7 @@ long sys_timerfd_settime(const struct syscall_args *a);
 long sys_timerfd_gettime(const struct syscall_args *a);
 long sys_signalfd(const struct syscall_args *a);
 long sys_signalfd4(const struct syscall_args *a);
+/* sys_statx.c */
+long sys_statx(const struct syscall_args *a);
 
 #endif

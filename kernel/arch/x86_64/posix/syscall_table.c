@@ -169,6 +169,7 @@ const syscall_fn personality_calls[] = {
 	[306] = sys_syncfs,
 	[316] = sys_renameat2,
 	[318] = sys_getrandom,
+	[332] = sys_statx,
 	[327] = sys_preadv2,
 	[328] = sys_pwritev2,
 	[439] = sys_faccessat2,
