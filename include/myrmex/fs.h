@@ -330,9 +330,10 @@
  * too small, -ENAMETOOLONG a path of FS_PATH_MAX bytes or more or a name
  * over 255 bytes, -ENOENT, -ENOTDIR, -EISDIR, -EEXIST, -ENOTEMPTY, -ENOSPC,
  * -EMFILE no free descriptor, -EUCLEAN the file system is corrupt (the file
- * manager says where on its console), -EIO the disk failed, -ESTALE the
- * open directory was removed (a regular file unlinked while open lives on
- * until its last close or unmap: docs/posix.md), -ENOSYS an unknown opcode. The kernel adds -EPIPE
+ * manager says where on its console), -EIO the disk failed, -ESTALE a
+ * regular file's description after FS_SHUTDOWN (a file unlinked while open
+ * lives on until its last close or unmap; a directory removed while open
+ * answers readdir -ENOENT: docs/posix.md), -ENOSYS an unknown opcode. The kernel adds -EPIPE
  * if the file manager dies.
  */
 #ifndef MYRMEX_FS_H

@@ -50,6 +50,7 @@
  *   timerfd.c   timerfd timers, the thread that wakes their parked reads
  *   signalfd.c  signalfd masks (the kernel reads the signals)
  *   park.c      requests parked on an eventfd or a timerfd
+ *   removed.c   a directory removed while current or open: "." and its stat
  *
  * The server is one thread serving one request at a time, so nothing needs
  * a lock; while it waits for the disk, other callers wait in its queue.
@@ -577,6 +578,13 @@ struct server_request *park_first(struct park_queue *q, bool write, uint64_t *le
 void park_finish(struct park_queue *q, bool write, int64_t status);
 void park_drop_pid(int pid);
 void park_cancel(int pid, uint32_t handle);
+
+/* removed.c: path is "." (or "./.", ...) from a removed directory (base
+ * 0); its stat (a directory, no link); an open of it (read-only, else
+ * -EISDIR): a description of inode 0, whose readdir gives -ENOENT. */
+bool removed_dot(uint32_t base, const char *path);
+int64_t removed_dir_stat(struct server_request *rq);
+int64_t removed_dir_open(struct server_request *rq, int flags, int keep, bool cloexec);
 
 /* ---- the mounted file system (main.c) ---- */
 

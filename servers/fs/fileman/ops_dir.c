@@ -38,7 +38,7 @@ int64_t do_readdir(struct server_request *rq)
 	if (f->kind != FM_DIR)
 		return -ENOTDIR;
 	if (f->ino == 0)
-		return -ESTALE;
+		return -ENOENT;   /* removed: as Linux's getdents (removed.c) */
 	if (!rq->data)
 		return -EINVAL;
 	uint64_t used = 0, pos = f->offset;

@@ -144,10 +144,12 @@ int64_t do_ioctl(struct server_request *rq)
 	return f->kind == FM_CONSOLE ? console_ioctl(rq) : -ENOTTY;
 }
 
-unsigned fm_readiness(const struct open_file *f, int *console)
+/* What description f is ready for now (POLL* bits); *console caches the
+ * console server's answer for one request (-1: not asked yet). */
+static unsigned readiness(const struct open_file *f, int *console)
 {
 	if (events_kind(f->kind))
-		return events_poll(f, console);
+		return events_poll(f, console);   /* events.c */
 	switch (f->kind) {
 	case FM_PIPE:
 		return pipe_poll(f->pipe, ofd_can_write(f));
@@ -166,6 +168,11 @@ unsigned fm_readiness(const struct open_file *f, int *console)
 	}
 }
 
+unsigned fm_readiness(const struct open_file *f, int *console)
+{
+	return readiness(f, console);
+}
+
 int64_t do_poll(struct server_request *rq)
 {
 	uint64_t n = SERVER_IN(rq, struct fs_poll_args)->nfds;
@@ -180,7 +187,7 @@ int64_t do_poll(struct server_request *rq)
 		unsigned revents = 0;
 		if (pfd.fd >= 0) {
 			struct open_file *f = files_get(rq->d.requester, (uint64_t)pfd.fd);
-			revents = f ? fm_readiness(f, &console) & ((unsigned)(uint16_t)pfd.events | POLLERR | POLLHUP)
+			revents = f ? readiness(f, &console) & ((unsigned)(uint16_t)pfd.events | POLLERR | POLLHUP)
 			            : POLLNVAL;
 		}
 		pfd.revents = (short)revents;

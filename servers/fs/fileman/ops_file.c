@@ -352,6 +352,8 @@ int64_t stat_description(struct server_request *rq, const struct open_file *f)
 	case FM_SOCKET:
 		return stat_special(rq, EXT2_S_IFSOCK | 0777, 0, 2000u);
 	default:
+		if (f->kind == FM_DIR && f->ino == 0)
+			return removed_dir_stat(rq);   /* removed.c */
 		return f->ino ? stat_inode(rq, f->ino) : -ESTALE;
 	}
 }

@@ -74,6 +74,8 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 		ofd_unref(f);
 		return fd;
 	}
+	if (removed_dot(base, path))
+		return removed_dir_open(rq, flags, keep, cloexec);   /* removed.c */
 	uint32_t ino = 0;
 	rc = path_lookup(rq, base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
 	if (rc == 0 && exclusive)
@@ -178,7 +180,7 @@ int64_t do_stat(struct server_request *rq)
 		}
 		const char *text;
 		uint32_t cwd = files_cwd(rq->d.requester, &text);
-		return cwd ? stat_inode(rq, cwd) : -ENOENT;
+		return cwd ? stat_inode(rq, cwd) : removed_dir_stat(rq);
 	}
 	int err = 0;
 	uint32_t base, mode;
@@ -187,6 +189,8 @@ int64_t do_stat(struct server_request *rq)
 	const char *path = request_path_at(rq, &base, &cwd, &err);
 	if (!path)
 		return err;
+	if (removed_dot(base, path))
+		return removed_dir_stat(rq);   /* removed.c */
 	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
 	if (special == FM_PROC)
 		return procfs_stat(rq, procfs_rest(path_normal(cwd, path)), !(a->at_flags & FS_AT_NOFOLLOW));
