@@ -704,6 +704,15 @@ struct fs_map_page {
 	uint32_t page;       /* the page's index in it */
 };
 
+/* The caller's identity on a Linux call the kernel forwards (delivery
+ * origin MYRMEX_ORIGIN_KERNEL): its file-system uid and gid in the control
+ * ICA header's reserved[FS_CRED_UID] and reserved[FS_CRED_GID], written by
+ * the kernel on a channel the program cannot touch. The file manager
+ * checks permissions with them (servers/fs/fileman/perm.c); other callers
+ * (servers, native programs) count as root. */
+#define FS_CRED_UID 0u
+#define FS_CRED_GID 1u
+
 /* FS_READ/FS_WRITE results: arg[7] says what the descriptor is, so that the
  * kernel splits long transfers only on regular files. */
 #define FS_KIND_REGULAR   1u

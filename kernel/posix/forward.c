@@ -18,6 +18,7 @@
 #include <kernel/proc.h>
 #include <posix/signal.h>
 #include <kernel/string.h>
+#include <myrmex/fs.h>
 
 static struct kmem_cache channel_cache =
 	KMEM_CACHE_INIT(channel_cache, "channel", struct forward_channel);
@@ -109,6 +110,12 @@ static void write_request(struct ica *ctl, const struct fwd *f)
 	h->resultp = 0;
 	h->kind = 0;
 	struct myrmex_frame *fr = ica_kernel_ptr(ctl, FRAME_OFFSET);
+	/* The caller's identity, for the file manager's permission checks
+	 * (include/myrmex/fs.h, FS_CRED_*): the user cannot touch this ICA.
+	 * Notices without a calling thread (a process's end) go as root. */
+	const struct posix_cred *cred = f->t && f->t->proc->px ? &f->t->proc->px->cred : NULL;
+	h->reserved[FS_CRED_UID] = cred ? cred->fsuid : 0;
+	h->reserved[FS_CRED_GID] = cred ? cred->fsgid : 0;
 	fr->prev = 0;
 	fr->requester = 0;
 	fr->target = f->target;

@@ -7,7 +7,10 @@
  * -EINTR); a timerfd read parked until its timer's thread answers it;
  * FS_TIMERFD_TICK refused to anyone but the file manager; a signalfd read
  * answered FS_KIND_SIGNAL with its mask, and its readiness from the
- * pending word of FS_POLL and FS_EPOLL_WAIT.
+ * pending word of FS_POLL and FS_EPOLL_WAIT. And the caller's identity
+ * (include/myrmex/fs.h, FS_CRED_*): words a native program writes into its
+ * own control ICA header are not believed (only the kernel's channels
+ * carry it; anyone else counts as root).
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_fs_events"
@@ -160,6 +163,21 @@ static void test_signalfd(void)
 	CHECK_EQ(myrmex_fs_close((int)fd), 0);
 }
 
+static void test_forged_identity(void)
+{
+	/* /text/hello.txt is root's, 0644: uid 1000 could not open it to
+	 * write, but this claim of 1000 is the program's own, not the kernel's. */
+	strcpy((char *)chan_buf(&ch), "/text/hello.txt");
+	struct fsreq r = { { O_WRONLY, 0, 0, 0, 0, 0, 0, 0 }, { 0 }, 1 };
+	struct myrmex_ctl_header *h = chan_frame(&ch, FS_OPEN, &r);
+	h->reserved[FS_CRED_UID] = 1000;
+	h->reserved[FS_CRED_GID] = 1000;
+	long rc = myrmex_callsync(h);
+	long fd = rc < 0 ? rc : chan_result(&ch, &r);
+	if (CHECK_EQ(fd >= 0, 1))
+		myrmex_fs_close((int)fd);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -174,5 +192,6 @@ int main(int argc, char **argv)
 	test_eventfd();
 	test_timerfd();
 	test_signalfd();
+	test_forged_identity();
 	return test_exit_code();
 }

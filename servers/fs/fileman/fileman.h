@@ -51,6 +51,7 @@
  *   signalfd.c  signalfd masks (the kernel reads the signals)
  *   park.c      requests parked on an eventfd or a timerfd
  *   removed.c   a directory removed while current or open: "." and its stat
+ *   perm.c      permission checks on the caller's identity (the kernel's stamp)
  *
  * The server is one thread serving one request at a time, so nothing needs
  * a lock; while it waits for the disk, other callers wait in its queue.
@@ -578,6 +579,26 @@ struct server_request *park_first(struct park_queue *q, bool write, uint64_t *le
 void park_finish(struct park_queue *q, bool write, int64_t status);
 void park_drop_pid(int pid);
 void park_cancel(int pid, uint32_t handle);
+
+/* perm.c: the caller's file-system uid and gid (root for all but the
+ * kernel's forwarded calls); whether it may do want (PERM_R | PERM_W |
+ * PERM_X) to an inode of stat st or number ino (-EACCES); remove victim
+ * from sticky directory dir (-EPERM unless it owns one of them); change an
+ * inode's mode or times (its owner: -EPERM); give it owner uid and group
+ * gid (UINT32_MAX: unchanged; -EPERM). 0 when allowed, root always (but
+ * execute: some execute bit). */
+#define PERM_R 4u
+#define PERM_W 2u
+#define PERM_X 1u
+struct fm_cred {
+	uint32_t uid, gid;
+};
+struct fm_cred request_cred(const struct server_request *rq);
+int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsigned want);
+int perm_inode(struct server_request *rq, uint32_t ino, unsigned want);
+int perm_sticky(struct server_request *rq, uint32_t dir, uint32_t victim);
+int perm_owner(struct server_request *rq, uint32_t ino);
+int perm_chown(struct server_request *rq, uint32_t ino, uint32_t uid, uint32_t gid);
 
 /* removed.c: path is "." (or "./.", ...) from a removed directory (base
  * 0); its stat (a directory, no link); an open of it (read-only, else

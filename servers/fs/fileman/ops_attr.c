@@ -4,8 +4,9 @@
  * time calls, which the kernel turns into it).
  *
  * Both name their object by a path or, with FS_AT_EMPTY_PATH and an empty
- * path, by a descriptor (fchmod, fchown, futimens). There are no
- * permission checks: one user, root (docs/posix.md). The file manager's own
+ * path, by a descriptor (fchmod, fchown, futimens). chmod is the owner's
+ * or root's, chown root's (an owner may change the group to its own: perm.c);
+ * times and truncation are not checked yet. The file manager's own
  * objects (pipes, the console, /dev/null) keep no attributes: a change to
  * them succeeds and changes nothing.
  */
@@ -107,6 +108,10 @@ int64_t do_setattr(struct server_request *rq)
 	int rc = attr_target(rq, &ino);
 	if (rc == 1)   /* one of our own objects: nothing is kept, but size */
 		return a->what == FS_SETATTR_SIZE ? -EINVAL : 0;
+	if (rc == 0 && a->what == FS_SETATTR_MODE)
+		rc = perm_owner(rq, ino);   /* perm.c */
+	else if (rc == 0 && a->what == FS_SETATTR_OWNER)
+		rc = perm_chown(rq, ino, (uint32_t)a->uid, (uint32_t)a->gid);
 	if (rc == 0 && a->what == FS_SETATTR_MODE) {
 		struct ext2_stat st = { .mode = (uint32_t)(a->value & 07777) };
 		rc = ext2_set_attr(fm_fs_for(rq), ino, EXT2_ATTR_MODE, &st);

@@ -36,7 +36,10 @@ static int create(struct server_request *rq, uint32_t base, const char *path, ui
 	if (rc == 0 && (name[0] == '\0' || trailing))
 		rc = -EISDIR;   /* "/", or "name/": a directory is meant */
 	if (rc == 0)
-		rc = ext2_create(fm_fs_for(rq), dir, name, mode & 07777, 0, 0, ino);
+		rc = perm_inode(rq, dir, PERM_W | PERM_X);   /* perm.c */
+	struct fm_cred c = request_cred(rq);
+	if (rc == 0)
+		rc = ext2_create(fm_fs_for(rq), dir, name, mode & 07777, c.uid, c.gid, ino);
 	return rc;
 }
 
@@ -80,7 +83,8 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	rc = path_lookup(rq, base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
 	if (rc == 0 && exclusive)
 		return -EEXIST;
-	if (rc == -ENOENT && (flags & O_CREAT))
+	bool created = rc == -ENOENT && (flags & O_CREAT);
+	if (created)
 		rc = create(rq, base, path, (uint32_t)a->mode, &ino);
 	struct ext2_stat st;
 	if (rc == 0)
@@ -106,6 +110,11 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	default:
 		return -ENXIO;   /* device nodes and the like: nothing serves them */
 	}
+	/* As Linux: a file this open made is not checked (its mode may deny). */
+	unsigned want = (access != O_WRONLY ? PERM_R : 0) | (access != O_RDONLY || (flags & O_TRUNC) ? PERM_W : 0);
+	rc = created ? 0 : perm_check(rq, &st, want);   /* perm.c */
+	if (rc < 0)
+		return rc;
 	if (kind == FM_FILE && (flags & O_TRUNC) && access != O_RDONLY && st.size) {
 		rc = fmap_truncate(ino, 0);   /* mapped pages go before their blocks */
 		if (rc == 0)

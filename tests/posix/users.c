@@ -1,0 +1,158 @@
+/*
+ * Users: root's ids and groups (getres*id, setgroups sorted, getgroups),
+ * a forked child that becomes uid 1000 (setresgid, setresuid) and what it
+ * is then refused: regaining root (EPERM), reading or writing root's files
+ * by their mode bits (EACCES), making, removing and renaming names in
+ * root's directories (EACCES), chmod and chown of another's file (EPERM),
+ * removing another's file from a sticky directory (EPERM); what it may do:
+ * create in an open directory (the file is its own, 1000:1000), chmod its
+ * own file, give it to its own group, remove root's file from an open
+ * directory. A second child drops only its effective uid and takes root
+ * back from the saved one; setfsuid makes new files another's. Root reads
+ * everything. Only the final directory of each path is made restrictive:
+ * every directory on the way stays searchable.
+ */
+#include "posix_test.h"
+
+#include <grp.h>
+#include <sys/fsuid.h>
+#include <sys/wait.h>
+
+#define D "users.scratch"
+
+static void show_ids(const char *who)
+{
+	uid_t r, e, s;
+	gid_t gr, ge, gs;
+	getresuid(&r, &e, &s);
+	getresgid(&gr, &ge, &gs);
+	say("%s: uids %u %u %u, gids %u %u %u, getuid %u geteuid %u getgid %u getegid %u\n", who, r, e, s, gr, ge, gs,
+	    getuid(), geteuid(), getgid(), getegid());
+}
+
+static void show_owner(const char *what, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		say("%s: error %s\n", what, err_name(errno));
+	else
+		say("%s: owner %u:%u mode %o\n", what, st.st_uid, st.st_gid, st.st_mode & 07777);
+}
+
+static void as_user(void)
+{
+	outcome("setresgid(1000, 1000, 1000)", setresgid(1000, 1000, 1000));
+	outcome("setresuid(1000, 1000, 1000)", setresuid(1000, 1000, 1000));
+	show_ids("as 1000");
+	errno = 0;
+	outcome("setuid(0)", setuid(0));
+	outcome("setgid(0)", setgid(0));
+	outcome("setresuid(-1, 0, -1)", setresuid(-1, 0, -1));
+	outcome("setreuid(0, -1)", setreuid(0, -1));
+	outcome("setgroups", setgroups(0, NULL));
+	outcome("setuid(1000) (its own)", setuid(1000));
+	outcome("open root's 0600 file to read", open(D "/root600", O_RDONLY));
+	outcome("open root's 0644 file to read", open(D "/root644", O_RDONLY));
+	outcome("open it to write", open(D "/root644", O_WRONLY));
+	outcome("open it read-write", open(D "/root644", O_RDWR));
+	outcome("open it O_RDONLY|O_TRUNC", open(D "/root644", O_RDONLY | O_TRUNC));
+	outcome("create in root's 0755 directory", open(D "/rootdir/x", O_CREAT | O_WRONLY, 0644));
+	outcome("mkdir in it", mkdir(D "/rootdir/d", 0755));
+	outcome("mkdir of a name that exists there", mkdir(D "/rootdir/sub", 0755));
+	outcome("rmdir in it", rmdir(D "/rootdir/sub"));
+	outcome("unlink in it", unlink(D "/rootdir/file"));
+	outcome("open an existing file there with O_CREAT", open(D "/rootdir/file", O_CREAT | O_RDONLY, 0644));
+	int fd = open(D "/pub/mine", O_CREAT | O_WRONLY, 0644);
+	say("create in the 0777 directory: %s\n", yes(fd >= 0));
+	close(fd);
+	show_owner("  the new file", D "/pub/mine");
+	outcome("mkdir there", mkdir(D "/pub/dir", 0700));
+	show_owner("  the new directory", D "/pub/dir");
+	outcome("chmod its own file 0600", chmod(D "/pub/mine", 0600));
+	outcome("chmod root's file", chmod(D "/root644", 0666));
+	outcome("chown its own file to uid 0", chown(D "/pub/mine", 0, -1));
+	outcome("chown its own file to its own group", chown(D "/pub/mine", -1, 1000));
+	outcome("chown its own file to group 0", chown(D "/pub/mine", -1, 0));
+	outcome("chown root's file to itself", chown(D "/root644", 1000, 1000));
+	outcome("rename its file into root's directory", rename(D "/pub/mine", D "/rootdir/mine"));
+	outcome("rename root's file out of root's directory", rename(D "/rootdir/file", D "/pub/file"));
+	outcome("unlink root's file in the 0777 directory", unlink(D "/pub/rootfile"));
+	outcome("unlink root's file in the sticky directory", unlink(D "/sticky/rootfile"));
+	outcome("rename root's file in the sticky directory", rename(D "/sticky/rootfile", D "/sticky/other"));
+	outcome("create in the sticky directory", open(D "/sticky/mine", O_CREAT | O_WRONLY, 0600));
+	outcome("unlink its own file there", unlink(D "/sticky/mine"));
+	outcome("unlink its own file", unlink(D "/pub/mine"));
+	outcome("rmdir its own directory", rmdir(D "/pub/dir"));
+}
+
+static void effective_only(void)
+{
+	outcome("setresuid(-1, 1000, -1)", setresuid(-1, 1000, -1));
+	show_ids("effective 1000");
+	outcome("open root's 0600 file", open(D "/root600", O_RDONLY));
+	outcome("seteuid(0) (the saved uid)", seteuid(0));
+	outcome("open root's 0600 file", open(D "/root600", O_RDONLY));
+	outcome("setreuid(-1, 1000) (saved follows)", setreuid(-1, 1000));
+	show_ids("after setreuid");
+	outcome("seteuid(0)", seteuid(0));
+	outcome("setuid(1000) with effective uid 0 (all three)", setuid(1000));
+	show_ids("after setuid");
+}
+
+int main(void)
+{
+	show_ids("root");
+	say("getgroups: %d\n", getgroups(0, NULL));
+	gid_t g[4] = { 5, 3 };
+	outcome("setgroups(5, 3)", setgroups(2, g));
+	int n = getgroups(4, g);
+	say("getgroups: %d: %u %u\n", n, g[0], g[1]);
+	outcome("getgroups into 1", getgroups(1, g));
+	outcome("getgroups -1", getgroups(-1, g));
+	outcome("setgroups(0)", setgroups(0, NULL));
+	outcome("setuid(-1)", setuid(-1));
+
+	mkdir(D, 0755);
+	int fd = open(D "/root600", O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	fd = open(D "/root644", O_CREAT | O_WRONLY, 0644);
+	write(fd, "root\n", 5);
+	close(fd);
+	mkdir(D "/rootdir", 0755);
+	mkdir(D "/rootdir/sub", 0755);
+	close(open(D "/rootdir/file", O_CREAT | O_WRONLY, 0644));
+	mkdir(D "/pub", 0777);
+	chmod(D "/pub", 0777);
+	close(open(D "/pub/rootfile", O_CREAT | O_WRONLY, 0644));
+	mkdir(D "/sticky", 0777);
+	chmod(D "/sticky", 01777);
+	close(open(D "/sticky/rootfile", O_CREAT | O_WRONLY, 0666));
+
+	pid_t pid = fork();
+	if (pid == 0) {
+		as_user();
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	pid = fork();
+	if (pid == 0) {
+		effective_only();
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+
+	say("setfsuid(1000): old %d\n", setfsuid(1000));
+	close(open(D "/pub/fs", O_CREAT | O_WRONLY, 0644));
+	say("setfsuid(0): old %d\n", setfsuid(0));
+	show_owner("a file made with fsuid 1000", D "/pub/fs");
+	show_ids("root still");
+	fd = open(D "/root600", O_RDONLY);
+	say("root opens the 0600 file: %s\n", yes(fd >= 0));
+	close(fd);
+	chmod(D "/root600", 0);
+	fd = open(D "/root600", O_RDWR);
+	say("root opens a 0000 file read-write: %s\n", yes(fd >= 0));
+	close(fd);
+	rm_tree(D);
+	return 0;
+}
