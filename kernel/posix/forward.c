@@ -82,6 +82,7 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 		f->arg[i] = f->res[i] = 0;
 	f->data = NULL;
 	f->data_size = 0;
+	f->real_ids = false;
 	if (data_bytes == 0)
 		return 0;
 	bool small = data_bytes <= FORWARD_SMALL_BYTES;
@@ -114,8 +115,8 @@ static void write_request(struct ica *ctl, const struct fwd *f)
 	 * (include/myrmex/fs.h, FS_CRED_*): the user cannot touch this ICA.
 	 * Notices without a calling thread (a process's end) go as root. */
 	const struct posix_cred *cred = f->t && f->t->proc->px ? &f->t->proc->px->cred : NULL;
-	h->reserved[FS_CRED_UID] = cred ? cred->fsuid : 0;
-	h->reserved[FS_CRED_GID] = cred ? cred->fsgid : 0;
+	h->reserved[FS_CRED_UID] = !cred ? 0 : f->real_ids ? cred->ruid : cred->fsuid;
+	h->reserved[FS_CRED_GID] = !cred ? 0 : f->real_ids ? cred->rgid : cred->fsgid;
 	fr->prev = 0;
 	fr->requester = 0;
 	fr->target = f->target;

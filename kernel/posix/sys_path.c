@@ -220,7 +220,13 @@ static long do_access(int64_t dirfd, uptr_t path, uint64_t mode, uint64_t flags)
 {
 	if (mode & ~7ull || flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	return simple_path(FS_ACCESS, dirfd, path, 0, mode);
+	struct path_call c;
+	int err = path_begin(&c, FS_ACCESS, path, 0, dirfd);
+	if (err)
+		return err;
+	c.f.arg[0] = mode;
+	c.f.real_ids = !(flags & AT_EACCESS);   /* as Linux: the real ids, unless AT_EACCESS */
+	return forward_call(&c.f);
 }
 
 long sys_access(const struct syscall_args *a)

@@ -16,6 +16,7 @@
 
 #include <grp.h>
 #include <sys/fsuid.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #define D "users.scratch"
@@ -51,6 +52,10 @@ static void as_user(void)
 	outcome("setreuid(0, -1)", setreuid(0, -1));
 	outcome("setgroups", setgroups(0, NULL));
 	outcome("setuid(1000) (its own)", setuid(1000));
+	outcome("access(root's 0600 file, R_OK)", access(D "/root600", R_OK));
+	outcome("access(root's 0644 file, R_OK)", access(D "/root644", R_OK));
+	outcome("access(root's 0644 file, W_OK)", access(D "/root644", W_OK));
+	outcome("access(the 0777 directory, W_OK|X_OK)", access(D "/pub", W_OK | X_OK));
 	outcome("open root's 0600 file to read", open(D "/root600", O_RDONLY));
 	outcome("open root's 0644 file to read", open(D "/root644", O_RDONLY));
 	outcome("open it to write", open(D "/root644", O_WRONLY));
@@ -90,6 +95,9 @@ static void effective_only(void)
 	outcome("setresuid(-1, 1000, -1)", setresuid(-1, 1000, -1));
 	show_ids("effective 1000");
 	outcome("open root's 0600 file", open(D "/root600", O_RDONLY));
+	outcome("access(it, R_OK) (the real uid, 0)", access(D "/root600", R_OK));
+	outcome("faccessat2(it, R_OK, AT_EACCESS) (the effective uid)",
+	        syscall(439, AT_FDCWD, D "/root600", R_OK, AT_EACCESS));
 	outcome("seteuid(0) (the saved uid)", seteuid(0));
 	outcome("open root's 0600 file", open(D "/root600", O_RDONLY));
 	outcome("setreuid(-1, 1000) (saved follows)", setreuid(-1, 1000));

@@ -237,14 +237,12 @@ int64_t do_access(struct server_request *rq)
 		rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	if (rc < 0)
 		return fm_result(rc, "access");
-	/* One user, root: reading and writing are allowed; executing needs an
-	 * execute bit, except on a directory (searching it). */
+	/* The caller's bits (perm.c; root: all, but execute needs an execute
+	 * bit on anything but a directory); a read-only disk first, as Linux. */
 	uint32_t type = st.mode & EXT2_S_IFMT;
-	if ((want & X_OK) && type != EXT2_S_IFDIR && !(st.mode & 0111))
-		return -EACCES;
 	if ((want & W_OK) && fm_fs.read_only && (type == EXT2_S_IFREG || type == EXT2_S_IFDIR))
 		return -EROFS;
-	return 0;
+	return perm_check(rq, &st, (unsigned)want);
 }
 
 int64_t do_readlink(struct server_request *rq)
