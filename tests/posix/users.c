@@ -7,10 +7,12 @@
  * removing another's file from a sticky directory (EPERM); what it may do:
  * create in an open directory (the file is its own, 1000:1000), chmod its
  * own file, give it to its own group, remove root's file from an open
- * directory. A second child drops only its effective uid and takes root
- * back from the saved one; setfsuid makes new files another's. Root reads
- * everything. Only the final directory of each path is made restrictive:
- * every directory on the way stays searchable.
+ * directory; search permission on the directories of a path (stat, open,
+ * chdir: EACCES; a search-only directory: its names but no listing);
+ * access with the real ids. A second child drops only its effective uid
+ * and takes root back from the saved one (access still root's,
+ * AT_EACCESS not); setfsuid makes new files another's. Root reads
+ * everything.
  */
 #include "posix_test.h"
 
@@ -56,6 +58,17 @@ static void as_user(void)
 	outcome("access(root's 0644 file, R_OK)", access(D "/root644", R_OK));
 	outcome("access(root's 0644 file, W_OK)", access(D "/root644", W_OK));
 	outcome("access(the 0777 directory, W_OK|X_OK)", access(D "/pub", W_OK | X_OK));
+	struct stat st;
+	outcome("stat in root's 0700 directory", stat(D "/private/file", &st));
+	outcome("open in it", open(D "/private/file", O_RDONLY));
+	outcome("list it", open(D "/private", O_RDONLY | O_DIRECTORY));
+	outcome("stat in root's 0711 directory (search only)", stat(D "/searchonly/file", &st));
+	outcome("list it", open(D "/searchonly", O_RDONLY | O_DIRECTORY));
+	outcome("chdir into the 0700 one", chdir(D "/private"));
+	int pfd = open(D "/pub", O_RDONLY | O_DIRECTORY);
+	outcome("fchdir into an open 0777 one", fchdir(pfd));
+	outcome("chdir back", chdir("../.."));
+	close(pfd);
 	outcome("open root's 0600 file to read", open(D "/root600", O_RDONLY));
 	outcome("open root's 0644 file to read", open(D "/root644", O_RDONLY));
 	outcome("open it to write", open(D "/root644", O_WRONLY));
@@ -129,6 +142,10 @@ int main(void)
 	mkdir(D "/rootdir", 0755);
 	mkdir(D "/rootdir/sub", 0755);
 	close(open(D "/rootdir/file", O_CREAT | O_WRONLY, 0644));
+	mkdir(D "/private", 0700);
+	close(open(D "/private/file", O_CREAT | O_WRONLY, 0644));
+	mkdir(D "/searchonly", 0711);
+	close(open(D "/searchonly/file", O_CREAT | O_WRONLY, 0644));
 	mkdir(D "/pub", 0777);
 	chmod(D "/pub", 0777);
 	close(open(D "/pub/rootfile", O_CREAT | O_WRONLY, 0644));

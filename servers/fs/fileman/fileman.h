@@ -596,6 +596,8 @@ struct fm_cred {
 struct fm_cred request_cred(const struct server_request *rq);
 int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsigned want);
 int perm_inode(struct server_request *rq, uint32_t ino, unsigned want);
+/* Looking a name up in directory dir (path.c): search permission. */
+int perm_search(struct server_request *rq, uint32_t dir);
 int perm_sticky(struct server_request *rq, uint32_t dir, uint32_t victim);
 int perm_owner(struct server_request *rq, uint32_t ino);
 int perm_chown(struct server_request *rq, uint32_t ino, uint32_t uid, uint32_t gid);

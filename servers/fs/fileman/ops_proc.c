@@ -101,6 +101,9 @@ int64_t do_chdir(struct server_request *rq)
 		if (rc < 0)
 			return fm_result(rc, "chdir");
 	}
+	int allowed = perm_search(rq, ino);   /* perm.c: the new directory searchable */
+	if (allowed < 0)
+		return allowed;
 	int len = path_of_dir(rq, ino, text, sizeof(text));
 	if (len < 0)
 		return fm_result(len, "chdir");

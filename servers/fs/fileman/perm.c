@@ -7,8 +7,8 @@
  * any directory, and execute a file with an execute bit; others get the
  * owner's bits when they own the object, the group's when its group is
  * their gid, the others' bits otherwise. Supplementary groups are not
- * stamped, so they give nothing here; directories are not checked for
- * search along a path, only the one a name is made or removed in.
+ * stamped, so they give nothing here. Every directory a path is looked up
+ * in must be searchable (path.c asks perm_search).
  */
 #include "fileman.h"
 
@@ -48,6 +48,11 @@ int perm_inode(struct server_request *rq, uint32_t ino, unsigned want)
 	struct ext2_stat st;
 	int rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	return rc < 0 ? rc : perm_check(rq, &st, want);
+}
+
+int perm_search(struct server_request *rq, uint32_t dir)
+{
+	return request_cred(rq).uid == 0 ? 0 : perm_inode(rq, dir, PERM_X);
 }
 
 int perm_sticky(struct server_request *rq, uint32_t dir, uint32_t victim)
