@@ -19,6 +19,7 @@
 #include <grp.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #define D "users.scratch"
@@ -93,6 +94,20 @@ static void as_user(void)
 	outcome("chown its own file to group 0", chown(D "/pub/mine", -1, 0));
 	outcome("chown root's file to itself", chown(D "/root644", 1000, 1000));
 	outcome("rename its file into root's directory", rename(D "/pub/mine", D "/rootdir/mine"));
+	outcome("link its file into root's directory", link(D "/pub/mine", D "/rootdir/mine"));
+	outcome("symlink in root's directory", symlink("x", D "/rootdir/link"));
+	outcome("symlink in the 0777 directory", symlink("x", D "/pub/link"));
+	struct stat lst;
+	lstat(D "/pub/link", &lst);
+	say("  the link's owner %u:%u\n", lst.st_uid, lst.st_gid);
+	outcome("unlink it", unlink(D "/pub/link"));
+	outcome("truncate root's 0644 file", truncate(D "/root644", 0));
+	outcome("truncate its own file", truncate(D "/pub/mine", 0));
+	outcome("utimes(now) on root's 0644 file", utimes(D "/root644", NULL));
+	outcome("utimes(now) on root's 0666 file", utimes(D "/sticky/rootfile", NULL));
+	struct timeval tv[2] = { { 1000, 0 }, { 2000, 0 } };
+	outcome("utimes(given) on root's 0666 file", utimes(D "/sticky/rootfile", tv));
+	outcome("utimes(given) on its own file", utimes(D "/pub/mine", tv));
 	outcome("rename root's file out of root's directory", rename(D "/rootdir/file", D "/pub/file"));
 	outcome("unlink root's file in the 0777 directory", unlink(D "/pub/rootfile"));
 	outcome("unlink root's file in the sticky directory", unlink(D "/sticky/rootfile"));
