@@ -167,6 +167,7 @@ int main(void)
 	mkdir(D "/sticky", 0777);
 	chmod(D "/sticky", 01777);
 	close(open(D "/sticky/rootfile", O_CREAT | O_WRONLY, 0666));
+	chmod(D "/sticky/rootfile", 0666);   /* past the umask: anyone may write it */
 
 	pid_t pid = fork();
 	if (pid == 0) {
