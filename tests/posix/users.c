@@ -114,6 +114,19 @@ static void as_user(void)
 	outcome("rename root's file in the sticky directory", rename(D "/sticky/rootfile", D "/sticky/other"));
 	outcome("create in the sticky directory", open(D "/sticky/mine", O_CREAT | O_WRONLY, 0600));
 	outcome("unlink its own file there", unlink(D "/sticky/mine"));
+	static const char *const scripts[] = { D "/script744", D "/script755" };
+	for (int i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			char *argv[] = { (char *)scripts[i], NULL };
+			execv(scripts[i], argv);
+			_exit(errno == EACCES ? 100 : 101);
+		}
+		int status;
+		waitpid(pid, &status, 0);
+		say("exec %s: %s\n", scripts[i] + sizeof D, WEXITSTATUS(status) == 100 ? "EACCES" :
+		    WEXITSTATUS(status) == 7 ? "it ran" : "other");
+	}
 	outcome("unlink its own file", unlink(D "/pub/mine"));
 	outcome("rmdir its own directory", rmdir(D "/pub/dir"));
 }
@@ -161,6 +174,12 @@ int main(void)
 	close(open(D "/private/file", O_CREAT | O_WRONLY, 0644));
 	mkdir(D "/searchonly", 0711);
 	close(open(D "/searchonly/file", O_CREAT | O_WRONLY, 0644));
+	fd = open(D "/script744", O_CREAT | O_WRONLY, 0744);
+	write(fd, "#!/bin/sh\nexit 7\n", 17);
+	close(fd);
+	fd = open(D "/script755", O_CREAT | O_WRONLY, 0755);
+	write(fd, "#!/bin/sh\nexit 7\n", 17);
+	close(fd);
 	mkdir(D "/pub", 0777);
 	chmod(D "/pub", 0777);
 	close(open(D "/pub/rootfile", O_CREAT | O_WRONLY, 0644));
