@@ -48,6 +48,14 @@ static void as_user(void)
 	outcome("setresgid(1000, 1000, 1000)", setresgid(1000, 1000, 1000));
 	outcome("setresuid(1000, 1000, 1000)", setresuid(1000, 1000, 1000));
 	show_ids("as 1000");
+	char status[2048];
+	int sfd = open("/proc/self/status", O_RDONLY);
+	ssize_t got = sfd >= 0 ? read(sfd, status, sizeof status - 1) : -1;
+	status[got > 0 ? got : 0] = '\0';
+	close(sfd);
+	for (char *line = strtok(status, "\n"); line; line = strtok(NULL, "\n"))
+		if (strncmp(line, "Uid:", 4) == 0 || strncmp(line, "Gid:", 4) == 0)
+			say("/proc/self/status %s\n", line);
 	errno = 0;
 	outcome("setuid(0)", setuid(0));
 	outcome("setgid(0)", setgid(0));
