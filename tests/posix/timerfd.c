@@ -58,8 +58,9 @@ static void one_shot(clockid_t clock, const char *name)
 	struct itimerspec s = spec(50 * MS, 0), got;
 	outcome("settime 50 ms", timerfd_settime(fd, 0, &s, NULL));
 	timerfd_gettime(fd, &got);
-	say("gettime: value in (0, 50 ms] %s, interval 0 %s\n",
-	    yes(ns(&got.it_value) > 0 && ns(&got.it_value) <= 50 * MS), yes(ns(&got.it_interval) == 0));
+	/* 0 once it has expired: a slow machine may get there first. */
+	say("gettime: value at most 50 ms %s, interval 0 %s\n", yes(ns(&got.it_value) <= 50 * MS),
+	    yes(ns(&got.it_interval) == 0));
 	show_read("blocking read", fd);
 	timerfd_gettime(fd, &got);
 	say("gettime after: value 0 %s\n", yes(ns(&got.it_value) == 0));

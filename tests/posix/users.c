@@ -166,6 +166,10 @@ int main(void)
 	say("getgroups: %d: %u %u\n", n, g[0], g[1]);
 	outcome("getgroups into 1", getgroups(1, g));
 	outcome("getgroups -1", getgroups(-1, g));
+	outcome("getgroups into a bad pointer", syscall(SYS_getgroups, 4, (gid_t *)8));
+	outcome("setgroups from a bad pointer", syscall(SYS_setgroups, 2, (gid_t *)8));
+	outcome("setgroups -1", syscall(SYS_setgroups, -1, g));
+	outcome("getresuid into a bad pointer", syscall(SYS_getresuid, (uid_t *)8, (uid_t *)8, (uid_t *)8));
 	outcome("setgroups(0)", setgroups(0, NULL));
 	outcome("setuid(-1)", setuid(-1));
 
