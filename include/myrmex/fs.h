@@ -712,6 +712,13 @@ struct fs_map_page {
  * (servers, native programs) count as root. */
 #define FS_CRED_UID 0u
 #define FS_CRED_GID 1u
+/* proc_groups(int pid, uint32_t out[FS_GROUPS_MAX]) -> the number of
+ * supplementary groups of POSIX process pid, written to out (a native call,
+ * MYRMEX_SYS_BASE from include/myrmex/syscall.h): only the file server may
+ * make it (-EPERM); -ESRCH no such POSIX process; -EFAULT. The file manager
+ * asks it when a check's group bits hang on them (perm.c). */
+#define MYRMEX_SYS_PROC_GROUPS (MYRMEX_SYS_BASE + 90)
+#define FS_GROUPS_MAX 64u
 
 /* FS_READ/FS_WRITE results: arg[7] says what the descriptor is, so that the
  * kernel splits long transfers only on regular files. */

@@ -16,6 +16,10 @@
 #include <kernel/usercopy.h>
 #include <posix/cred.h>
 #include <posix/posix.h>
+#include <posix/route.h>
+#include <myrmex/fs.h>
+
+_Static_assert(CRED_GROUPS_MAX == FS_GROUPS_MAX, "proc_groups' array");
 
 #define ID_UNCHANGED 0xffffffffu   /* -1: leave it */
 
@@ -213,6 +217,22 @@ long sys_getgroups(const struct syscall_args *a)
 	if ((uint32_t)size < c->ngroups)
 		return -EINVAL;
 	if (copy_to_user(a->arg[1], c->groups, c->ngroups * sizeof(c->groups[0])) < 0)
+		return -EFAULT;
+	return c->ngroups;
+}
+
+/* proc_groups (include/myrmex/fs.h): the file server's view of a
+ * process's groups for its permission checks. */
+long sys_proc_groups(const struct syscall_args *a)
+{
+	if (posix_server(SERVICE_FILES) != current_thread()->proc)
+		return -EPERM;
+	int64_t pid = (int64_t)a->arg[0];
+	struct process *p = pid > 0 && pid <= INT32_MAX ? proc_find((int)pid) : NULL;
+	if (!p || !p->posix || !p->px)
+		return -ESRCH;
+	const struct posix_cred *c = &p->px->cred;
+	if (c->ngroups && copy_to_user(a->arg[1], c->groups, c->ngroups * sizeof(c->groups[0])) < 0)
 		return -EFAULT;
 	return c->ngroups;
 }

@@ -10,7 +10,8 @@
  * pending word of FS_POLL and FS_EPOLL_WAIT. And the caller's identity
  * (include/myrmex/fs.h, FS_CRED_*): words a native program writes into its
  * own control ICA header are not believed (only the kernel's channels
- * carry it; anyone else counts as root).
+ * carry it; anyone else counts as root), and proc_groups refused to all but
+ * the file server.
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_fs_events"
@@ -176,6 +177,9 @@ static void test_forged_identity(void)
 	long fd = rc < 0 ? rc : chan_result(&ch, &r);
 	if (CHECK_EQ(fd >= 0, 1))
 		myrmex_fs_close((int)fd);
+	/* The groups behind the checks are the file server's to ask only. */
+	uint32_t groups[FS_GROUPS_MAX];
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_GROUPS, 1, (long)groups, 0, 0, 0, 0), -EPERM);
 }
 
 int main(int argc, char **argv)

@@ -48,6 +48,9 @@ static void as_user(void)
 	outcome("setresgid(1000, 1000, 1000)", setresgid(1000, 1000, 1000));
 	outcome("setresuid(1000, 1000, 1000)", setresuid(1000, 1000, 1000));
 	show_ids("as 1000");
+	gid_t kept[4];
+	int nkept = getgroups(4, kept);
+	say("groups kept: %d, %u\n", nkept, nkept > 0 ? kept[0] : 0);
 	char status[2048];
 	int sfd = open("/proc/self/status", O_RDONLY);
 	ssize_t got = sfd >= 0 ? read(sfd, status, sizeof status - 1) : -1;
@@ -79,6 +82,8 @@ static void as_user(void)
 	outcome("chdir back", chdir("../.."));
 	close(pfd);
 	outcome("open root's 0600 file to read", open(D "/root600", O_RDONLY));
+	outcome("open a 0640 file of its supplementary group 2000", open(D "/group640", O_RDONLY));
+	outcome("open a 0604 file of that group (the group's bits count)", open(D "/group604", O_RDONLY));
 	outcome("open root's 0644 file to read", open(D "/root644", O_RDONLY));
 	outcome("open it to write", open(D "/root644", O_WRONLY));
 	outcome("open it read-write", open(D "/root644", O_RDWR));
@@ -100,6 +105,7 @@ static void as_user(void)
 	outcome("chown its own file to uid 0", chown(D "/pub/mine", 0, -1));
 	outcome("chown its own file to its own group", chown(D "/pub/mine", -1, 1000));
 	outcome("chown its own file to group 0", chown(D "/pub/mine", -1, 0));
+	outcome("chown its own file to its supplementary group", chown(D "/pub/mine", -1, 2000));
 	outcome("chown root's file to itself", chown(D "/root644", 1000, 1000));
 	outcome("rename its file into root's directory", rename(D "/pub/mine", D "/rootdir/mine"));
 	outcome("link its file into root's directory", link(D "/pub/mine", D "/rootdir/mine"));
@@ -200,12 +206,22 @@ int main(void)
 	close(open(D "/sticky/rootfile", O_CREAT | O_WRONLY, 0666));
 	chmod(D "/sticky/rootfile", 0666);   /* past the umask: anyone may write it */
 
+	fd = open(D "/group640", O_CREAT | O_WRONLY, 0640);
+	close(fd);
+	chown(D "/group640", 0, 2000);
+	fd = open(D "/group604", O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	chown(D "/group604", 0, 2000);
+	chmod(D "/group604", 0604);
+	gid_t extra = 2000;
+	setgroups(1, &extra);   /* the child keeps it through setresuid */
 	pid_t pid = fork();
 	if (pid == 0) {
 		as_user();
 		_exit(0);
 	}
 	waitpid(pid, NULL, 0);
+	setgroups(0, NULL);
 	pid = fork();
 	if (pid == 0) {
 		effective_only();

@@ -11,7 +11,7 @@
 
 #include <kernel/types.h>
 
-#define CRED_GROUPS_MAX 64u   /* supplementary groups kept (Linux: 65536) */
+#define CRED_GROUPS_MAX 64u   /* supplementary groups kept (Linux: 65536); FS_GROUPS_MAX */
 
 struct posix_cred {
 	uint32_t ruid, euid, suid, fsuid;

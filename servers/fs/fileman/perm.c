@@ -6,9 +6,9 @@
  * root. As Linux's: root (uid 0) may read and write anything and search
  * any directory, and execute a file with an execute bit; others get the
  * owner's bits when they own the object, the group's when its group is
- * their gid, the others' bits otherwise. Supplementary groups are not
- * stamped, so they give nothing here. Every directory a path is looked up
- * in must be searchable (path.c asks perm_search).
+ * their gid or one of their supplementary groups (asked of the kernel,
+ * proc_groups, only then), the others' bits otherwise. Every directory a
+ * path is looked up in must be searchable (path.c asks perm_search).
  */
 #include "fileman.h"
 
@@ -25,6 +25,18 @@ struct fm_cred request_cred(const struct server_request *rq)
 	return c;
 }
 
+/* Whether gid is one of the requester's supplementary groups (asked of
+ * the kernel: only the file server may, and only when it matters). */
+static bool in_groups(const struct server_request *rq, uint32_t gid)
+{
+	uint32_t groups[FS_GROUPS_MAX];
+	long n = myrmex_syscall6(MYRMEX_SYS_PROC_GROUPS, rq->d.requester, (long)groups, 0, 0, 0, 0);
+	for (long i = 0; i < n && i < (long)FS_GROUPS_MAX; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
 int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsigned want)
 {
 	struct fm_cred c = request_cred(rq);
@@ -36,7 +48,7 @@ int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsi
 	unsigned bits = st->mode & 07;
 	if (st->uid == c.uid)
 		bits = (st->mode >> 6) & 07;
-	else if (st->gid == c.gid)
+	else if (st->gid == c.gid || in_groups(rq, st->gid))
 		bits = (st->mode >> 3) & 07;
 	return (bits & want) == want ? 0 : -EACCES;
 }
@@ -91,6 +103,6 @@ int perm_chown(struct server_request *rq, uint32_t ino, uint32_t uid, uint32_t g
 		return rc;
 	/* The owner may give it to its own group, keeping the owner. */
 	bool uid_ok = uid == UINT32_MAX || uid == st.uid;
-	bool gid_ok = gid == UINT32_MAX || gid == st.gid || gid == c.gid;
+	bool gid_ok = gid == UINT32_MAX || gid == st.gid || gid == c.gid || in_groups(rq, gid);
 	return st.uid == c.uid && uid_ok && gid_ok ? 0 : -EPERM;
 }

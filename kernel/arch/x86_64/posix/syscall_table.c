@@ -9,6 +9,7 @@
 #include <kernel/personality.h>
 #include <kernel/stats.h>
 #include <posix/syscall.h>
+#include <myrmex/fs.h>
 #include <myrmex/omf.h>
 #include <myrmex/proc.h>
 #include <myrmex/procfs.h>
@@ -191,6 +192,7 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_FMAP_REVOKE: return sys_fmap_revoke;
 	case MYRMEX_SYS_CLOCK_PUBLISH: return sys_clock_publish;
 	case MYRMEX_SYS_PROC_INFO:   return sys_proc_info;
+	case MYRMEX_SYS_PROC_GROUPS: return sys_proc_groups;
 	default:                     return NULL;
 	}
 }
