@@ -330,9 +330,10 @@
  * too small, -ENAMETOOLONG a path of FS_PATH_MAX bytes or more or a name
  * over 255 bytes, -ENOENT, -ENOTDIR, -EISDIR, -EEXIST, -ENOTEMPTY, -ENOSPC,
  * -EMFILE no free descriptor, -EUCLEAN the file system is corrupt (the file
- * manager says where on its console), -EIO the disk failed, -ESTALE the
- * open directory was removed (a regular file unlinked while open lives on
- * until its last close or unmap: docs/posix.md), -ENOSYS an unknown opcode. The kernel adds -EPIPE
+ * manager says where on its console), -EIO the disk failed, -ESTALE a
+ * regular file's description after FS_SHUTDOWN (a file unlinked while open
+ * lives on until its last close or unmap; a directory removed while open
+ * answers readdir -ENOENT: docs/posix.md), -ENOSYS an unknown opcode. The kernel adds -EPIPE
  * if the file manager dies.
  */
 #ifndef MYRMEX_FS_H
@@ -581,6 +582,7 @@ struct fs_getcwd_args {      /* FS_GETCWD */
 };
 struct fs_poll_args {        /* FS_POLL */
 	uint64_t nfds;           /* struct pollfd records in the data ICA */
+	uint64_t pending;        /* the caller's pending signals (signalfd, fsevent.h) */
 };
 struct fs_cancel_args {      /* FS_CANCEL */
 	uint64_t handle;         /* the control ICA of the call given up */
@@ -754,6 +756,22 @@ struct fs_map_page {
 	uint32_t handle;     /* one of the file manager's ICAs */
 	uint32_t page;       /* the page's index in it */
 };
+
+/* The caller's identity on a Linux call the kernel forwards (delivery
+ * origin MYRMEX_ORIGIN_KERNEL): its file-system uid and gid in the control
+ * ICA header's reserved[FS_CRED_UID] and reserved[FS_CRED_GID], written by
+ * the kernel on a channel the program cannot touch. The file manager
+ * checks permissions with them (servers/fs/fileman/perm.c); other callers
+ * (servers, native programs) count as root. */
+#define FS_CRED_UID 0u
+#define FS_CRED_GID 1u
+/* proc_groups(int pid, uint32_t out[FS_GROUPS_MAX]) -> the number of
+ * supplementary groups of POSIX process pid, written to out (a native call,
+ * MYRMEX_SYS_BASE from include/myrmex/syscall.h): only the file server may
+ * make it (-EPERM); -ESRCH no such POSIX process; -EFAULT. The file manager
+ * asks it when a check's group bits hang on them (perm.c). */
+#define MYRMEX_SYS_PROC_GROUPS (MYRMEX_SYS_BASE + 90)
+#define FS_GROUPS_MAX 64u
 
 /* FS_READ/FS_WRITE results: arg[7] says what the descriptor is, so that the
  * kernel splits long transfers only on regular files. */

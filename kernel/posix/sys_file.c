@@ -16,7 +16,9 @@
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <posix/iovec.h>
+#include <posix/signalfd.h>
 #include <myrmex/fs.h>
+#include <myrmex/fsevent.h>
 #include <arch/linux_abi.h>
 
 #define O_NONBLOCK 04000
@@ -111,6 +113,8 @@ static long read_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset,
 	if (err)
 		return err;
 	long r = inline_call(&f, fd, count, offset, refused);
+	if (r == -EAGAIN && f.res[FS_RESULT_KIND] == FS_KIND_SIGNAL)
+		return signalfd_read(buf, count, f.res[0], f.res[1]);   /* the kernel's signals */
 	if (r < 0)
 		return r;
 	if ((uint64_t)r > count)
@@ -167,6 +171,8 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		f.arg[1] = chunk;
 		f.arg[2] = (uint64_t)offset + done;
 		long r = forward_call(&f);
+		if (r == -EAGAIN && f.res[FS_RESULT_KIND] == FS_KIND_SIGNAL)
+			return signalfd_read(buf, count, f.res[0], f.res[1]);   /* the kernel's signals */
 		if (r < 0)
 			return done ? (long)done : r;
 		inline_learn(fd, false, f.res[FS_RESULT_KIND]);

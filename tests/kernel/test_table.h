@@ -278,6 +278,7 @@ static const struct test tests[] = {
 	FS_PM_TEST("fs-posix-paths", "t_fs_posix", "paths"),
 	FS_TEST("fs-poll", "t_fs_poll", "poll", DISK_FS),
 	{ "fs-poll-console", "t_fs_poll", { "console" }, EXITS, 0, 0, CONSOLE | FS | ON_DISK(DISK_FS) },
+	FS_TEST("fs-events", "t_fs_events", "events", DISK_FS),
 	FS_PM_TEST("fs-pipe-basic", "t_fs_pipe", "basic"),
 	FS_PM_TEST("fs-pipe-park", "t_fs_pipe", "park"),
 	FS_PM_TEST("fs-pipe-transfer", "t_fs_pipe_proc", "transfer"),

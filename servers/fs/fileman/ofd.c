@@ -48,6 +48,7 @@ void ofd_unref(struct open_file *f)
 {
 	if (--f->refs > 0)
 		return;
+	events_release(f);   /* epoll sets forget f; an event descriptor's object goes */
 	enum fm_kind kind = f->kind;
 	struct pipe *p = f->pipe;
 	struct sock *sock = f->sock;
@@ -141,6 +142,11 @@ uint32_t ofd_kind(const struct open_file *f)
 	case FM_SOCKET:
 	case FM_INET:
 		return FS_KIND_SOCKET;
+	case FM_EPOLL:
+	case FM_EVENTFD:
+	case FM_TIMERFD:
+	case FM_SIGNALFD:
+		return FS_KIND_EVENT;
 	case FM_NULL:
 	case FM_ZERO:
 	case FM_FULL:

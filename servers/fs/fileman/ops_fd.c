@@ -148,6 +148,8 @@ int64_t do_ioctl(struct server_request *rq)
  * console server's answer for one request (-1: not asked yet). */
 static unsigned readiness(const struct open_file *f, int *console)
 {
+	if (events_kind(f->kind))
+		return events_poll(f, console);   /* events.c */
 	switch (f->kind) {
 	case FM_PIPE:
 		return pipe_poll(f->pipe, ofd_can_write(f));
@@ -168,9 +170,15 @@ static unsigned readiness(const struct open_file *f, int *console)
 	}
 }
 
+unsigned fm_readiness(const struct open_file *f, int *console)
+{
+	return readiness(f, console);
+}
+
 int64_t do_poll(struct server_request *rq)
 {
 	uint64_t n = SERVER_IN(rq, struct fs_poll_args)->nfds;
+	fm_caller_pending = SERVER_IN(rq, struct fs_poll_args)->pending;   /* signalfd.c */
 	if (!rq->data || n > rq->data_size / sizeof(struct pollfd))
 		return -EINVAL;
 	int console = -1;
