@@ -68,8 +68,9 @@ struct myrmex_procinfo {
 	uint64_t start_ticks;    /* start after boot, in 100 Hz ticks */
 	char name[16];           /* the command name (comm), NUL-terminated */
 	char cmdline[MYRMEX_PROCINFO_CMDLINE];
+	uint32_t uid[4], gid[4]; /* real, effective, saved, file-system (0 for native ones) */
 };
-_Static_assert(sizeof(struct myrmex_procinfo) == 352, "struct myrmex_procinfo layout");
+_Static_assert(sizeof(struct myrmex_procinfo) == 384, "struct myrmex_procinfo layout");
 
 /*
  * proc_environ(int pid, uint64_t offset, void *buf, uint64_t size) -> bytes

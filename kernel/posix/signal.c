@@ -202,7 +202,7 @@ bool personality_child_exit(struct process *parent, const struct process *child)
 	if (a->handler == SIG_IGN)
 		return true;
 	int status = child->wait_status;
-	struct sig_info info = { .pid = child->pid };
+	struct sig_info info = { .pid = child->pid, .uid = child->px ? child->px->cred.ruid : 0 };
 	if ((status & 0x7f) == 0) {
 		info.code = CLD_EXITED;
 		info.value = (uint64_t)((status >> 8) & 0xff);

@@ -14,12 +14,15 @@
  * -EINVAL when it names nothing); a bad time (nanoseconds
  * out of range, negative seconds, beyond Linux's limit, or before the
  * system started: REALTIME may not go below MONOTONIC) -EINVAL; a caller
- * that may not set the time -EPERM. settimeofday's time zone is checked
+ * that may not set the time (not root) -EPERM. settimeofday's time zone is checked
  * (within 15 hours) and not kept: gettimeofday reports UTC.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/time.h>
+#include <posix/posix.h>
 #include <kernel/usercopy.h>
 #include <posix/cpuclock.h>
 #include <posix/timesrv.h>
@@ -31,10 +34,11 @@
 #define SETTOD_SEC_MAX (9223372036ll - 30ll * 365 * 24 * 3600)
 
 /* Whether the caller may set the clock (Linux: CAP_SYS_TIME, which root
- * has). Every process runs as root until user ids are built, so always. */
+ * holds: an effective uid of 0, posix/cred.h). */
 static bool may_set_time(void)
 {
-	return true;
+	struct process *p = current_thread()->proc;
+	return !p->px || p->px->cred.euid == 0;
 }
 
 /* Linux's timespec64_valid_settod. */

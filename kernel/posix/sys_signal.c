@@ -31,6 +31,14 @@ static struct process *self(void)
 	return current_thread()->proc;
 }
 
+/* The sender's real uid, which siginfo's si_uid carries (0 for a native
+ * process). */
+static uint32_t self_ruid(void)
+{
+	struct process *p = self();
+	return p->px ? p->px->cred.ruid : 0;
+}
+
 static bool valid_signal(int sig)
 {
 	return sig >= 1 && sig <= SIG_MAX;
@@ -227,7 +235,7 @@ long sys_kill(const struct syscall_args *a)
 	int sig = (int)a->arg[1];
 	if (sig < 0 || sig > SIG_MAX)
 		return -EINVAL;
-	struct sig_info info = { .code = SI_USER, .pid = self()->pid };
+	struct sig_info info = { .code = SI_USER, .pid = self()->pid, .uid = self_ruid() };
 	if (pid <= 0)
 		return kill_many(pid, sig, &info);
 	struct process *p = proc_find(pid);
@@ -254,7 +262,7 @@ static long send_to_thread(int tgid, int tid, int sig)
 		return -ESRCH;
 	if (!may_signal(t->proc, sig))
 		return -EPERM;
-	struct sig_info info = { .code = SI_TKILL, .pid = self()->pid };
+	struct sig_info info = { .code = SI_TKILL, .pid = self()->pid, .uid = self_ruid() };
 	if (sig)
 		signal_send_thread(t, sig, &info);
 	return 0;

@@ -107,20 +107,23 @@ long sys_rt_sigtimedwait(const struct syscall_args *a)
 
 /* Reads the caller's siginfo (its si_signo is ignored: the call's sig
  * counts). */
-static long read_queued(uptr_t uinfo, struct sig_info *out)
+static long read_queued(uptr_t uinfo, struct sig_info *out, int32_t *raw_code)
 {
 	struct queued_info qi;
 	if (copy_from_user(&qi, uinfo, sizeof(qi)) < 0)
 		return -EFAULT;
-	*out = (struct sig_info){ .code = qi.code, .pid = qi.pid, .uid = qi.uid, .value = qi.value };
+	/* A code outside 16 bits (none of Linux's) is kept as SI_QUEUE's. */
+	*raw_code = qi.code;
+	int16_t code = qi.code < INT16_MIN || qi.code > INT16_MAX ? SI_QUEUE : (int16_t)qi.code;
+	*out = (struct sig_info){ .code = code, .pid = qi.pid, .uid = qi.uid, .value = qi.value };
 	return 0;
 }
 
 /* Only to itself (its own thread id, as Linux) may a caller send a code
  * of the kernel's or of kill's and tkill's. */
-static bool may_claim(const struct sig_info *info, int target)
+static bool may_claim(int32_t code, int target)
 {
-	return (info->code < 0 && info->code != SI_TKILL) || target == current_thread()->tid;
+	return (code < 0 && code != SI_TKILL) || target == current_thread()->tid;
 }
 
 /* The caller may signal p (a POSIX process only POSIX ones; init only
@@ -137,10 +140,11 @@ long sys_rt_sigqueueinfo(const struct syscall_args *a)
 {
 	int pid = (int)a->arg[0], sig = (int)a->arg[1];
 	struct sig_info info;
-	long err = read_queued(a->arg[2], &info);
+	int32_t code;
+	long err = read_queued(a->arg[2], &info, &code);
 	if (err)
 		return err;
-	if (!may_claim(&info, pid))
+	if (!may_claim(code, pid))
 		return -EPERM;
 	struct process *p = pid > 0 ? proc_find(pid) : NULL;
 	if (!p || p->state != PROC_ALIVE)
@@ -158,12 +162,13 @@ long sys_rt_tgsigqueueinfo(const struct syscall_args *a)
 {
 	int tgid = (int)a->arg[0], tid = (int)a->arg[1], sig = (int)a->arg[2];
 	struct sig_info info;
-	long err = read_queued(a->arg[3], &info);
+	int32_t code;
+	long err = read_queued(a->arg[3], &info, &code);
 	if (err)
 		return err;
 	if (tgid <= 0 || tid <= 0)
 		return -EINVAL;
-	if (!may_claim(&info, tid))
+	if (!may_claim(code, tid))
 		return -EPERM;
 	struct process *p = proc_find(tgid);
 	struct thread *t = p && p->state == PROC_ALIVE ? proc_find_thread(p, tid) : NULL;

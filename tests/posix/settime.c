@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #define NS 1000000000ll
@@ -156,12 +157,33 @@ static void hostile(void)
 	outcome("settimeofday time zone 16 h east", syscall(SYS_settimeofday, NULL, &tz));
 }
 
+/* As another user: EPERM, the clock unmoved. */
+static void not_root(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) < 0 || setuid(65534) < 0) {
+			say("setuid 65534: %s\n", err_name(errno));
+			_exit(1);
+		}
+		struct timespec ts = { 1700000000, 0 };
+		outcome("clock_settime as uid 65534", clock_settime(CLOCK_REALTIME, &ts));
+		struct timeval tv = { 1700000000, 0 };
+		outcome("settimeofday as uid 65534", settimeofday(&tv, NULL));
+		struct timespec bad = { 0, 1000000000 };
+		outcome("clock_settime as uid 65534, bad time", clock_settime(CLOCK_REALTIME, &bad));
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+}
+
 int main(void)
 {
 	long long r0 = raw_ns(CLOCK_REALTIME), m0 = raw_ns(CLOCK_MONOTONIC);
 	moves();
 	absolute_sleep();
 	hostile();
+	not_root();
 	long long r1 = raw_ns(CLOCK_REALTIME), m1 = raw_ns(CLOCK_MONOTONIC);
 	say("at the end REALTIME is where it would have been: %s\n",
 	    yes(r1 - r0 >= 0 && r1 - r0 <= (m1 - m0) + NS / 2));

@@ -359,6 +359,9 @@ static void hostile(void)
 	si.si_code = SI_TKILL;
 	outcome("rt_sigqueueinfo SI_TKILL to another process",
 	        syscall(SYS_rt_sigqueueinfo, pid, SIGUSR1, &si));
+	si.si_code = 0x10000;
+	outcome("rt_sigqueueinfo code 0x10000 to another process",
+	        syscall(SYS_rt_sigqueueinfo, pid, SIGUSR1, &si));
 	si.si_code = SI_QUEUE;
 	outcome("rt_tgsigqueueinfo tgid 0", syscall(SYS_rt_tgsigqueueinfo, 0, gettid(), SIGUSR1, &si));
 	outcome("rt_tgsigqueueinfo tid 0", syscall(SYS_rt_tgsigqueueinfo, getpid(), 0, SIGUSR1, &si));

@@ -45,6 +45,8 @@ struct fwd {
 	struct ica *data;      /* the data ICA of this call, or NULL */
 	uint32_t data_size;    /* its size in bytes */
 	uint32_t own_data;     /* forward_begin_own: the handle of the call's own data ICA */
+	bool real_ids;         /* stamp the real uid and gid, not the file-system
+	                          ones (access, faccessat: include/myrmex/fs.h FS_CRED_*) */
 };
 
 /* Gets the current thread's channel ready for a call to the server of

@@ -108,16 +108,18 @@ struct sig_action {
 	uint64_t mask;       /* blocked while the handler runs */
 };
 
-/* What a pending signal tells its handler (siginfo). Packed to 20 bytes:
- * a process keeps 64 of them beside its 64 dispositions in one slab page. */
-struct __attribute__((packed, aligned(4))) sig_info {
-	int32_t code;        /* SI_USER, SI_TKILL, SI_QUEUE, SEGV_MAPERR, CLD_EXITED... */
+/* What a pending signal tells its handler (siginfo). Packed to 18 bytes:
+ * a process keeps 64 of them beside its 64 dispositions and its
+ * credentials in one slab page. Every si_code Linux makes fits 16 bits; a
+ * sigqueue that claims one beyond is stored as SI_QUEUE (sys_sigwait.c). */
+struct __attribute__((packed, aligned(2))) sig_info {
+	int16_t code;        /* SI_USER, SI_TKILL, SI_QUEUE, SEGV_MAPERR, CLD_EXITED... */
 	int32_t pid;         /* the sender (kill) or the child (SIGCHLD) */
 	uint64_t value;      /* SIGCHLD: the child's status; faults: the address;
 	                        sigqueue (a negative code): si_value */
 	uint32_t uid;        /* the sender's uid, as the sender stated it */
 };
-_Static_assert(sizeof(struct sig_info) == 20, "struct sig_info is packed");
+_Static_assert(sizeof(struct sig_info) == 18, "struct sig_info is packed");
 
 #define SIGRTMIN 32   /* the kernel's first real-time signal (musl's SIGRTMIN is 35) */
 #define SIG_QUEUE_MAX 64   /* further instances of real-time signals per pending set */
