@@ -4,8 +4,9 @@
  * registered as the /proc server may make it: it gives what Linux shows
  * every user in /proc/<pid>/stat, status and cmdline, and nothing else of a
  * process's memory. Also proc_environ and proc_maps, for
- * /proc/<pid>/environ and maps (Linux: the owner's; every process is root). The caller gets a copy made here, under the kernel
- * lock, so a process that ends meanwhile leaves nothing dangling.
+ * /proc/<pid>/environ and maps (Linux: the owner's; /proc has no owners
+ * yet). The caller gets a copy made here, under the kernel lock, so a
+ * process that ends meanwhile leaves nothing dangling.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>

@@ -50,7 +50,7 @@ static void status_file(const struct myrmex_procinfo *p, struct procfs_out *o)
 
 /* environ: the strings as they lie in the process's memory now (the
  * kernel reads them), up to what the answer holds. Owner-only on Linux
- * (0400); every process is root here. */
+ * (0400; /proc's objects have no owners yet, docs/posix.md). */
 static void environ_file(int pid, struct procfs_out *o)
 {
 	o->perm = 0400;
