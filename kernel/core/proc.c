@@ -200,6 +200,7 @@ static void process_end(struct process *p)
 {
 	p->killed = true;   /* nothing is delivered to p from here on */
 	device_process_exit(p);   /* first: the device must stop writing into p's ICAs */
+	vm_release_commitment(&p->vm);   /* its requests below need the budget it held */
 	personality_process_exit(p);   /* may still send requests in p's name */
 	ipc_process_exit(p);
 	arch_as_activate_kernel();

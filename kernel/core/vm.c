@@ -65,6 +65,8 @@ int commit(struct vm_space *vm, uint64_t pages)
 
 void uncommit(struct vm_space *vm, uint64_t pages)
 {
+	if (vm->commit_released)
+		return;   /* a dying space gave everything back already */
 	KASSERT(pages <= vm->committed_pages);
 	vm->committed_pages -= pages;
 	commit_total -= pages;
@@ -76,6 +78,12 @@ int vm_reserve_pages(uint64_t pages)
 		return -ENOMEM;
 	commit_total += pages;
 	return 0;
+}
+
+void vm_release_commitment(struct vm_space *vm)
+{
+	uncommit(vm, vm->committed_pages);
+	vm->commit_released = true;
 }
 
 uint64_t vm_commit_limit_pages(void)
@@ -187,6 +195,7 @@ int vm_space_init(struct vm_space *vm)
 	vm->committed_pages = 0;
 	vm->brk_start = vm->brk = 0;
 	vm->env_start = vm->env_end = 0;
+	vm->commit_released = false;
 	return arch_as_create(&vm->as, VM_MAX_TABLE_PAGES);
 }
 
@@ -589,7 +598,25 @@ vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk)
 	return new_brk;
 }
 
+/* Tries of a fault that found no memory, each after the personality's
+ * out-of-memory policy (a victim killed, a millisecond for it to go). */
+#define OOM_TRIES 200
+
+static int fault_once(struct vm_space *vm, vaddr_t addr, unsigned access);
+
 int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
+{
+	for (int tries = 0;; tries++) {
+		int err = fault_once(vm, addr, access);
+		if (err != -ENOMEM || tries == OOM_TRIES)
+			return err;
+		err = personality_out_of_memory();
+		if (err)
+			return err;
+	}
+}
+
+static int fault_once(struct vm_space *vm, vaddr_t addr, unsigned access)
 {
 	struct vma *v = find_region(vm, addr);
 	if (!v)

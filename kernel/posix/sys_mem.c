@@ -67,11 +67,18 @@ long sys_mmap(const struct syscall_args *a)
 		                     flags & MAP_POPULATE, vm_flags, a->arg[4], offset);
 	if (flags & MAP_POPULATE)
 		vm_flags |= VM_POPULATE;
-	/* Committed page by page as it is touched: MAP_NORESERVE, and, as Linux
-	 * does not account them, PROT_NONE reservations (address space set
-	 * aside by allocators and runtimes, made usable later by mprotect). */
-	if ((flags & MAP_NORESERVE) || !(prot & PROT_KNOWN))
+	/* Committed page by page as it is touched: a POSIX process's private
+	 * anonymous memory, as Linux overcommits (its heuristic refuses only a
+	 * mapping larger than all memory; the out-of-memory policy, oom.c, acts
+	 * when touches find none); MAP_NORESERVE and PROT_NONE reservations of
+	 * native programs too. Native programs otherwise commit up front. */
+	bool posix = current_thread()->proc->posix;
+	if (type == MAP_PRIVATE && (posix || (flags & MAP_NORESERVE) || !(prot & PROT_KNOWN))) {
+		if ((prot & PROT_WRITE) && !(flags & MAP_NORESERVE) &&
+		    ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE > vm_commit_limit_pages())
+			return -ENOMEM;   /* Linux's heuristic: more than all memory */
 		vm_flags |= VM_NORESERVE;
+	}
 	if (type != MAP_PRIVATE)   /* MAP_SHARED (or MAP_SHARED_VALIDATE) */
 		vm_flags |= VM_SHARED;
 	vaddr_t where = addr;

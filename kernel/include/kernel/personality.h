@@ -150,6 +150,12 @@ enum user_fault {
 	USER_FAULT_GENERAL,      /* any other exception (the address is unknown) */
 };
 void personality_user_fault(enum user_fault kind, uptr_t addr, const char *cause, uptr_t ip);
+/* A page fault found no memory for a page (the commit budget or the page
+ * allocator spent): the personality's out-of-memory policy frees some.
+ * 0: try again (a victim was killed and had time to go), -EINTR: the
+ * faulting process itself was the victim, -ENOMEM: nothing to kill (the
+ * fault fails). May block. */
+int personality_out_of_memory(void);
 
 /* ---- Pagers: regions of an address space backed by an fmap ----
  * The core's address spaces (kernel/vm.h) keep, for a region backed by a

@@ -86,6 +86,8 @@ struct vm_space {
 	vaddr_t brk_start, brk;       /* program break: [brk_start, brk) */
 	vaddr_t env_start, env_end;   /* the environment strings the loader put on the
 	                                 stack (/proc/<pid>/environ); kept by fork */
+	bool commit_released;         /* vm_release_commitment: nothing committed any more,
+	                                 later releases count nothing */
 };
 
 void vm_init(void);
@@ -186,6 +188,10 @@ int vm_store(struct vm_space *vm, vaddr_t va, const void *src, uint64_t n);
 /* Takes pages from (or gives them back to) the system-wide budget for memory
  * that is not in an address space's regions (ICAs): 0 or -ENOMEM. */
 int vm_reserve_pages(uint64_t pages);
+/* A dying process's commitments go back to the budget before its pages
+ * (vm_space_destroy, which then finds none): the requests its end still
+ * sends need ICAs from that budget, which it may have spent. */
+void vm_release_commitment(struct vm_space *vm);
 /* The system's commit budget in pages (all free memory at boot less the
  * kernel's reserve): no commitment can be larger. */
 uint64_t vm_commit_limit_pages(void);
