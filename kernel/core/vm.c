@@ -610,6 +610,11 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access)
 		int err = fault_once(vm, addr, access);
 		if (err != -ENOMEM || tries == OOM_TRIES)
 			return err;
+		/* Only anonymous memory: a file page's -ENOMEM is the pager's
+		 * limit (pins), which no victim would lift. */
+		struct vma *v = find_region(vm, addr);
+		if (!v || v->fmap)
+			return err;
 		err = personality_out_of_memory();
 		if (err)
 			return err;
