@@ -196,6 +196,7 @@ int vm_space_init(struct vm_space *vm)
 	vm->brk_start = vm->brk = 0;
 	vm->env_start = vm->env_end = 0;
 	vm->commit_released = false;
+	vm->overcommit = false;
 	return arch_as_create(&vm->as, VM_MAX_TABLE_PAGES);
 }
 
@@ -251,12 +252,6 @@ static void set_fmap(struct vm_space *vm, struct vma *v, struct fmap *m, uint64_
 }
 
 /* Adds a region over a free range (the caller has committed its pages). */
-static int insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
-                         struct fmap *m, bool anon_shared)
-{
-	return vm_insert_region(vm, start, end, prot, m, 0, anon_shared, false);
-}
-
 int vm_insert_region(struct vm_space *vm, vaddr_t start, vaddr_t end, unsigned prot,
                      struct fmap *m, uint64_t fpage, bool anon_shared, bool noreserve)
 {
@@ -583,11 +578,16 @@ vaddr_t vm_set_brk(struct vm_space *vm, vaddr_t new_brk)
 		return vm->brk;
 	vaddr_t old_end = ALIGN_UP(vm->brk, PAGE_SIZE), new_end = ALIGN_UP(new_brk, PAGE_SIZE);
 	if (new_end > old_end) {
+		/* An overcommitting space's break commits pages as they are
+		 * touched (noreserve), refusing only more than all memory. */
 		uint64_t pages = (new_end - old_end) / PAGE_SIZE;
-		if (!range_is_free(vm, old_end, new_end) || commit(vm, pages) < 0)
+		bool lazy = vm->overcommit;
+		uint64_t charge = lazy ? 0 : pages;
+		if (!range_is_free(vm, old_end, new_end) || (lazy && pages > commit_limit) ||
+		    commit(vm, charge) < 0)
 			return vm->brk;
-		if (insert_region(vm, old_end, new_end, MAP_R | MAP_W, NULL, false) < 0) {
-			uncommit(vm, pages);
+		if (vm_insert_region(vm, old_end, new_end, MAP_R | MAP_W, NULL, 0, false, lazy) < 0) {
+			uncommit(vm, charge);
 			return vm->brk;
 		}
 	} else if (new_end < old_end) {
@@ -759,6 +759,7 @@ int vm_space_clone(struct vm_space *dst, struct vm_space *src)
 	dst->brk = src->brk;
 	dst->env_start = src->env_start;
 	dst->env_end = src->env_end;
+	dst->overcommit = src->overcommit;
 	return 0;
 }
 

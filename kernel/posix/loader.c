@@ -164,6 +164,7 @@ int loader_install(struct vm_space *vm, const struct program *prog, uptr_t *entr
 		return err;
 	const struct elf_segment *last = &prog->info.segments[prog->info.segment_count - 1];
 	vm->brk_start = vm->brk = ALIGN_UP(last->vaddr + last->memsz, PAGE_SIZE);
+	vm->overcommit = prog->vdso;   /* a POSIX program overcommits, as on Linux */
 	vaddr_t stack = USER_STACK_TOP - USER_STACK_SIZE;
 	err = vm_map(vm, &stack, USER_STACK_SIZE, MAP_R | MAP_W, VM_NOREPLACE | VM_NORESERVE);
 	if (!err && prog->vdso)

@@ -88,6 +88,8 @@ struct vm_space {
 	                                 stack (/proc/<pid>/environ); kept by fork */
 	bool commit_released;         /* vm_release_commitment: nothing committed any more,
 	                                 later releases count nothing */
+	bool overcommit;              /* a POSIX program's: its break grows noreserve
+	                                 (the loader sets it; kept by fork) */
 };
 
 void vm_init(void);
