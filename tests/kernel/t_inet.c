@@ -11,6 +11,7 @@
  *     tested here, the loopback's are);
  *   - accept: the host connects to our port 80;
  *   - the loopback interface: TCP and UDP to 127.0.0.1, ECONNREFUSED;
+ *   - sendmsg and recvmsg (vectors, the source, MSG_TRUNC),
  *   - names, options, non-blocking connect/recv/accept, poll with a pipe,
  *     read/write on sockets, a socket shared with a forked child, SIGPIPE
  *     and EPIPE, a blocking recv interrupted by a signal (EINTR) whose
@@ -323,6 +324,31 @@ static void loopback(void)
 	CHECK_EQ(sys_connect(a, &pb, sizeof(pb)), 0);
 	CHECK_EQ(raw3(SYS_write, a, (long)"again", 5), 5);
 	CHECK_EQ(raw3(SYS_read, b, (long)buf, sizeof(buf)), 5);
+	/* sendmsg and recvmsg: a vector gathered into one datagram and
+	 * scattered back, the source named, a short vector truncating it. */
+	char p1[3] = "abc", p2[4] = "defg", r1[2], r2[16];
+	struct iovec sv[2] = { { p1, 3 }, { p2, 4 } };
+	struct msghdr sm = { .msg_name = &pb, .msg_namelen = sizeof(pb), .msg_iov = sv, .msg_iovlen = 2 };
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&sm, 0), 7);
+	struct iovec rv[2] = { { r1, 2 }, { r2, sizeof(r2) } };
+	struct sockaddr_in src;
+	struct msghdr rm = { .msg_name = &src, .msg_namelen = sizeof(src), .msg_iov = rv, .msg_iovlen = 2 };
+	CHECK_EQ(raw3(SYS_recvmsg, b, (long)&rm, 0), 7);
+	CHECK(memcmp(r1, "ab", 2) == 0 && memcmp(r2, "cdefg", 5) == 0, "recvmsg scattered the datagram");
+	CHECK_EQ(rm.msg_namelen, (socklen_t)sizeof(src));
+	CHECK_EQ(ntohs(src.sin_port), 4000);
+	CHECK_EQ(rm.msg_flags, 0);
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&sm, 0), 7);
+	struct iovec shortv = { r1, 2 };
+	struct msghdr tm = { .msg_iov = &shortv, .msg_iovlen = 1 };
+	CHECK_EQ(raw3(SYS_recvmsg, b, (long)&tm, 0), 2);
+	CHECK_EQ(tm.msg_flags, MSG_TRUNC);
+	CHECK_EQ(raw3(SYS_sendmsg, a, BAD_PTR, 0), -EFAULT);
+	struct iovec badv = { (void *)BAD_PTR, 10 };
+	struct msghdr bm = { .msg_name = &pb, .msg_namelen = sizeof(pb), .msg_iov = &badv, .msg_iovlen = 1 };
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&bm, 0), -EFAULT);
+	bm.msg_iovlen = 5000;
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&bm, 0), -EINVAL);
 	close(a);
 	close(b);
 
