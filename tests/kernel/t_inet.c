@@ -11,7 +11,8 @@
  *     tested here, the loopback's are);
  *   - accept: the host connects to our port 80;
  *   - the loopback interface: TCP and UDP to 127.0.0.1, ECONNREFUSED;
- *   - sendmsg and recvmsg (vectors, the source, MSG_TRUNC),
+ *   - sendmsg and recvmsg (vectors, the source, MSG_TRUNC), the interface
+ *     ioctls of ifconfig (SIOCGIFCONF, flags, address, mask, MTU, MAC),
  *   - names, options, non-blocking connect/recv/accept, poll with a pipe,
  *     read/write on sockets, a socket shared with a forked child, SIGPIPE
  *     and EPIPE, a blocking recv interrupted by a signal (EINTR) whose
@@ -26,6 +27,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -33,6 +35,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -518,6 +521,49 @@ static void interrupted_recv(void)
 	close(l);
 }
 
+/* The interface ioctls busybox's ifconfig makes: the list, then each
+ * interface's flags, address, mask, MTU and hardware address. */
+static void interfaces(void)
+{
+	int fd = (int)raw3(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+	struct ifconf ic = { .ifc_len = 0, .ifc_buf = NULL };
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), 0);
+	CHECK_EQ(ic.ifc_len, 2 * (int)sizeof(struct ifreq));
+	struct ifreq reqs[4];
+	ic.ifc_len = sizeof(reqs);
+	ic.ifc_req = reqs;
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), 0);
+	CHECK_EQ(ic.ifc_len, 2 * (int)sizeof(struct ifreq));
+	CHECK(strcmp(reqs[0].ifr_name, "lo") == 0 && strcmp(reqs[1].ifr_name, "eth0") == 0,
+	      "the interfaces: %s %s", reqs[0].ifr_name, reqs[1].ifr_name);
+	struct ifreq r;
+	memset(&r, 0, sizeof(r));
+	strcpy(r.ifr_name, "eth0");
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFADDR, (long)&r), 0);
+	CHECK_EQ(((struct sockaddr_in *)&r.ifr_addr)->sin_addr.s_addr, inet_addr("10.0.2.15"));
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFNETMASK, (long)&r), 0);
+	CHECK_EQ(((struct sockaddr_in *)&r.ifr_netmask)->sin_addr.s_addr, inet_addr("255.255.255.0"));
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFFLAGS, (long)&r), 0);
+	CHECK_EQ(r.ifr_flags & (IFF_UP | IFF_RUNNING), IFF_UP | IFF_RUNNING);
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFMTU, (long)&r), 0);
+	CHECK_EQ(r.ifr_mtu, 1500);
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFHWADDR, (long)&r), 0);
+	static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x58 };
+	CHECK(memcmp(r.ifr_hwaddr.sa_data, mac, 6) == 0, "eth0's MAC");
+	strcpy(r.ifr_name, "lo");
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFFLAGS, (long)&r), 0);
+	CHECK(r.ifr_flags & IFF_LOOPBACK, "lo is the loopback");
+	strcpy(r.ifr_name, "eth7");
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFADDR, (long)&r), -ENODEV);
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFADDR, BAD_PTR), -EFAULT);
+	ic.ifc_buf = (void *)BAD_PTR;
+	ic.ifc_len = 80;
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), -EFAULT);
+	ic.ifc_len = -1;
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), -EINVAL);
+	close(fd);
+}
+
 static void bad_inputs(void)
 {
 	CHECK_EQ(raw3(SYS_socket, AF_INET6, SOCK_STREAM, 0), -EAFNOSUPPORT);
@@ -598,6 +644,8 @@ int main(void)
 	console_for_messages();
 	phase("bad inputs");
 	bad_inputs();
+	phase("interfaces");
+	interfaces();
 	phase("loopback");
 	loopback();
 	phase("loopback bulk");

@@ -76,6 +76,13 @@ struct linux_msghdr {
 };
 _Static_assert(sizeof(struct linux_msghdr) == 28, "struct msghdr of 32-bit Linux");
 
+/* struct ifconf of SIOCGIFCONF (32-bit Linux: 8 bytes). */
+struct linux_ifconf {
+	int32_t len;
+	uint32_t buf;
+};
+_Static_assert(sizeof(struct linux_ifconf) == 8, "struct ifconf of 32-bit Linux");
+
 struct linux_sigaction {
 	uint32_t handler;
 	uint32_t flags;

@@ -92,6 +92,14 @@ struct linux_msghdr {
 };
 _Static_assert(sizeof(struct linux_msghdr) == 56, "struct msghdr of x86-64 Linux");
 
+/* struct ifconf of SIOCGIFCONF (x86-64 Linux: 16 bytes). */
+struct linux_ifconf {
+	int32_t len;
+	uint32_t pad;
+	uint64_t buf;
+};
+_Static_assert(sizeof(struct linux_ifconf) == 16, "struct ifconf of x86-64 Linux");
+
 /* The kernel's struct sigaction, of rt_sigaction. */
 struct linux_sigaction {
 	uint64_t handler;    /* SIG_DFL, SIG_IGN or the handler's address */
