@@ -298,7 +298,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: shell-jobctl test-slowpath ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: shell-net shell-jobctl test-slowpath ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -347,6 +347,12 @@ run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
 	$(PYTHON) tools/qemu.py run --user-net --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
 
+# make shell-net: the network of `make run` used from its shell: ifconfig,
+# wget, nc (client and server), httpd (tools/shell_net.py; make test runs it).
+shell-net: setup
+	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
+	$(PYTHON) tools/shell_net.py --build $(BUILD)
+
 # make shell-jobctl: the shell of `make run` driven through the serial port:
 # Ctrl-Z, jobs, bg, fg (tools/shell_jobctl.py; not part of make test).
 shell-jobctl: setup
@@ -376,6 +382,7 @@ test: setup
 		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory shell-net)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory ARCH=sh4 test)
 
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
