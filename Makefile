@@ -343,6 +343,14 @@ demo: setup
 # net-rtl-* tests and bench_eth again over the RTL8139.
 NET_MODELS := virtio,rtl8139
 
+# The file service's configuration (docs/fs.md, "Configurations"): one,
+# split (the default), klt. MYRMEX_FSCONF=klt make test ... (or FSCONF=klt)
+# has the test init start the file manager so, and the POSIX boots give
+# sysinit the boot argument fsconf=klt.
+FSCONF ?= $(MYRMEX_FSCONF)
+FSCONF_OPT := $(if $(FSCONF),-fsconf=$(FSCONF))
+export MYRMEX_FSCONF := $(FSCONF)
+
 # TESTS="t_hello t_mmap" runs a subset of the booted tests (and leaves the
 # POSIX suite out; `make posix-suite` runs that alone).
 test: setup
@@ -354,7 +362,7 @@ test: setup
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
 		--log $(BUILD)/test/kernel.log --net --net-model $(NET_MODELS) \
-		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
+		--init "$(BUILD)/tests/kernel/testinit $(FSCONF_OPT) $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
 

@@ -2,8 +2,9 @@
  * fileman: the file manager server. The init starts it with the server
  * right, after the disk driver:
  *
- *     fileman [cache MiB]
+ *     fileman [cache MiB] [one|split|klt]
  *
+ * The last argument is the configuration (fsconf.h; default split).
  * It registers MYRMEX_COREID_FS at once (early callers wait in its queue),
  * waits for the disk driver, mounts the ext2 file system on the disk through
  * its block cache, and serves the file protocol (include/myrmex/fs.h)
@@ -13,6 +14,8 @@
  */
 /* server-libraries: servers/fs/ext2 */
 #include "fileman.h"
+#include "fsconf.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -98,8 +101,12 @@ int main(int argc, char **argv)
 		fm_log("registserver(%u): error %ld", MYRMEX_COREID_FS, -r);
 		return 1;
 	}
+	if (fsconf_parse(argc > 2 ? argv[2] : NULL) < 0)
+		fm_log("unknown configuration '%s': serving as %s", argv[2], fsconf_name());
+	fm_lock();   /* the disk calls of the mount let it go (lock.h) */
 	mount_disk(cache_chunks(argc, argv));
+	fm_unlock();
 	if (fm_fs_state == 0 && writeback_start() < 0)
 		fm_log("cannot start the write-back thread: dirty blocks wait for sync or shutdown");
-	server_run(&fm_server);
+	fsconf_serve(&fm_server);
 }
