@@ -280,7 +280,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: shell-jobctl test-slowpath ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: shell-jobctl test-slowpath test-fsconf ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -365,6 +365,7 @@ test: setup
 		--init "$(BUILD)/tests/kernel/testinit $(FSCONF_OPT) $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory test-fsconf)
 
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
@@ -381,6 +382,26 @@ test-slowpath: setup
 		--log $(BUILD)/test/kernel-slowpath.log \
 		--init "$(BUILD)/tests/kernel/testinit $(SLOWPATH_TESTS)" --modules $(TEST_MODULES) \
 		--posix $(BUILD)
+
+# The file-system tiers and the POSIX suite again in each other
+# configuration of the file service (docs/fs.md, "Configurations"), each on
+# fresh images: make test runs it after the slow-path run.
+FSCONF_CONFIGS := klt
+FSCONF_TESTS := fs* pm* posix-calls omf* mmap-file console-file disk-not-client
+test-fsconf: setup
+	@$(MAKE) --no-print-directory all
+	@for conf in $(FSCONF_CONFIGS); do \
+		echo "== file service configuration $$conf"; \
+		$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB) && \
+		$(PYTHON) tools/mkfsimage.py tests $(BUILD)/test && \
+		MYRMEX_FSCONF=$$conf MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello \
+		$(PYTHON) tools/run_tests.py --no-panic-checks --kernel $(KERNEL_BIN) \
+			$(addprefix --disk ,$(TEST_DISKS)) \
+			--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
+			--log $(BUILD)/test/kernel-$$conf.log \
+			--init "$(BUILD)/tests/kernel/testinit -fsconf=$$conf $(FSCONF_TESTS)" \
+			--modules $(TEST_MODULES) --posix $(BUILD) || exit 1; \
+	done
 
 # The system-call fuzzer alone (tests/kernel/t_fuzz.c, docs/testing.md): the
 # test init runs only its `fuzz` entry, with SEED (default: the date, in

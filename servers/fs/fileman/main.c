@@ -101,8 +101,11 @@ int main(int argc, char **argv)
 		fm_log("registserver(%u): error %ld", MYRMEX_COREID_FS, -r);
 		return 1;
 	}
-	if (fsconf_parse(argc > 2 ? argv[2] : NULL) < 0)
-		fm_log("unknown configuration '%s': serving as %s", argv[2], fsconf_name());
+	/* The configuration: our second argument, else the boot's (svcman
+	 * hands sysinit's fsconf=<name> down as FSCONF). */
+	const char *conf = argc > 2 ? argv[2] : getenv("FSCONF");
+	if (fsconf_parse(conf) < 0)
+		fm_log("unknown configuration '%s': serving as %s", conf, fsconf_name());
 	fm_lock();   /* the disk calls of the mount let it go (lock.h) */
 	mount_disk(cache_chunks(argc, argv));
 	fm_unlock();

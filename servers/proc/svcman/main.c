@@ -2,7 +2,10 @@
  * svcman: the service manager (docs/services.md). sysinit starts it first,
  * with every right and the power to give devices (MYRMEX_SPAWN_MANAGER):
  *
- *     svcman [table]        (table: a boot module, default services.conf)
+ *     svcman [table [fsconf=<name>]]   (table: a boot module, default services.conf)
+ *
+ * fsconf=<name>, sysinit's boot argument (the file service's configuration,
+ * docs/fs.md), reaches every service as FSCONF=<name> in its environment.
  *
  * It starts the table's services in order, each with the server right,
  * exactly the call rights its `calls` names and its device, and waits until
@@ -41,7 +44,8 @@
 
 static struct svc_table table;
 static volatile sig_atomic_t stopping;
-static char *const service_env[] = { "HOME=/", NULL };
+static char fsconf_env[32];
+static char *service_env[] = { "HOME=/", NULL, NULL };
 
 static void on_term(int sig)
 {
@@ -207,6 +211,10 @@ static int read_table(const char *module)
 int main(int argc, char **argv)
 {
 	const char *module = argc > 1 ? argv[1] : "services.conf";
+	if (argc > 2 && strncmp(argv[2], "fsconf=", 7) == 0) {
+		snprintf(fsconf_env, sizeof fsconf_env, "FSCONF=%s", argv[2] + 7);
+		service_env[1] = fsconf_env;
+	}
 	if (read_table(module) < 0)
 		return 1;
 	struct sigaction sa = { .sa_handler = on_term };   /* no SA_RESTART: waitpid stops */
