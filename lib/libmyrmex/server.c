@@ -87,7 +87,13 @@ static int64_t dispatch(const struct server *s, struct server_request *rq)
 	const volatile struct myrmex_frame *f = rq->frame;
 	for (unsigned i = 0; i < 8; i++)
 		rq->in[i] = f->arg[i];
-	const struct server_op *op = rq->d.opcode < s->nops ? &s->ops[rq->d.opcode] : NULL;
+	const struct server_op *ops = s->ops;
+	uint32_t nops = s->nops;
+	if (s->also_ops && rq->d.coreid == s->also_coreid) {
+		ops = s->also_ops;   /* the second protocol (server.h) */
+		nops = s->also_nops;
+	}
+	const struct server_op *op = rq->d.opcode < nops ? &ops[rq->d.opcode] : NULL;
 	if (!op || !op->run)
 		return -ENOSYS;
 	if ((op->flags & SERVER_KERNEL_ONLY) && rq->d.origin != MYRMEX_ORIGIN_KERNEL)

@@ -96,6 +96,12 @@ struct server {
 	/* The result of one of the server's own callasync calls. Without it,
 	 * results are logged and dropped. */
 	void (*result)(const struct myrmex_delivery *d);
+	/* Optional: a second protocol on the same queue (a server that also
+	 * registered also_coreid with MYRMEX_REGIST_MORE): requests the
+	 * kernel routed by that coreid are looked up in also_ops. */
+	uint32_t also_coreid;
+	const struct server_op *also_ops;
+	uint32_t also_nops;
 };
 
 /* Serves forever: get, dispatch, reply. Errors of get are logged and

@@ -6,7 +6,9 @@
  *   one    one thread, answering the time calls too (MINIX's FS)
  *   split  one thread; the time server answers the time calls (the default)
  *   klt    FSCONF_THREADS kernel threads, each waiting in get() on the one
- *          request queue, blocking in the kernel on its own disk calls
+ *          request queue, blocking in the kernel on its own disk calls;
+ *          the time calls answered here too (paper 003's multi-threaded
+ *          server)
  *
  * It comes as the file manager's second argument (`fileman 64 klt`), which
  * the service manager adds from sysinit's boot argument `fsconf=<name>`.
@@ -31,5 +33,9 @@ const char *fsconf_name(void);
 /* Serves s as the configuration says: one thread, or FSCONF_THREADS (all
  * that could be made). Never returns. */
 __attribute__((noreturn)) void fsconf_serve(const struct server *s);
+
+/* timecalls.c: in one and klt, registers the time service's coreid as our
+ * second one and starts its clock and alarm thread. 0 or -errno. */
+int timecalls_start(void);
 
 #endif

@@ -12,7 +12,7 @@
  * file system it stays up and answers every call with the reason (-EUCLEAN
  * for a corrupt one, -ENODEV without a disk), so that no client hangs.
  */
-/* server-libraries: servers/fs/ext2 */
+/* server-libraries: servers/fs/ext2 servers/time/timesvc */
 #include "fileman.h"
 #include "fsconf.h"
 #include "lock.h"
@@ -106,6 +106,9 @@ int main(int argc, char **argv)
 	const char *conf = argc > 2 ? argv[2] : getenv("FSCONF");
 	if (fsconf_parse(conf) < 0)
 		fm_log("unknown configuration '%s': serving as %s", conf, fsconf_name());
+	int err = timecalls_start();
+	if (err < 0)
+		fm_log("%s: cannot answer the time calls (error %d)", fsconf_name(), -err);
 	fm_lock();   /* the disk calls of the mount let it go (lock.h) */
 	mount_disk(cache_chunks(argc, argv));
 	fm_unlock();

@@ -10,6 +10,7 @@
  */
 #include "fileman.h"
 #include "lock.h"
+#include "../../time/timesvc/timesvc.h"
 
 static const struct server_op ops[] = {
 	[FS_OPEN] = { do_open, 0 },
@@ -61,6 +62,17 @@ static const struct server_op ops[] = {
 	[FS_RECVFROM] = { do_recvfrom, FM_NO_DISK },
 };
 
+/* The time protocol, for requests routed by MYRMEX_COREID_TIME (served in
+ * one and klt, timecalls.c): no disk, no gate. */
+#define FM_TIME (FM_NO_DISK | FM_NO_GATE)
+static const struct server_op time_ops[] = {
+	[TIME_GET] = { do_get, FM_TIME },
+	[TIME_GETRES] = { do_getres, FM_TIME },
+	[TIME_SLEEP] = { do_sleep, FM_TIME },
+	[TIME_CANCEL] = { do_time_cancel, SERVER_KERNEL_ONLY | FM_TIME },
+	[TIME_STATS] = { do_time_stats, FM_TIME },
+};
+
 /* Results of our own calls come outside any request: under the lock too. */
 static void result_locked(const struct myrmex_delivery *d)
 {
@@ -76,4 +88,7 @@ const struct server fm_server = {
 	.check = request_check,
 	.handled = request_handled,
 	.result = result_locked,
+	.also_coreid = MYRMEX_COREID_TIME,
+	.also_ops = time_ops,
+	.also_nops = SERVER_NOPS(time_ops),
 };

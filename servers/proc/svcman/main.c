@@ -26,6 +26,7 @@
 #include "svcman.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,6 +46,23 @@
 static struct svc_table table;
 static volatile sig_atomic_t stopping;
 static char fsconf_env[32];
+static const char *fsconf = "split";   /* the file service's configuration */
+
+/* Whether s runs in this configuration (its fsconf= list names it). */
+static bool runs_here(const struct service *s)
+{
+	if (!s->fsconf[0])
+		return true;
+	size_t n = strlen(fsconf);
+	for (const char *p = s->fsconf;;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && strncmp(p, fsconf, n) == 0)
+			return true;
+		if (!p[len])
+			return false;
+		p += len + 1;
+	}
+}
 static char *service_env[] = { "HOME=/", NULL, NULL };
 
 static void on_term(int sig)
@@ -214,12 +232,17 @@ int main(int argc, char **argv)
 	if (argc > 2 && strncmp(argv[2], "fsconf=", 7) == 0) {
 		snprintf(fsconf_env, sizeof fsconf_env, "FSCONF=%s", argv[2] + 7);
 		service_env[1] = fsconf_env;
+		fsconf = argv[2] + 7;
 	}
 	if (read_table(module) < 0)
 		return 1;
 	struct sigaction sa = { .sa_handler = on_term };   /* no SA_RESTART: waitpid stops */
 	sigaction(SIGTERM, &sa, NULL);
 	for (unsigned i = 0; i < table.n; i++) {
+		if (!runs_here(&table.s[i])) {
+			myrmex_log("svcman", "%s: not in configuration %s", table.s[i].name, fsconf);
+			continue;
+		}
 		if (start(&table.s[i]) < 0) {
 			stop_all();
 			return 1;

@@ -31,6 +31,7 @@ struct service {
 	char args[SVC_ARGS_MAX][SVC_ARG_LEN];
 	unsigned nargs;
 	enum svc_restart restart;
+	char fsconf[SVC_ARG_LEN];      /* "": always; else the configurations it runs in */
 	/* State. */
 	long pid;                      /* 0 when not running */
 	unsigned restarts;             /* in a row (reset once it has lived a while) */
