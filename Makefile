@@ -386,7 +386,7 @@ test-slowpath: setup
 # The file-system tiers and the POSIX suite again in each other
 # configuration of the file service (docs/fs.md, "Configurations"), each on
 # fresh images: make test runs it after the slow-path run.
-FSCONF_CONFIGS := one klt
+FSCONF_CONFIGS := one ult klt
 FSCONF_TESTS := fs* pm* posix-calls omf* mmap-file console-file disk-not-client
 test-fsconf: setup
 	@$(MAKE) --no-print-directory all

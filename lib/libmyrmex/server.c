@@ -116,6 +116,30 @@ static void other_delivery(const struct server *s, const struct myrmex_delivery 
 		myrmex_log(s->name, "unexpected delivery of kind %u dropped", d->kind);
 }
 
+void server_deliver_other(const struct server *s, const struct myrmex_delivery *d)
+{
+	other_delivery(s, d);
+}
+
+void server_serve_one(const struct server *s, struct server_request *rq)
+{
+	rq->frame = (struct myrmex_frame *)(uintptr_t)(rq->d.control + rq->d.frame);
+	rq->out_mask = 0;
+	rq->claimed = false;
+	rq->mapped = 0;
+	rq->data = NULL;
+	rq->data_size = 0;
+	int64_t status = dispatch(s, rq);
+	if (s->handled)
+		s->handled(rq, status);
+	if (status == SERVER_LATER)
+		return;
+	reply_fill(rq, status);
+	myrmex_reply(s->name, &rq->d, status);
+	if (s->replied)
+		s->replied(rq, status);
+}
+
 void server_run(const struct server *s)
 {
 	/* The request answered last, returned by the next get(). */

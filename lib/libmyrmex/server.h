@@ -108,6 +108,14 @@ struct server {
  * retried after a millisecond. Never returns. */
 __attribute__((noreturn)) void server_run(const struct server *s);
 
+/* For a server that runs its own loop around get() (the file manager's
+ * user-level threads): serve_one takes request rq apart (rq->d as get
+ * delivered it), runs its handler and returns it at once with its reply
+ * (myrmex_reply) unless it was parked; deliver_other passes a delivery
+ * that is not a request to the callbacks. */
+void server_serve_one(const struct server *s, struct server_request *rq);
+void server_deliver_other(const struct server *s, const struct myrmex_delivery *d);
+
 /* Sets result word i (0..7) of rq. */
 void server_out(struct server_request *rq, unsigned i, uint64_t v);
 /* Marks words 0..n-1 as results and returns them (SERVER_OUT). */

@@ -21,6 +21,7 @@
  * driver write our cache to any sector.
  */
 #include "fileman.h"
+#include "fsconf.h"
 #include "lock.h"
 
 #include <errno.h>
@@ -61,7 +62,7 @@ static int64_t call_on(struct myrmex_ctl_header *h, uint32_t opcode,
 	 * serve meanwhile; nothing of ours but h, and the chunk the caller
 	 * marked busy, is held across. */
 	struct fm_held held = fm_unlock_for_disk();
-	long r = myrmex_callsync(h);
+	long r = ult_active() ? ult_call(h) : myrmex_callsync(h);
 	fm_relock_after_disk(held);
 	if (r < 0) {
 		*refused = r == -EINVAL;

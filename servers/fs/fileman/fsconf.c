@@ -17,6 +17,7 @@ static const char *const names[] = {
 	[FSCONF_SPLIT] = "split",
 	[FSCONF_ONE] = "one",
 	[FSCONF_KLT] = "klt",
+	[FSCONF_ULT] = "ult",
 };
 
 int fsconf_parse(const char *word)
@@ -43,6 +44,8 @@ static void serve_thread(void *s)
 
 void fsconf_serve(const struct server *s)
 {
+	if (fsconf == FSCONF_ULT)
+		ult_serve(s);
 	if (fsconf == FSCONF_KLT) {
 		static struct myrmex_thread threads[FSCONF_THREADS - 1];
 		unsigned made = 1;

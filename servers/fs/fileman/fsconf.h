@@ -9,6 +9,9 @@
  *          request queue, blocking in the kernel on its own disk calls;
  *          the time calls answered here too (paper 003's multi-threaded
  *          server)
+ *   ult    one kernel thread running every request on a user-level thread
+ *          of its own (ult.c); a disk call is made asynchronously and parks
+ *          its thread while others run; the time calls answered here too
  *
  * It comes as the file manager's second argument (`fileman 64 klt`), which
  * the service manager adds from sysinit's boot argument `fsconf=<name>`.
@@ -18,7 +21,7 @@
 
 #include <server.h>
 
-enum fsconf { FSCONF_SPLIT, FSCONF_ONE, FSCONF_KLT };
+enum fsconf { FSCONF_SPLIT, FSCONF_ONE, FSCONF_KLT, FSCONF_ULT };
 
 #define FSCONF_THREADS 8u              /* serving threads in klt */
 #define FSCONF_STACK (256u * 1024)     /* each one's stack */
@@ -33,6 +36,18 @@ const char *fsconf_name(void);
 /* Serves s as the configuration says: one thread, or FSCONF_THREADS (all
  * that could be made). Never returns. */
 __attribute__((noreturn)) void fsconf_serve(const struct server *s);
+
+/* ult.c: the user-level threads. ult_serve runs the scheduler loop;
+ * ult_active: a user-level thread runs now (not the scheduler, not before
+ * serving); ult_call: callasync of h, the thread parked until its result
+ * (then 0, the result in h as after callsync) or -errno of callasync;
+ * ult_park: parked until ult_wake_all (fm_wait and fm_wake_all). */
+#include <myrmex.h>
+__attribute__((noreturn)) void ult_serve(const struct server *s);
+bool ult_active(void);
+long ult_call(struct myrmex_ctl_header *h);
+void ult_park(void);
+void ult_wake_all(void);
 
 /* timecalls.c: in one and klt, registers the time service's coreid as our
  * second one and starts its clock and alarm thread. 0 or -errno. */

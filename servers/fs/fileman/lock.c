@@ -9,6 +9,7 @@
  * Both use the kernel's futex calls, which block the calling thread only.
  */
 #include "fileman.h"
+#include "fsconf.h"
 #include "lock.h"
 
 #include <limits.h>
@@ -70,7 +71,10 @@ void fm_wait(void)
 	int seq = __atomic_load_n(&wake_seq, __ATOMIC_ACQUIRE);
 	holder = NULL;
 	fm_unlock();
-	myrmex_futex_wait(&wake_seq, seq, -1);
+	if (ult_active())
+		ult_park();   /* the other user-level threads run meanwhile (ult.c) */
+	else
+		myrmex_futex_wait(&wake_seq, seq, -1);
 	fm_lock();
 	holder = me;
 	fm_fs.dev.ctx = ctx;
@@ -80,6 +84,7 @@ void fm_wake_all(void)
 {
 	__atomic_add_fetch(&wake_seq, 1, __ATOMIC_RELEASE);
 	myrmex_futex_wake(&wake_seq, INT_MAX);
+	ult_wake_all();
 }
 
 struct fm_held fm_unlock_for_disk(void)

@@ -1,6 +1,6 @@
 /*
  * timecalls.c - the time calls answered by the file manager itself, in the
- * configurations where no time server runs (fsconf.h: one, klt; paper
+ * configurations where no time server runs (fsconf.h: one, klt, ult; paper
  * 003's one server and multi-threaded server). The time service is the
  * time server's own library (servers/time/timesvc): the same clocks,
  * sleeps and counters, with its alarm thread; the file manager registers
