@@ -29,8 +29,12 @@
  * Deliveries that are not requests go to callbacks: interrupts (drivers)
  * and results of the server's own asynchronous calls.
  *
- * One thread runs server_run; server_reply_later may be called from any
- * thread of the server (each parked request once).
+ * One thread runs server_run, or several on the one queue (each request's
+ * state lives on its thread's stack; the server then keeps its own state
+ * behind a lock, as the file manager does, docs/fs.md); server_reply_later
+ * may be called from any thread of the server (each parked request once).
+ * A server with a loop of its own (user-level threads) serves each request
+ * with server_serve_one instead.
  */
 #ifndef MYRMEX_SERVER_H
 #define MYRMEX_SERVER_H
