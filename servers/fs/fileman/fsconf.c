@@ -1,12 +1,14 @@
 /*
  * fsconf.c - the configuration the file manager runs in (fsconf.h): its
  * name from the command line, and the serving threads of klt. Each runs
- * the server library's loop (server_run keeps all of its state on the
- * thread's stack); the lock (lock.h) lets only one run file-manager code
- * at a time, and any of them may take any request.
+ * a loop around get() that takes the turn first (lock.h: requests reach
+ * the lock in the queue's order) and serves with server_serve_one; the
+ * lock lets only one run file-manager code at a time, and any of them may
+ * take any request.
  */
 #include "fileman.h"
 #include "fsconf.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <string.h>
@@ -37,9 +39,32 @@ const char *fsconf_name(void)
 	return names[fsconf];
 }
 
+/* A klt thread: takes the turn, a delivery, and serves it (the reply at
+ * once: riding on the next get() would wait for the turn). */
+static __attribute__((noreturn)) void serve_loop(const struct server *s)
+{
+	for (;;) {
+		struct server_request rq;
+		fm_turn_take();
+		long r = myrmex_get(NULL, &rq.d);
+		if (r < 0 || rq.d.kind != MYRMEX_DELIVERY_REQUEST) {
+			fm_turn_give();
+			if (r < 0) {
+				fm_log("get: %ld", r);
+				myrmex_sleep_ns(1000000);
+			} else {
+				server_deliver_other(s, &rq.d);
+			}
+			continue;
+		}
+		fm_turn_pass(&rq);
+		server_serve_one(s, &rq);
+	}
+}
+
 static void serve_thread(void *s)
 {
-	server_run(s);
+	serve_loop(s);
 }
 
 void fsconf_serve(const struct server *s)
@@ -58,6 +83,7 @@ void fsconf_serve(const struct server *s)
 			made++;
 		}
 		fm_log("klt: %u threads serve", made);
+		serve_loop(s);
 	}
 	server_run(s);
 }

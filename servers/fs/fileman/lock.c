@@ -18,10 +18,12 @@ static volatile int lock_word;
 static volatile int wake_seq;
 static const struct server_request *volatile holder;   /* whose request holds it */
 
-/* The gate: exclusive holder, shared holders, exclusive waiters (who go
- * before new shared ones, so a stream of reads cannot starve a write). */
+/* The gate: exclusive holder, shared holders; requests go in strictly in
+ * the order they took the lock (a ticket each), so a stream of reads
+ * cannot starve a write, nor a write the reads behind it. */
 static bool gate_exclusive;
-static unsigned gate_shared, gate_waiting;
+static unsigned gate_shared;
+static uint64_t next_ticket, next_admit;   /* gate admission, first come first in */
 
 /* Descriptions being read through by a shared handler, by request: at
  * most one entry per serving thread. */
@@ -38,25 +40,57 @@ static struct mode {
 	uint32_t flags;
 } modes[MODES];
 
-void fm_lock(void)
+static void word_lock(volatile int *w)
 {
-	int c = __sync_val_compare_and_swap(&lock_word, 0, 1);
+	int c = __sync_val_compare_and_swap(w, 0, 1);
 	if (c == 0)
 		return;
 	if (c != 2)
-		c = __atomic_exchange_n(&lock_word, 2, __ATOMIC_ACQUIRE);
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
 	while (c != 0) {
-		myrmex_futex_wait(&lock_word, 2, -1);
-		c = __atomic_exchange_n(&lock_word, 2, __ATOMIC_ACQUIRE);
+		myrmex_futex_wait(w, 2, -1);
+		c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
 	}
+}
+
+static void word_unlock(volatile int *w)
+{
+	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
+		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+		myrmex_futex_wake(w, 1);
+	}
+}
+
+void fm_lock(void)
+{
+	word_lock(&lock_word);
 }
 
 void fm_unlock(void)
 {
-	if (__atomic_fetch_sub(&lock_word, 1, __ATOMIC_RELEASE) != 1) {
-		__atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
-		myrmex_futex_wake(&lock_word, 1);
-	}
+	word_unlock(&lock_word);
+}
+
+/* The turn at get() (klt, fsconf.c): one thread at a time takes a request
+ * and holds the turn until it holds the lock, so requests reach the lock
+ * in the order they reached the queue (a pipe's parked reads are answered
+ * in that order). */
+static volatile int turn_word;
+static const struct server_request *volatile turn_owner;
+
+void fm_turn_take(void)
+{
+	word_lock(&turn_word);
+}
+
+void fm_turn_give(void)
+{
+	word_unlock(&turn_word);
+}
+
+void fm_turn_pass(const struct server_request *rq)
+{
+	turn_owner = rq;
 }
 
 bool fm_lock_held_by(const struct server_request *rq)
@@ -162,30 +196,45 @@ static uint32_t mode_take(const struct server_request *rq)
 	return 0;
 }
 
+/* Whether rq may go through the gate now: exclusive, when nobody is in;
+ * shared, beside other shared ones, and for a read-type operation when no
+ * other holds its description's turn (*f: that description; two reads
+ * through one description take turns, as each moves its offset from what
+ * it found at the start; looked up again each time, as the descriptor may
+ * have been closed meanwhile). */
+static bool admissible(const struct server_request *rq, uint32_t flags,
+                       const struct open_file **f)
+{
+	if (!(flags & FM_SHARED))
+		return !gate_exclusive && gate_shared == 0;
+	*f = offset_owner(rq, flags);
+	return !gate_exclusive && !(*f && claimed(*f));
+}
+
 void fm_request_begin(struct server_request *rq, uint32_t flags)
 {
 	fm_lock();
 	holder = rq;
-	if (flags & FM_NO_GATE) {
-		;
-	} else if (flags & FM_SHARED) {
-		while (gate_exclusive || gate_waiting)
+	if (turn_owner == rq) {   /* in the lock: the next thread may get() */
+		turn_owner = NULL;
+		fm_turn_give();
+	}
+	if (!(flags & FM_NO_GATE)) {
+		/* Admitted in the order they took the lock (the turn keeps that
+		 * the queue's order): a pipe's parked reads keep theirs. */
+		uint64_t ticket = next_ticket++;
+		const struct open_file *f = NULL;
+		while (ticket != next_admit || !admissible(rq, flags, &f))
 			fm_wait();
-		gate_shared++;
-		/* Two reads through one description take turns: each moves its
-		 * offset from what it found at the start. Looked up again after
-		 * each wait: the descriptor may have been closed meanwhile. */
-		const struct open_file *f;
-		while ((f = offset_owner(rq, flags)) && claimed(f))
-			fm_wait();
-		if (f)
-			claim_add(rq, f);
-	} else {
-		gate_waiting++;
-		while (gate_exclusive || gate_shared)
-			fm_wait();
-		gate_waiting--;
-		gate_exclusive = true;
+		next_admit++;
+		if (flags & FM_SHARED) {
+			gate_shared++;
+			if (f)
+				claim_add(rq, f);
+		} else {
+			gate_exclusive = true;
+		}
+		fm_wake_all();   /* the next ticket may go in beside us */
 	}
 	mode_set(rq, flags);
 }

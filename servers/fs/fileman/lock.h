@@ -17,9 +17,10 @@
  * create, a rename, a truncate, an unlink, a close, an exit...) holds it
  * exclusively; a read-only one (read, pread, fstat, readdir, lseek) shares
  * it with the others of its kind, so their disk waits overlap; the time
- * calls and the counters need no gate at all and are answered while any
- * handler waits for the disk. Two reads through one description (its
- * offset) take turns (fm_claim_description).
+ * calls need no gate at all and are answered while any handler waits for
+ * the disk. Requests go through the gate in the order they took the lock
+ * (first come, first in). Two reads through one description (its offset)
+ * take turns.
  *
  * Lock order: the gate, then a description, then a cache chunk; the lock
  * itself is the innermost and is never held by a thread that sleeps in the
@@ -46,6 +47,13 @@ void fm_unlock(void);
 /* Whether the calling thread's request rq holds the lock (rq is on that
  * thread's stack, so no other thread can name it). */
 bool fm_lock_held_by(const struct server_request *rq);
+
+/* klt's turn at get() (fsconf.c): taken before get(), given back at once
+ * when what came is no request, else passed to the request (fm_turn_pass)
+ * and given back by fm_request_begin once the request holds the lock. */
+void fm_turn_take(void);
+void fm_turn_give(void);
+void fm_turn_pass(const struct server_request *rq);
 
 /* Called with the lock held: lets it go until fm_wake_all is called by
  * some other thread, then takes it again. The caller re-checks its
