@@ -446,7 +446,9 @@ posix-suite: setup
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.
 # Then the POSIX boot, on both (tools/bench_posix.py); MYRMEX_BENCH_ONLY=posix runs
-# only that, MYRMEX_BENCH_ONLY=benchinit only the others.
+# only that, MYRMEX_BENCH_ONLY=benchinit only the others. The file service's
+# configurations (tools/bench_fsconf.py, Myrmex only): MYRMEX_BENCH_ONLY=fsconf,
+# MYRMEX_FSCONF_CONFIGS=one,klt for some of them.
 bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
 		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)

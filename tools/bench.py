@@ -20,7 +20,9 @@ With --posix-init, the POSIX boot follows (tools/bench_posix.py: static programs
 by sysinit from an ext2 disk, on Myrmex and on Linux); its records, in
 <out>/posix-boot/results.jsonl, are merged in. With --fmap-dir, the On-Memory File boot
 follows (tools/bench_fmap.py, issue 6); its records, in <out>/fmap-boot/results.jsonl,
-are merged in too. MYRMEX_BENCH_ONLY=posix, =fmap or =benchinit runs only that part;
+are merged in too, and so are those of the file service's configurations
+(tools/bench_fsconf.py, issue 19, with --posix-init: <out>/fsconf-boot/results.jsonl).
+MYRMEX_BENCH_ONLY=posix, =fmap, =fsconf or =benchinit runs only that part;
 the rows of the parts not run are those of their last run.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
@@ -45,8 +47,8 @@ MODES = {
     "native": {"metric": "cycles", "unit": "cycles"},
 }
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
-ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap or =benchinit: run only that part
-PARTS = ("benchinit", "posix", "fmap")
+ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =fsconf or =benchinit: run only that part
+PARTS = ("benchinit", "posix", "fmap", "fsconf")
 FMAP_SUITES = ("fmap", "fmap-postmark", "fmap-bonnie")   # tools/bench_fmap.py's
 DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE
 PANIC_GRACE = 10    # seconds of panic dump before QEMU is killed
@@ -472,7 +474,7 @@ def parts_wanted(args):
     """The parts to run: benchinit's boots, with --posix-init the POSIX boot, with
     --fmap-dir the OMF boot; MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises
     ValueError on a bad value."""
-    parts = [p for p in PARTS if (p != "posix" or args.posix_init) and
+    parts = [p for p in PARTS if (p not in ("posix", "fsconf") or args.posix_init) and
              (p != "fmap" or args.fmap_dir)]
     only = os.environ.get(ONLY_ENV, "").strip().lower()
     if not only:
@@ -486,7 +488,7 @@ def earlier_records(args):
     """The Myrmex records of benchinit's boots from the last results.jsonl (for a
     run of the POSIX part alone)."""
     return [r for r in read_other_os(os.path.join(args.out, "results.jsonl"))
-            if r.get("os") == "myrmex" and r.get("suite") != "posix" and
+            if r.get("os") == "myrmex" and r.get("suite") not in ("posix", "fsconf") and
             r.get("suite") not in FMAP_SUITES]
 
 
@@ -542,6 +544,7 @@ def publish(args, records, results, notes=(), show=False):
     other = read_other_os(os.path.join(args.out, "results.linux.jsonl"))
     other += read_other_os(os.path.join(args.out, "posix-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "fmap-boot", "results.jsonl"))
+    other += read_other_os(os.path.join(args.out, "fsconf-boot", "results.jsonl"))
     write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
     report = render_report(records + other, results, qemu.qemu_version(), notes)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
@@ -600,8 +603,21 @@ def main(argv=None):
         fmap_notes = ["The OMF boot was not run (%s=%s): its rows are those of its "
                       "last run." % (ONLY_ENV, parts[0])]
     posix_notes += fmap_notes
+    fsconf_failed = False
+    if "fsconf" in parts:
+        import bench_fsconf  # noqa: E402  (tools/bench_fsconf.py; it imports us)
+        try:
+            fsconf_results, fsconf_notes, fsconf_failed = bench_fsconf.run_part(args)
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        header = header or fsconf_results
+        posix_notes += fsconf_notes
+    elif args.posix_init:
+        posix_notes.append("The fsconf boots were not run (%s=%s): their rows are those "
+                           "of their last run." % (ONLY_ENV, parts[0]))
     publish(args, records, header, linux_notes + posix_notes, show=True)
-    failed = posix_failed or fmap_failed
+    failed = posix_failed or fmap_failed or fsconf_failed
     for note in posix_notes:
         warn(note.replace("**", ""))
     for r in results:
