@@ -3,7 +3,9 @@
 #   make          build the kernel, the user programs, tests and benchmarks
 #   make run      boot Myrmex in QEMU to a busybox shell on the serial console
 #   make demo     boot the demo init (the mechanisms one by one), then power off
-#   make test     host unit tests + booted integration tests: "N passed, N failed"
+#   make test     host unit tests + booted integration tests: "N passed, N failed",
+#                 then the file service's other configurations (make test-fsconf)
+#                 and the SH-4 port's tests (make ARCH=sh4 test, mk/arch-sh4.mk)
 #   make fuzz     the system-call fuzzer, one long seeded round (SEED= ROUNDS= PROCS=)
 #   make bench    benchmarks under TCG -icount (instructions) and normally (cycles)
 #   make clean
@@ -16,6 +18,12 @@ ARCH         := x86_64
 PYTHON       := python3
 # `make` alone builds everything (the first rule below is not `all`).
 .DEFAULT_GOAL := all
+
+# The SH-4 port has rules of its own (mk/arch-sh4.mk, docs/sh4.md); the
+# rest of this file is the x86-64 build.
+ifeq ($(ARCH),sh4)
+include mk/arch-sh4.mk
+else
 
 # ---------------------------------------------------------------- kernel --
 KCC          := gcc
@@ -181,7 +189,7 @@ BENCH_POSIX_BINS := $(patsubst bench/posix/%.c,$(BUILD)/bench/posix/%,$(wildcard
 $(BUILD)/bench/posix/exit0: bench/posix/exit0.c
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) $< -o $@
-$(BUILD)/bench/posix/%: bench/posix/%.c bench/posix/posix.h bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
+$(BUILD)/bench/posix/%: bench/posix/%.c $(wildcard bench/posix/*.h) bench/bench_stats.c bench/bench.h $(LIBMYRMEX)
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
 
@@ -234,7 +242,18 @@ $(BUILD)/servers/%: $$(wildcard servers/*/$$*/*.c) $$(wildcard servers/*/$$*/*.h
 		$$(foreach d,$$(call server_libs,$$*),$$(wildcard $$(d)/*.c $$(d)/*.h)) \
 		$(wildcard include/myrmex/*.h) $(LIBMYRMEX)
 	@mkdir -p $(dir $@)
-	$(UCC) $(USER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) -o $@
+	$(UCC) $(USER_CFLAGS) $(SERVER_CFLAGS) $(filter %.c,$^) $(LIBMYRMEX) $(SERVER_LIBS) -o $@
+# lwIP for the TCP/IP server (servers/net/tcpip): Debian's source package,
+# fetched from apt's mirror, checked and built by tools/build_lwip.py with the
+# server's configuration (servers/net/tcpip/port); never kept in the tree.
+LWIP_DIR  := $(BUILD)/lwip
+LWIP_LIB  := $(LWIP_DIR)/liblwip.a
+LWIP_PORT := servers/net/tcpip/port
+$(LWIP_LIB): tools/build_lwip.py tools/debsrc.py $(wildcard $(LWIP_PORT)/*.h $(LWIP_PORT)/arch/*.h)
+	$(PYTHON) tools/build_lwip.py $(LWIP_DIR) $(UCC) $(LWIP_PORT) $(filter-out -Werror,$(USER_CFLAGS))
+$(BUILD)/servers/tcpip: $(LWIP_LIB)
+$(BUILD)/servers/tcpip: SERVER_CFLAGS = -I$(LWIP_PORT) -I$(LWIP_DIR)/include
+$(BUILD)/servers/tcpip: SERVER_LIBS = $(LWIP_LIB)
 # The service manager's table (docs/services.md), a boot module of its own.
 SERVICE_TABLE := $(BUILD)/servers/services.conf
 $(SERVICE_TABLE): servers/proc/svcman/services.conf
@@ -314,7 +333,8 @@ BENCH_MODULES := $(filter-out $(BUILD)/bench/benchinit,$(BENCH_BINS)) $(BENCH_SE
 # The POSIX boot's modules after sysinit (its init; the disk holds the programs).
 BENCH_POSIX_MODULES := $(BUILD)/user/posix_start $(BUILD)/servers/timed \
 	$(BUILD)/servers/virtio_blk $(BUILD)/servers/uart $(BUILD)/servers/fileman \
-	$(BUILD)/servers/pm $(BUILD)/servers/procfs $(BUILD)/servers/svcman $(SERVICE_TABLE)
+	$(BUILD)/servers/pm $(BUILD)/servers/procfs $(BUILD)/servers/svcman $(SERVICE_TABLE) \
+	$(BUILD)/servers/virtio_net $(BUILD)/servers/eth $(BUILD)/servers/tcpip
 
 # Where the instructions of an IPC round trip and of forwarded POSIX calls
 # go: tools/ipc_profile.py single-steps them under QEMU's gdb stub.
@@ -326,7 +346,7 @@ ipc-profile: setup
 
 run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
-	$(PYTHON) tools/qemu.py run --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
+	$(PYTHON) tools/qemu.py run --user-net --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
 
 # make shell-jobctl: the shell of `make run` driven through the serial port:
 # Ctrl-Z, jobs, bg, fg (tools/shell_jobctl.py; not part of make test).
@@ -341,10 +361,10 @@ demo: setup
 # The NICs of the test and bench boots, each on a host peer of its own
 # (docs/net.md): the net-* tests and bench_eth over virtio-net, the
 # net-rtl-* tests and bench_eth again over the RTL8139.
-NET_MODELS := virtio,rtl8139
+NET_MODELS := virtio,rtl8139,user
 
 # The file service's configuration (docs/fs.md, "Configurations"): one,
-# split (the default), klt. MYRMEX_FSCONF=klt make test ... (or FSCONF=klt)
+# split (the default), ult, klt. MYRMEX_FSCONF=klt make test ... (or FSCONF=klt)
 # has the test init start the file manager so, and the POSIX boots give
 # sysinit the boot argument fsconf=klt.
 FSCONF ?= $(MYRMEX_FSCONF)
@@ -366,11 +386,12 @@ test: setup
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-fsconf)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory ARCH=sh4 test)
 
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
 # must give the same results. make test runs it after the full run.
-SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive*
+SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive* batch-fwd* fthread-files*
 test-slowpath: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
@@ -387,7 +408,8 @@ test-slowpath: setup
 # configuration of the file service (docs/fs.md, "Configurations"), each on
 # fresh images: make test runs it after the slow-path run.
 FSCONF_CONFIGS := one ult klt
-FSCONF_TESTS := fs* pm* posix-calls omf* mmap-file console-file disk-not-client
+FSCONF_TESTS := fs* pm* posix-calls omf* mmap-file console-file disk-not-client \
+	batch-fwd* fthread-files*
 test-fsconf: setup
 	@$(MAKE) --no-print-directory all
 	@for conf in $(FSCONF_CONFIGS); do \
@@ -446,9 +468,11 @@ posix-suite: setup
 # Myrmex first, then the same bench binaries on Linux in the same QEMU machine
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.
 # Then the POSIX boot, on both (tools/bench_posix.py); MYRMEX_BENCH_ONLY=posix runs
-# only that, MYRMEX_BENCH_ONLY=benchinit only the others. The file service's
-# configurations (tools/bench_fsconf.py, Myrmex only): MYRMEX_BENCH_ONLY=fsconf,
-# MYRMEX_FSCONF_CONFIGS=one,klt for some of them.
+# only that, MYRMEX_BENCH_ONLY=benchinit only the others; =fmap the On-Memory File
+# boot, =wsc the wrapped-call boot (bench/posix/wsc_fwd alone, issue 18). Plots
+# with matplotlib (tools/plot_wsc.py, tools/plot_panels.py).
+# The file service's configurations (tools/bench_fsconf.py, Myrmex only):
+# MYRMEX_BENCH_ONLY=fsconf, MYRMEX_FSCONF_CONFIGS=one,klt for some of them.
 bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
 		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)
@@ -462,3 +486,5 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+endif   # ARCH

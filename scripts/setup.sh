@@ -3,7 +3,10 @@
 # test and benchmark: QEMU, musl-gcc, e2fsprogs, Python 3, GCC/binutils/make,
 # Debian's static busybox (the POSIX suite's shell and the Linux guests' /init),
 # GCC's AddressSanitizer/UBSan runtime for the host unit tests, and GCC's
-# 32-bit support (gcc-multilib) for the 32-bit port check (make port-check).
+# 32-bit support (gcc-multilib) for the 32-bit port check (make port-check),
+# and Debian's SH-4 cross compiler and qemu-system-sh4 for the SH-4 port
+# (make ARCH=sh4, docs/sh4.md), and matplotlib (python3-matplotlib) for the
+# benchmark plots.
 # Usage: scripts/setup.sh   (exit 0: everything present; 1: something missing)
 set -eu
 
@@ -21,6 +24,10 @@ make:build-essential
 ld:binutils
 objcopy:binutils
 nm:binutils
+ar:binutils
+dpkg-source:dpkg-dev
+sh4-linux-gnu-gcc:gcc-sh4-linux-gnu
+qemu-system-sh4:qemu-system-misc
 "
 
 # e2fsprogs lives in /sbin, which a non-root PATH may lack.
@@ -41,6 +48,14 @@ missing_packages() {
             esac
         fi
     done
+    # make bench draws its plots with matplotlib (tools/plot_wsc.py), from
+    # Debian's python3-matplotlib: /usr/bin/python3 must import it.
+    if ! /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1; then
+        case " $pkgs " in
+            *" python3-matplotlib "*) ;;
+            *) pkgs="$pkgs python3-matplotlib" ;;
+        esac
+    fi
     # make port-check links the kernel for 32 bits: libgcc for -m32.
     if ! have gcc || [ ! -f "$(gcc -m32 -print-libgcc-file-name 2>/dev/null)" ]; then
         case " $pkgs " in

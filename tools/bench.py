@@ -14,15 +14,19 @@ start from the same bytes. A BENCH line's `bytes=<n>` key is not a count but the
 bytes one operation moves: the record gets "bytes_per_op" and, for cycles with a
 TSC frequency, "mb_s" (10^6 bytes per second), which the report shows.
 Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if present),
-<out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed)
-and <out>/<mode>.log.
+<out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed),
+<out>/<mode>.log, and the wrapped-call plots <out>/wsc-*.svg (tools/plot_wsc.py,
+matplotlib).
 With --posix-init, the POSIX boot follows (tools/bench_posix.py: static programs run
 by sysinit from an ext2 disk, on Myrmex and on Linux); its records, in
 <out>/posix-boot/results.jsonl, are merged in. With --fmap-dir, the On-Memory File boot
 follows (tools/bench_fmap.py, issue 6); its records, in <out>/fmap-boot/results.jsonl,
-are merged in too, and so are those of the file service's configurations
-(tools/bench_fsconf.py, issue 19, with --posix-init: <out>/fsconf-boot/results.jsonl).
-MYRMEX_BENCH_ONLY=posix, =fmap, =fsconf or =benchinit runs only that part;
+are merged in too. The wrapped-call boot (part wsc, issue 18) is the POSIX boot
+running bench/posix/wsc_fwd and wsc_files alone (suite wsc-fwd, into
+<out>/wsc-boot/).
+The file service's configurations (tools/bench_fsconf.py, issue 19, with
+--posix-init) go to <out>/fsconf-boot/results.jsonl, merged in as well.
+MYRMEX_BENCH_ONLY=posix, =fmap, =wsc, =fsconf or =benchinit runs only that part;
 the rows of the parts not run are those of their last run.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
@@ -47,8 +51,10 @@ MODES = {
     "native": {"metric": "cycles", "unit": "cycles"},
 }
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
-ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =fsconf or =benchinit: run only that part
-PARTS = ("benchinit", "posix", "fmap", "fsconf")
+ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc, =fsconf or =benchinit: run only that part
+PARTS = ("benchinit", "posix", "fmap", "wsc", "fsconf")
+WSC_PROGRAMS = ("wsc_fwd", "wsc_files")   # the wsc part: bench/posix programs run alone
+WSC_OUT = "wsc-boot"
 FMAP_SUITES = ("fmap", "fmap-postmark", "fmap-bonnie")   # tools/bench_fmap.py's
 DONE_GRACE = 20     # seconds QEMU may take to power off after BENCH-DONE
 PANIC_GRACE = 10    # seconds of panic dump before QEMU is killed
@@ -474,7 +480,7 @@ def parts_wanted(args):
     """The parts to run: benchinit's boots, with --posix-init the POSIX boot, with
     --fmap-dir the OMF boot; MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises
     ValueError on a bad value."""
-    parts = [p for p in PARTS if (p not in ("posix", "fsconf") or args.posix_init) and
+    parts = [p for p in PARTS if (p not in ("posix", "wsc", "fsconf") or args.posix_init) and
              (p != "fmap" or args.fmap_dir)]
     only = os.environ.get(ONLY_ENV, "").strip().lower()
     if not only:
@@ -488,7 +494,7 @@ def earlier_records(args):
     """The Myrmex records of benchinit's boots from the last results.jsonl (for a
     run of the POSIX part alone)."""
     return [r for r in read_other_os(os.path.join(args.out, "results.jsonl"))
-            if r.get("os") == "myrmex" and r.get("suite") not in ("posix", "fsconf") and
+            if r.get("os") == "myrmex" and r.get("suite") not in ("posix", "wsc-fwd", "fsconf") and
             r.get("suite") not in FMAP_SUITES]
 
 
@@ -544,6 +550,7 @@ def publish(args, records, results, notes=(), show=False):
     other = read_other_os(os.path.join(args.out, "results.linux.jsonl"))
     other += read_other_os(os.path.join(args.out, "posix-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "fmap-boot", "results.jsonl"))
+    other += read_other_os(os.path.join(args.out, WSC_OUT, "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "fsconf-boot", "results.jsonl"))
     write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
     report = render_report(records + other, results, qemu.qemu_version(), notes)
@@ -552,6 +559,23 @@ def publish(args, records, results, notes=(), show=False):
     if show:
         print()
         print(report, end="")
+
+
+def draw_plots(out):
+    """The wrapped-call plots (tools/plot_wsc.py, matplotlib) from out's
+    results.jsonl; returns report notes. Run by a python3 that has matplotlib
+    (tools/plot_panels.py: this one, or Debian's /usr/bin/python3)."""
+    import subprocess
+    import plot_panels  # noqa: E402  (tools/plot_panels.py)
+    python = plot_panels.python_with_matplotlib()
+    if python is None:
+        return ["Plots not drawn: no python3 with matplotlib (Debian: python3-matplotlib)."]
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot_wsc.py")
+    proc = subprocess.run([python, script, out], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return ["Plots failed: %s" % (proc.stderr or proc.stdout).strip()[-300:]]
+    print(proc.stdout.strip(), flush=True)
+    return []
 
 
 def main(argv=None):
@@ -602,7 +626,17 @@ def main(argv=None):
     elif args.fmap_dir:
         fmap_notes = ["The OMF boot was not run (%s=%s): its rows are those of its "
                       "last run." % (ONLY_ENV, parts[0])]
-    posix_notes += fmap_notes
+    wsc_notes, wsc_failed = [], False
+    if "wsc" in parts:
+        import bench_posix  # noqa: E402
+        try:
+            wsc_results, wsc_notes, wsc_failed = bench_posix.run_part(
+                args, only=WSC_PROGRAMS, out_name=WSC_OUT)
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        wsc_notes = ["Wrapped-call boot: %s" % n for n in wsc_notes]
+        header = header or wsc_results
     fsconf_failed = False
     if "fsconf" in parts:
         import bench_fsconf  # noqa: E402  (tools/bench_fsconf.py; it imports us)
@@ -612,12 +646,15 @@ def main(argv=None):
             warn("interrupted")
             return 130
         header = header or fsconf_results
-        posix_notes += fsconf_notes
+        wsc_notes += fsconf_notes
     elif args.posix_init:
-        posix_notes.append("The fsconf boots were not run (%s=%s): their rows are those "
-                           "of their last run." % (ONLY_ENV, parts[0]))
+        wsc_notes.append("The fsconf boots were not run (%s=%s): their rows are those "
+                         "of their last run." % (ONLY_ENV, parts[0]))
+    posix_notes += fmap_notes + wsc_notes
+    publish(args, records, header, linux_notes + posix_notes, show=False)
+    posix_notes += draw_plots(args.out)
     publish(args, records, header, linux_notes + posix_notes, show=True)
-    failed = posix_failed or fmap_failed or fsconf_failed
+    failed = posix_failed or fmap_failed or wsc_failed or fsconf_failed
     for note in posix_notes:
         warn(note.replace("**", ""))
     for r in results:

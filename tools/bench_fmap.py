@@ -26,8 +26,8 @@ $MYRMEX_FMAP_ICOUNT_PARTS (the instruction-count run only) narrow what runs.
 
 Everything goes to <out>/fmap-boot/: logs, disks, results.jsonl (merged by
 bench.py into <out>/results.jsonl), summary.md (the tables and the aims of
-docs/benchmarks.md) and the plots <out>/fmap-fig{4,5,6}.svg (hand-written
-SVG: the project's python3 has no matplotlib).
+docs/benchmarks.md) and the plots <out>/fmap-fig{4,5,6}.svg (matplotlib,
+tools/plot_panels.py, through Debian's python3 when this one lacks it).
 
     python3 tools/bench_fmap.py postmark --dest build/bench/fmap/postmark
     python3 tools/bench_fmap.py summary [--out build/bench]
@@ -37,18 +37,16 @@ SVG: the project's python3 has no matplotlib).
 import argparse
 import datetime
 import glob
-import hashlib
-import math
 import os
 import re
 import subprocess
 import sys
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench        # noqa: E402  (tools/bench.py: boots, parser, records)
 import bench_posix  # noqa: E402  (its parser: BENCH-ERROR and sysinit lines)
+import debsrc       # noqa: E402  (Debian source packages from apt's mirror)
+import plot_panels  # noqa: E402  (matplotlib, the one way the tools draw)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = "fmap-boot"               # under bench.py's --out
@@ -88,75 +86,13 @@ def run(cmd, cwd=None):
     return res.stdout
 
 
-def postmark_source_version():
-    """Debian's source version of postmark, from apt's package lists."""
-    text = run(["apt-cache", "show", POSTMARK_PKG])
-    for line in text.splitlines():
-        m = re.match(r"Source:\s*\S+\s*\((\S+)\)", line)
-        if m:
-            return m.group(1)
-    for line in text.splitlines():
-        if line.startswith("Version:"):
-            return line.split()[1].split("+b")[0]
-    raise FmapError("apt-cache show %s: no version (run apt-get update)" % POSTMARK_PKG)
-
-
-def postmark_pool_url():
-    """The pool folder of the package on apt's own mirror (from the binary
-    package's URI, so that no mirror is named here)."""
-    text = run(["apt-get", "download", "--print-uris", POSTMARK_PKG])
-    m = re.search(r"'([^']+)'", text)
-    if not m:
-        raise FmapError("apt-get download --print-uris %s printed no URI" % POSTMARK_PKG)
-    return m.group(1).rsplit("/", 1)[0] + "/"
-
-
-def fetch(url, dest):
-    with urllib.request.urlopen(url, timeout=60) as r, open(dest + ".part", "wb") as f:
-        f.write(r.read())
-    os.replace(dest + ".part", dest)
-
-
-def dsc_files(dsc_text):
-    """[(name, sha256)] of a .dsc's Checksums-Sha256 field."""
-    files, inside = [], False
-    for line in dsc_text.splitlines():
-        if line.startswith("Checksums-Sha256:"):
-            inside = True
-        elif inside and line.startswith(" "):
-            digest, _size, name = line.split()
-            files.append((name, digest))
-        elif inside:
-            break
-    if not files:
-        raise FmapError("the .dsc lists no Checksums-Sha256 files")
-    return files
-
-
 def postmark_tree(cache):
-    """Debian's postmark source unpacked under cache (fetched once)."""
-    found = sorted(glob.glob(os.path.join(cache, "postmark-*", "postmark-*.c")))
-    if found:
-        return os.path.dirname(found[-1])
-    os.makedirs(cache, exist_ok=True)
-    version = postmark_source_version()
-    pool = postmark_pool_url()
-    dsc = "%s_%s.dsc" % (POSTMARK_PKG, version)
-    say("fetching %s from apt's mirror" % dsc)
-    fetch(pool + urllib.parse.quote(dsc), os.path.join(cache, dsc))
-    with open(os.path.join(cache, dsc), encoding="utf-8") as f:
-        files = dsc_files(f.read())
-    for name, digest in files:
-        path = os.path.join(cache, name)
-        fetch(pool + urllib.parse.quote(name), path)
-        with open(path, "rb") as f:
-            if hashlib.sha256(f.read()).hexdigest() != digest:
-                raise FmapError("%s: SHA-256 does not match the .dsc" % name)
-    run(["dpkg-source", "--no-check", "-x", dsc], cwd=cache)
-    found = sorted(glob.glob(os.path.join(cache, "postmark-*", "postmark-*.c")))
-    if not found:
-        raise FmapError("no postmark-*.c in the unpacked source under %s" % cache)
-    return os.path.dirname(found[-1])
+    """Debian's postmark source unpacked under cache (tools/debsrc.py: fetched
+    once from apt's mirror, checked against the .dsc)."""
+    try:
+        return os.path.dirname(debsrc.source_tree(POSTMARK_PKG, cache, "postmark-*.c"))
+    except debsrc.DebSrcError as e:
+        raise FmapError(str(e))
 
 
 def build_postmark(dest, cache):
@@ -637,7 +573,7 @@ def fig6_aim(idx):
 
 
 def write_summary(records, out_dir):
-    """<out>/fmap-boot/summary.md and the SVG plots."""
+    """<out>/fmap-boot/summary.md and the plots (tools/plot_panels.py)."""
     idx = index(records)
     lines = ["# On-Memory File and mapped files (issue 6, paper 000)", "",
              "Paper (AnT, Core i7-2600 3.4 GHz): 32 KB total OMF %.2f µs, Linux ODP %.2f, "
@@ -654,8 +590,9 @@ def write_summary(records, out_dir):
                                ("fmap-fig5", fig5_panels(idx), 2),
                                ("fmap-fig6", fig6_panels(idx), 3)):
         if any(s[3] for p in panels for s in p["series"]):
-            with open(os.path.join(out_dir, name + ".svg"), "w", encoding="utf-8") as f:
-                f.write(svg_panels(panels, cols))
+            why = plot_panels.render(panels, cols, os.path.join(out_dir, name + ".svg"))
+            if why:
+                print("bench_fmap: %s not drawn: %s" % (name, why), flush=True)
     return path
 
 
@@ -733,100 +670,6 @@ def fig6_panels(idx):
         panels.append({"title": "(C) 5 − 1 processes, %s" % unit,
                        "xlabel": "update probability (%)", "series": diff})
     return panels
-
-
-def nice_step(span, target=5):
-    """A round tick step (1, 2 or 5 times a power of ten) for about target ticks."""
-    raw = span / target if span > 0 else 1
-    mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5):
-        if raw <= m * mag:
-            return m * mag
-    return 10 * mag
-
-
-def tick_label(v):
-    if abs(v) >= 1e6:
-        return "%gM" % (v / 1e6)
-    if abs(v) >= 1e3:
-        return "%gk" % (v / 1e3)
-    return "%g" % v
-
-
-def svg_panels(panels, cols=3, w=380, h=280):
-    """Line charts, one panel each, three to a row, as an SVG document."""
-    rows = (len(panels) + cols - 1) // cols
-    left, top, right, bottom = 58, 28, 22, 44
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-             'font-family="sans-serif" font-size="11">' % (cols * w, rows * h + 70),
-             '<rect width="100%" height="100%" fill="white"/>']
-    legend = {}
-    for n, panel in enumerate(panels):
-        ox, oy = (n % cols) * w, (n // cols) * h
-        pw, ph = w - left - right, h - top - bottom
-        pts = [p for s in panel["series"] for p in s[3]]
-        if not pts:
-            continue
-        xs = sorted({p[0] for p in pts})
-        pos = {x: i for i, x in enumerate(xs)} if panel.get("categorical") else \
-            {x: x for x in xs}
-        x0, x1 = min(pos.values()), max(pos.values())
-        x1 = x1 if x1 > x0 else x0 + 1
-        ymin = min(0, min(p[1] for p in pts))
-        ymax = max(p[1] for p in pts) or 1
-        step = nice_step(ymax - ymin)
-        ytop = step * (int(ymax / step) + 1)
-        ybot = -step * (int(-ymin / step) + (1 if ymin < 0 else 0))
-
-        def sx(x, ox=ox, x0=x0, x1=x1, pw=pw, pos=pos):
-            return ox + left + (pos[x] - x0) / (x1 - x0) * pw
-
-        def sy(y, oy=oy, ph=ph, ytop=ytop, ybot=ybot):
-            return oy + top + ph - (y - ybot) / (ytop - ybot) * ph
-        parts.append('<text x="%d" y="%d" text-anchor="middle" font-weight="bold">%s</text>'
-                     % (ox + left + pw / 2, oy + 16, panel["title"]))
-        parts.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>'
-                     % (ox + left, oy + top, pw, ph))
-        y = ybot
-        while y <= ytop + 1e-9:
-            parts.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>'
-                         % (ox + left, sy(y), ox + left + pw, sy(y)))
-            parts.append('<text x="%.1f" y="%.1f" text-anchor="end">%s</text>'
-                         % (ox + left - 4, sy(y) + 4, tick_label(y)))
-            y += step
-        every = (len(xs) + 8) // 9
-        shown = [x for i, x in enumerate(xs) if i % every == 0 or i == len(xs) - 1]
-        for x in shown:
-            parts.append('<text x="%.1f" y="%.1f" text-anchor="middle">%g</text>'
-                         % (sx(x), oy + top + ph + 14, x))
-        parts.append('<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>'
-                     % (ox + left + pw / 2, oy + top + ph + 30, panel["xlabel"]))
-        for label, color, dash, data in panel["series"]:
-            if data:
-                legend[label] = (color, dash)
-        # The first series (OMF) last, thicker, so that a series it equals
-        # (Myrmex's pre-get) does not hide it.
-        for n_s, (label, color, dash, data) in reversed(list(enumerate(panel["series"]))):
-            if not data:
-                continue
-            path = " ".join("%.1f,%.1f" % (sx(x), sy(y)) for x, y in data)
-            parts.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="%s"%s/>'
-                         % (path, color, "2.4" if n_s == 0 else "1.6",
-                            ' stroke-dasharray="%s"' % dash if dash else ""))
-            for x, y in (data if len(data) <= 12 else ()):   # dots only on short series
-                parts.append('<circle cx="%.1f" cy="%.1f" r="2" fill="%s"/>' % (sx(x), sy(y),
-                                                                                 color))
-    lx, ly = 20, rows * h + 20
-    for label, (color, dash) in legend.items():
-        parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>'
-                     % (lx, ly, lx + 26, ly, color,
-                        ' stroke-dasharray="%s"' % dash if dash else ""))
-        parts.append('<text x="%d" y="%d">%s</text>' % (lx + 32, ly + 4, label))
-        lx += 40 + 7 * len(label)
-        if lx > cols * w - 160:
-            lx, ly = 20, ly + 18
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
 
 
 # ---------------------------------------------------------------- CLI

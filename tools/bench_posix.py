@@ -50,7 +50,7 @@ BIG_BYTES = 16 << 20
 ROOT_MIB = 64
 MOUNT = "/mnt/root"                 # where Linux's /init mounts the disk
 LINUX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "uname", "insmod",
-                 "mkdir", "sleep", "chroot"]
+                 "mkdir", "sleep", "chroot", "ifconfig"]
 RESULTS = "results.jsonl"
 OUT_DIR = "posix-boot"              # under bench.py's --out
 
@@ -123,12 +123,20 @@ class PosixParser(bench.BenchParser):
         return super().feed(raw)
 
 
-def run_myrmex(args, image, out):
+def runner_command(only):
+    """The runner with the programs it is to run (all of its list when none)."""
+    return " ".join([RUNNER] + list(only))
+
+
+def run_myrmex(args, image, out, only=()):
     """One Myrmex boot per mode; returns the bench.ModeResult list."""
     boot = argparse.Namespace(
-        kernel=args.kernel, init="%s %s" % (args.posix_init, RUNNER),
+        kernel=args.kernel, init="%s %s" % (args.posix_init, runner_command(only)),
         modules=list(args.posix_modules), out=out, disk=image,
-        timeout=args.timeout, quiet=args.quiet)
+        timeout=args.timeout, quiet=args.quiet,
+        # A NIC on QEMU's restricted user network, so that the service table
+        # starts the network servers (net_loopback uses 127.0.0.1 only).
+        net=True, net_model=["user"])
     results = []
     for mode in args.modes:
         print("== POSIX boot on Myrmex: %s" % boot.init, flush=True)
@@ -138,7 +146,7 @@ def run_myrmex(args, image, out):
 
 # ---------------------------------------------------------------- Linux
 
-def linux_init(modules):
+def linux_init(modules, only=()):
     """/init of the Linux guest: the disk mounted, the runner in a chroot."""
     from linux_initramfs import INIT_MARK, disk_script
     return """#!/bin/sh
@@ -149,14 +157,15 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) clocksource=$(cat $cs) $(uname -r)"
+ifconfig lo 127.0.0.1 up
 {disk}chroot {mount} {runner} </dev/null >/dev/console 2>&1
 echo "{mark} exit $?"
 poweroff -f
 """.format(mark=INIT_MARK, disk=disk_script(modules, MOUNT, "ro"), mount=MOUNT,
-           runner=RUNNER)
+           runner=runner_command(only))
 
 
-def run_linux(args, image, out):
+def run_linux(args, image, out, only=()):
     """One Linux boot per mode; returns (records, notes). Raises on setup
     failures (no kernel, no busybox...)."""
     import linux_guest
@@ -167,7 +176,7 @@ def run_linux(args, image, out):
     mods = lk.get_modules(lk.LINUX_DIR, kernel)
     cpio = initramfs.base_archive(busybox, LINUX_APPLETS)
     initramfs.add_modules(cpio, mods)
-    cpio.file("init", linux_init([name for name, _ in mods]).encode())
+    cpio.file("init", linux_init([name for name, _ in mods], only).encode())
     initrd = os.path.join(out, "linux-initramfs.cpio.gz")
     initramfs.write_archive(cpio, initrd)
     version = lk.bzimage_version(kernel) or "unknown"
@@ -175,7 +184,8 @@ def run_linux(args, image, out):
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     records, notes = [], []
     for mode in args.modes:
-        print("== POSIX boot on Linux: chroot %s %s" % (MOUNT, RUNNER), flush=True)
+        print("== POSIX boot on Linux: chroot %s %s" % (MOUNT, runner_command(only)),
+              flush=True)
         res = linux_guest.run_linux_mode(mode, kernel, initrd, append, out,
                                          args.linux_timeout, args.quiet, image)
         records += bench.make_records(res, os_name="linux", extra={
@@ -194,19 +204,21 @@ def keep_earlier(path, records, os_names):
     return records + kept
 
 
-def run_part(args):
-    """The POSIX part of `make bench`: writes <out>/posix-boot/results.jsonl.
+def run_part(args, only=(), out_name=OUT_DIR):
+    """The POSIX part of `make bench`: writes <out>/<out_name>/results.jsonl.
+    only: the programs the runner runs (its own list when empty); the part
+    wsc of bench.py runs wsc_fwd alone this way, into wsc-boot/.
 
     Returns (Myrmex ModeResults, report notes, failed): failed when a Myrmex
     mode did not finish; a Linux failure is a note, as in bench.py.
     """
-    out = os.path.join(args.out, OUT_DIR)
+    out = os.path.join(args.out, out_name)
     os.makedirs(out, exist_ok=True)
     try:
         image = make_image(args.posix_dir, out)
     except (OSError, RuntimeError) as e:
         return [], ["**POSIX boot not run:** %s" % e], True
-    results = run_myrmex(args, image, out)
+    results = run_myrmex(args, image, out, only)
     records = [rec for r in results for rec in bench.make_records(r)]
     notes, ran = [], ["myrmex"]
     failed = False
@@ -219,7 +231,7 @@ def run_part(args):
     bench.write_jsonl(path, keep_earlier(path, records, ran))
     if bench.linux_wanted():
         try:
-            linux_records, linux_notes = run_linux(args, image, out)
+            linux_records, linux_notes = run_linux(args, image, out, only)
             records += linux_records
             notes += linux_notes
             ran.append("linux")

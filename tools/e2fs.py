@@ -99,6 +99,25 @@ def make_dev_nodes(image):
         raise E2fsError("debugfs could not make /dev: " + text[-1000:])
 
 
+def set_owners(image, owners):
+    """Gives each (path, uid, gid) of owners in image to that user and group
+    (debugfs: mke2fs -d keeps the builder's ids, and chown needs root)."""
+    cmds = []
+    for path, uid, gid in owners:
+        cmds.append("sif %s uid %d" % (path, uid))
+        cmds.append("sif %s gid %d" % (path, gid))
+    fd, script = tempfile.mkstemp(prefix="myrmex-own.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write("\n".join(cmds) + "\n")
+        res = run_tool("debugfs", ["-w", "-f", script, image])
+    finally:
+        os.remove(script)
+    text = (res.stdout + res.stderr).decode("utf-8", "replace")
+    if "rror" in text or "not found" in text:
+        raise E2fsError("debugfs could not set owners: " + text[-1000:])
+
+
 def fsck(image):
     """e2fsck -fn on image: (exit status, output text). 0 means clean."""
     res = run_tool("e2fsck", ["-fn", image], check=False)

@@ -23,6 +23,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2fs  # noqa: E402  (tools/e2fs.py)
 
 
+# The normal user of /etc/passwd (uid 1000, "guest") owns its home.
+HOME_OWNERS = [("/home/guest", 1000, 1000), ("/home/guest/notes.txt", 1000, 1000)]
+
+
 def applets(busybox):
     """The applets' install paths, as busybox lists them (usr/bin/wc, ...)."""
     out = subprocess.run([busybox, "--list-full"], check=True, capture_output=True, text=True)
@@ -68,6 +72,7 @@ def main():
         image = args.image + ".tmp"
         e2fs.mke2fs(image, tree, args.mib, "myrmex-root")
         e2fs.make_dev_nodes(image)
+        e2fs.set_owners(image, HOME_OWNERS)
         os.replace(image, args.image)
 
 

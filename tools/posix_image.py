@@ -15,6 +15,8 @@ it, so the programs, the shell and every path are the same on both. It holds
                       Myrmex's file manager serves the devices by name
     /proc             empty: Linux mounts proc on it; Myrmex's file manager
                       routes it to the procfs server
+    /etc/passwd, /etc/group   the users of the root image (rootfs/etc: root,
+                      guest 1000), for whoami, id, su and owners' names
 
 made with `mke2fs -d` (tools/e2fs.py: no root needed). Every boot gets a fresh
 copy, since the suite writes to it.
@@ -46,7 +48,9 @@ APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", 
            "readlink",
            "ps", "uniq", "cut", "expr", "tee", "xargs", "find", "od", "timeout",
            "vi", "more", "clear", "date", "yes", "df", "du", "hostname",
-           "dd", "free", "uptime", "tty", "pidof", "mount"]
+           "dd", "free", "uptime", "tty", "pidof", "mount", "whoami", "su"]
+# The users, as the root image has them.
+ETC_FILES = ["passwd", "group"]
 
 
 class ImageError(Exception):
@@ -68,7 +72,7 @@ def fill_tree(root, programs_dir, busybox, suite_dir=SUITE_DIR):
     program names (run.sh's list). Raises ImageError for a missing file."""
     names = suite_programs(os.path.join(suite_dir, "run.sh"))
     for d, mode in (("bin", 0o755), ("posix", 0o755), ("tmp", 0o1777), ("dev", 0o755),
-                    ("proc", 0o555)):
+                    ("proc", 0o555), ("etc", 0o755)):
         os.mkdir(os.path.join(root, d))
         os.chmod(os.path.join(root, d), mode)
     if not os.path.isfile(busybox):
@@ -85,6 +89,10 @@ def fill_tree(root, programs_dir, busybox, suite_dir=SUITE_DIR):
         dest = os.path.join(root, "posix", name)
         shutil.copyfile(src, dest)
         os.chmod(dest, 0o755)
+    for name in ETC_FILES:
+        dest = os.path.join(root, "etc", name)
+        shutil.copyfile(os.path.join(ROOT, "rootfs", "etc", name), dest)
+        os.chmod(dest, 0o644)
     for name in SUITE_FILES:
         dest = os.path.join(root, "posix", name)
         shutil.copyfile(os.path.join(suite_dir, name), dest)

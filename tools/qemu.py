@@ -133,9 +133,14 @@ def accel_args(accel, icount=False):
 
 
 # The guest's NIC models (--net-model): name -> QEMU's device. Every one
-# gets the MAC the network tests expect (tests/kernel/t_net.c).
-NET_MODELS = {"virtio": "virtio-net-pci", "rtl8139": "rtl8139"}
+# gets the MAC the network tests expect (tests/kernel/t_net.c). "user" is a
+# second virtio-net NIC on QEMU's user network (restrict=on) for the TCP/IP
+# tests: it needs no peer process of ours, QEMU runs tools/inet_peer.py for
+# each connection the guest opens to INET_PEER_ADDR:7.
+NET_MODELS = {"virtio": "virtio-net-pci", "rtl8139": "rtl8139", "user": "virtio-net-pci"}
 NET_MAC = "52:54:00:12:34:56"
+USER_MAC = "52:54:00:12:34:58"
+INET_PEER_ADDR = "10.0.2.100"
 
 
 def parse_net_models(text):
@@ -162,16 +167,40 @@ def net_args(links):
     when only virtio is asked for)."""
     args = []
     for n, (model, peer_port, qemu_port) in enumerate(links):
-        args += ["-netdev", "socket,id=net%d,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
-                 % (n, peer_port, qemu_port)]
+        if model == "user":
+            args += ["-netdev", user_netdev(n, peer_port, qemu_port)]
+        else:
+            args += ["-netdev", "socket,id=net%d,udp=127.0.0.1:%d,localaddr=127.0.0.1:%d"
+                     % (n, peer_port, qemu_port)]
     after_e1000 = []
     for n, (model, _, _) in enumerate(links):
-        dev = ["-device", "%s,netdev=net%d,mac=%s" % (NET_MODELS[model], n, NET_MAC)]
+        mac = USER_MAC if model == "user" else NET_MAC
+        dev = ["-device", "%s,netdev=net%d,mac=%s" % (NET_MODELS[model], n, mac)]
         if model == "virtio":
             args += dev
         else:
             after_e1000 += dev
     return args + ["-device", "e1000"] + after_e1000
+
+
+def user_netdev(n, udp_port, tcp_port, log=""):
+    """The -netdev of the "user" model: QEMU's user network with restrict=on
+    (the guest reaches nothing beyond QEMU but the forwards below), the
+    guest at 10.0.2.15. A TCP connection of the guest to INET_PEER_ADDR:7
+    runs tools/inet_peer.py on it (stdin/stdout); the host's
+    127.0.0.1:udp_port and 127.0.0.1:tcp_port are forwarded to the guest's
+    UDP port 7 and TCP port 80. Everything stays on this machine."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    peer = "%s %s --udp-port %d --tcp-port %d" % (sys.executable, os.path.join(here, "inet_peer.py"),
+                                                 udp_port, tcp_port)
+    if log:
+        peer += " --log %s" % log
+    if "," in peer:
+        raise QemuError("the peer's command may hold no comma: %r" % peer)
+    return ("user,id=net%d,restrict=on,net=10.0.2.0/24,host=10.0.2.2,"
+            "guestfwd=tcp:%s:7-cmd:%s,"
+            "hostfwd=udp:127.0.0.1:%d-:7,hostfwd=tcp:127.0.0.1:%d-:80"
+            % (n, INET_PEER_ADDR, peer, udp_port, tcp_port))
 
 
 def net_log_path(log_path, model, first):
@@ -190,6 +219,9 @@ def net_peers_start(models, log_path, timeout):
     try:
         for i, model in enumerate(models):
             log = net_log_path(log_path, model, i == 0)
+            if model == "user":   # QEMU runs the peer; two host ports forwarded in
+                peers.append((model, None, free_udp_port(), free_tcp_port(), log))
+                continue
             proc, peer_port, qemu_port = net_peer_start(log, timeout)
             peers.append((model, proc, peer_port, qemu_port, log))
     except Exception:
@@ -200,12 +232,20 @@ def net_peers_start(models, log_path, timeout):
 
 def net_peers_stop(peers):
     for peer in peers:
-        net_peer_stop(peer[1])
+        if peer[1] is not None:
+            net_peer_stop(peer[1])
 
 
 def net_links(peers):
     """net_args' links for peers from net_peers_start."""
     return [(model, peer_port, qemu_port) for model, _, peer_port, qemu_port, _ in peers]
+
+
+def free_tcp_port():
+    """A TCP port of 127.0.0.1 free now (the kernel's choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def free_udp_port():
@@ -556,8 +596,24 @@ def command_from_args(args):
     return cmd, accel, reason
 
 
+def run_network(args):
+    """make run's NIC (--user-net): a virtio-net NIC on QEMU's user network
+    with restrict=on, the host's 127.0.0.1:<port> forwarded to the guest's
+    TCP port 80 (httpd) and UDP port 7, and tools/inet_peer.py behind
+    INET_PEER_ADDR:7 (docs/net.md, "TCP/IP"). Nothing leaves this machine."""
+    tcp_port = int(os.environ.get("MYRMEX_HTTP_PORT", "0")) or free_tcp_port()
+    udp_port = free_udp_port()
+    print("network: guest 10.0.2.15/24; host 127.0.0.1:%d -> guest TCP port 80, "
+          "127.0.0.1:%d -> guest UDP port 7; guest %s:7 -> tools/inet_peer.py"
+          % (tcp_port, udp_port, INET_PEER_ADDR), file=sys.stderr, flush=True)
+    return ["-netdev", user_netdev(0, udp_port, tcp_port),
+            "-device", "virtio-net-pci,netdev=net0,mac=%s" % USER_MAC]
+
+
 def cli_run(args):
     args.interactive = True
+    if getattr(args, "user_net", False):
+        args.extra = run_network(args) + list(args.extra)
     cmd, accel, reason = command_from_args(args)
     print("accelerator: %s (%s)" % (accel, reason), file=sys.stderr, flush=True)
     # QEMU receives Ctrl-C itself (stdio chardev); we only wait for it.
@@ -602,6 +658,8 @@ def parse_args(argv):
                        help="raw disk image (virtio-blk); repeat for more disks")
         s.add_argument("--icount", action="store_true",
                        help="TCG with -icount shift=0 (instruction-count TSC)")
+        s.add_argument("--user-net", action="store_true",
+                       help="a virtio-net NIC on QEMU's restricted user network (make run)")
         s.add_argument("extra", nargs="*",
                        help="extra QEMU arguments (after --)")
     sub.add_parser("accel", help="print the accelerator that would be used")

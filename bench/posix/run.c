@@ -36,6 +36,7 @@ static const char *const all_benchmarks[] = {
 	"futex_roundtrip",
 	"eventfd_roundtrip",
 	"unix_roundtrip",
+	"net_loopback",
 };
 
 /* Run again once the time server is stopped: the kernel's answers. */

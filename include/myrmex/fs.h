@@ -330,9 +330,10 @@
  * too small, -ENAMETOOLONG a path of FS_PATH_MAX bytes or more or a name
  * over 255 bytes, -ENOENT, -ENOTDIR, -EISDIR, -EEXIST, -ENOTEMPTY, -ENOSPC,
  * -EMFILE no free descriptor, -EUCLEAN the file system is corrupt (the file
- * manager says where on its console), -EIO the disk failed, -ESTALE the
- * open directory was removed (a regular file unlinked while open lives on
- * until its last close or unmap: docs/posix.md), -ENOSYS an unknown opcode. The kernel adds -EPIPE
+ * manager says where on its console), -EIO the disk failed, -ESTALE a
+ * regular file's description after FS_SHUTDOWN (a file unlinked while open
+ * lives on until its last close or unmap; a directory removed while open
+ * answers readdir -ENOENT: docs/posix.md), -ENOSYS an unknown opcode. The kernel adds -EPIPE
  * if the file manager dies.
  */
 #ifndef MYRMEX_FS_H
@@ -395,6 +396,18 @@
 #define FS_BIND        45u   /* struct fs_bind_args -> 0 */
 #define FS_SENDTO      46u   /* struct fs_sendto_args, data ICA 0 -> 0 once sent */
 #define FS_RECVFROM    47u   /* struct fs_recvfrom_args, data ICA 0 -> bytes given */
+/* Internet sockets (Linux AF_INET; docs/net.md, "TCP/IP"): the descriptor is
+ * the file manager's, the socket the TCP/IP server's (include/myrmex/inet.h).
+ * FS_SOCKET with domain FS_DOMAIN_INET makes one; FS_SENDTO, FS_RECVFROM,
+ * FS_READ and FS_WRITE on it, and FS_INET, are passed on to the TCP/IP
+ * server with the socket's handle in place of the descriptor and direct
+ * return: its results (inet.h's words) come straight back. */
+#define FS_INET        48u   /* struct fs_inet_args -> what the INET_* call answers */
+#define FS_INET_ADOPT  49u   /* the kernel only: struct fs_inet_adopt_args -> a descriptor */
+/* Forwarded calls of one wrapped-call batch in one request (issue 18,
+ * docs/syscalls.md "Forwarded calls in one IPC"); kernel only. A number of
+ * its own, apart from the others, so that new operations do not collide. */
+#define FS_BATCH       64u   /* struct fs_batch_args, data ICA 0 -> sub-requests run */
 
 /* Typed views of the frame's uint64_t arg[8] for the descriptor calls:
  * one uint64_t field per argument word, as described above, so that they
@@ -437,8 +450,19 @@ struct fs_ioctl_args {       /* FS_IOCTL */
 	uint64_t value;          /* the integer argument */
 };
 struct fs_socket_args {      /* FS_SOCKET */
-	uint64_t type;           /* FS_SOCK_RAW or FS_SOCK_DGRAM */
+	uint64_t type;           /* FS_SOCK_RAW or FS_SOCK_DGRAM; inet: INET_STREAM or INET_DGRAM */
 	uint64_t protocol;       /* the EtherType received (host order), 0: none yet */
+	uint64_t flags;          /* O_NONBLOCK | O_CLOEXEC */
+	uint64_t domain;         /* 0: packet (AF_PACKET), FS_DOMAIN_INET */
+};
+#define FS_DOMAIN_INET 2u    /* Linux's AF_INET */
+struct fs_inet_args {        /* FS_INET */
+	uint64_t fd;
+	uint64_t op;             /* INET_BIND ... INET_GETOPT (not SOCKET, CLOSE, POLL) */
+	uint64_t arg[6];         /* the call's arg1..arg6 (arg0 is the handle) */
+};
+struct fs_inet_adopt_args {  /* FS_INET_ADOPT */
+	uint64_t handle;         /* a socket INET_ACCEPT gave the kernel */
 	uint64_t flags;          /* O_NONBLOCK | O_CLOEXEC */
 };
 #define FS_SOCK_DGRAM 2u     /* Linux's SOCK_DGRAM: payloads, the server writes the header */
@@ -458,6 +482,7 @@ struct fs_sendto_args {      /* FS_SENDTO */
 	uint64_t mac;            /* DGRAM: the destination (byte i in bits 8i..) */
 	uint64_t protocol;       /* DGRAM: the EtherType; 0: the socket's */
 	uint64_t addressed;      /* 1: the caller gave an address (else the socket must be bound) */
+	uint64_t dontwait;       /* inet: 1 for MSG_DONTWAIT */
 };
 /* The frame (RAW) or payload (DGRAM) is written at offset 0 of data ICA 0,
  * at most length bytes (the rest is cut off, as Linux's datagrams). */
@@ -465,6 +490,7 @@ struct fs_recvfrom_args {    /* FS_RECVFROM */
 	uint64_t fd;
 	uint64_t length;         /* room in the caller's buffer */
 	uint64_t dontwait;       /* 1: -EAGAIN rather than wait (MSG_DONTWAIT) */
+	uint64_t peek;           /* inet: 1 for MSG_PEEK */
 };
 struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
 	uint64_t mac;            /* the source */
@@ -472,9 +498,37 @@ struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
 	uint64_t full;           /* the frame's or payload's whole length (MSG_TRUNC) */
 	uint64_t pkttype;        /* Linux's PACKET_HOST (0), BROADCAST (1), MULTICAST (2) */
 };
+/* Result word 4 of FS_RECVFROM says whose answer it is: FS_FAMILY_PACKET
+ * (the words above) or INET_FAMILY (the TCP/IP server's, inet.h). */
+#define FS_RESULT_FAMILY 4u
+#define FS_FAMILY_PACKET 17u   /* Linux's AF_PACKET */
 _Static_assert(sizeof(struct fs_sendto_args) <= 64, "fs_sendto_args fits arg[]");
 _Static_assert(sizeof(struct fs_recvfrom_result) <= 64, "fs_recvfrom_result fits arg[]");
 #define FS_RESULT_KIND 7u    /* the result word of FS_READ/FS_WRITE (and P forms): FS_KIND_* */
+
+/* FS_BATCH: data ICA 0 starts with count records, one per sub-request, in
+ * the order the caller made the calls; each names its data as a slice of
+ * the same ICA after the records (a read's room, a write's bytes, fstat's
+ * struct myrmex_stat). Only FS_READ, FS_WRITE, FS_PREAD, FS_PWRITE (never
+ * inline), FS_LSEEK, FS_FSTAT and FS_CLOSE. The server runs them in order, each as
+ * the request of its own opcode would run, and stops before one it does not
+ * run in a batch: another opcode, a slice outside the ICA or over the
+ * records, a read or write of a pipe or the console (which may wait or go
+ * on to another server). The status is the number run (0..count); each run
+ * record holds its status and result words. */
+#define FS_BATCH_MAX 64u
+struct fs_batch_args {       /* FS_BATCH */
+	uint64_t count;          /* 1..FS_BATCH_MAX records */
+};
+struct fs_batch_sub {
+	uint32_t opcode;
+	uint32_t data_len;       /* its slice's bytes */
+	uint64_t data_off;       /* its slice's offset in data ICA 0 */
+	uint64_t arg[4];         /* its argument words, as its opcode's structure */
+	int64_t status;          /* answer: its status */
+	uint64_t res[8];         /* answer: its result words (0 where none is set) */
+};
+_Static_assert(sizeof(struct fs_batch_sub) == 120, "fs_batch_sub layout");
 _Static_assert(sizeof(struct fs_fd_args) <= 64, "fs_fd_args fits arg[]");
 _Static_assert(sizeof(struct fs_io_args) <= 64, "fs_io_args fits arg[]");
 _Static_assert(sizeof(struct fs_lseek_args) <= 64, "fs_lseek_args fits arg[]");
@@ -528,6 +582,7 @@ struct fs_getcwd_args {      /* FS_GETCWD */
 };
 struct fs_poll_args {        /* FS_POLL */
 	uint64_t nfds;           /* struct pollfd records in the data ICA */
+	uint64_t pending;        /* the caller's pending signals (signalfd, fsevent.h) */
 };
 struct fs_cancel_args {      /* FS_CANCEL */
 	uint64_t handle;         /* the control ICA of the call given up */
@@ -701,6 +756,22 @@ struct fs_map_page {
 	uint32_t handle;     /* one of the file manager's ICAs */
 	uint32_t page;       /* the page's index in it */
 };
+
+/* The caller's identity on a Linux call the kernel forwards (delivery
+ * origin MYRMEX_ORIGIN_KERNEL): its file-system uid and gid in the control
+ * ICA header's reserved[FS_CRED_UID] and reserved[FS_CRED_GID], written by
+ * the kernel on a channel the program cannot touch. The file manager
+ * checks permissions with them (servers/fs/fileman/perm.c); other callers
+ * (servers, native programs) count as root. */
+#define FS_CRED_UID 0u
+#define FS_CRED_GID 1u
+/* proc_groups(int pid, uint32_t out[FS_GROUPS_MAX]) -> the number of
+ * supplementary groups of POSIX process pid, written to out (a native call,
+ * MYRMEX_SYS_BASE from include/myrmex/syscall.h): only the file server may
+ * make it (-EPERM); -ESRCH no such POSIX process; -EFAULT. The file manager
+ * asks it when a check's group bits hang on them (perm.c). */
+#define MYRMEX_SYS_PROC_GROUPS (MYRMEX_SYS_BASE + 90)
+#define FS_GROUPS_MAX 64u
 
 /* FS_READ/FS_WRITE results: arg[7] says what the descriptor is, so that the
  * kernel splits long transfers only on regular files. */

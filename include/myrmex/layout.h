@@ -22,6 +22,13 @@
 #define MYRMEX_ICA_WINDOW         0x60000000ull
 #define MYRMEX_DEVICE_WINDOW      0x50000000ull
 #define MYRMEX_DEVICE_BAR_SPAN    (16ull << 20)
+#elif defined(__sh__)
+/* SH-4: the 2 GiB U0 area. The device window's six BARs fill
+ * [512 MiB, 608 MiB); the ICA window's 1024 slots of 256 KiB fill
+ * [640 MiB, 896 MiB); mmap space follows up to the stack's GiB. */
+#define MYRMEX_ICA_WINDOW         0x28000000ull
+#define MYRMEX_DEVICE_WINDOW      0x20000000ull
+#define MYRMEX_DEVICE_BAR_SPAN    (16ull << 20)
 #else
 #error "include/myrmex/layout.h: no address-space layout for this architecture"
 #endif

@@ -65,7 +65,8 @@ struct myrmex_procinfo {
 	uint64_t start_ticks;    /* start after boot, in 100 Hz ticks */
 	char name[16];           /* the command name (comm), NUL-terminated */
 	char cmdline[MYRMEX_PROCINFO_CMDLINE];
+	uint32_t uid[4], gid[4]; /* real, effective, saved, file-system (0 for native ones) */
 };
-_Static_assert(sizeof(struct myrmex_procinfo) == 328, "struct myrmex_procinfo layout");
+_Static_assert(sizeof(struct myrmex_procinfo) == 360, "struct myrmex_procinfo layout");
 
 #endif

@@ -73,8 +73,8 @@
  * runs: an interrupted entry keeps -EINTR (a batch is never restarted, even
  * under SA_RESTART), the entries after it stay STORED.
  * Returns the number of entries run (n, or fewer when stopped), -EINVAL for
- * n > MYRMEX_BATCH_MAX, n > area->capacity, capacity > MYRMEX_BATCH_MAX or a
- * non-zero reserved field, -EFAULT when the header cannot be read or the
+ * n > MYRMEX_BATCH_MAX, n > area->capacity, capacity > MYRMEX_BATCH_MAX or an
+ * unknown flag, -EFAULT when the header cannot be read or the
  * first entry cannot be read. An entry that cannot be read, or whose result
  * cannot be written, later in the batch (the area unmapped meanwhile) stops
  * it there: the entries run so far are returned.
@@ -98,9 +98,15 @@ struct myrmex_batch_entry {
 };
 _Static_assert(sizeof(struct myrmex_batch_entry) == 72, "batch entry layout");
 
+/* Area flags. ALONE: every forwarded call goes to its server in a request
+ * of its own, as made one by one (else consecutive calls for the file
+ * manager travel in one request, docs/syscalls.md); for comparison. */
+#define MYRMEX_BATCH_ALONE   1u
+#define MYRMEX_BATCH_FLAGS   MYRMEX_BATCH_ALONE
+
 struct myrmex_batch_area {
 	uint32_t capacity;    /* entries that follow, at most MYRMEX_BATCH_MAX */
-	uint32_t reserved;    /* 0 */
+	uint32_t flags;       /* MYRMEX_BATCH_*; any other bit: -EINVAL */
 	struct myrmex_batch_entry entry[];
 };
 _Static_assert(sizeof(struct myrmex_batch_area) == 8, "batch area layout");
@@ -168,7 +174,10 @@ struct myrmex_kstats {
 	                               personality_unknown_counts[]) */
 	uint64_t ipc_fast_on;       /* 1 when the IPC fast path is on (not a counter; the
 	                               kernel option ipc_fast=off turns it off) */
+	uint64_t tlb_misses;        /* TLB-miss exceptions taken: a CPU whose TLB software
+	                               fills (the SH-4 port); 0 where the CPU walks the
+	                               page tables itself (x86-64) */
 };
-_Static_assert(sizeof(struct myrmex_kstats) == 30 * 8, "kstats layout");
+_Static_assert(sizeof(struct myrmex_kstats) == 31 * 8, "kstats layout");
 
 #endif

@@ -5,7 +5,9 @@
  * entry is copied in before it is looked at, and the result goes back with
  * copy_to_user, so another thread rewriting or unmapping the area changes
  * only what the batch reads next. Each entry runs through syscall_run, the
- * step the trap path uses, with the batch's own arguments record.
+ * step the trap path uses, with the batch's own arguments record, unless
+ * the personality runs it with the entries after it in one request to
+ * their server (personality_batch_group).
  */
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
@@ -25,15 +27,14 @@ static bool batch_refuses(syscall_fn fn)
 	       !personality_batch_allows(fn);
 }
 
-/* Runs one copied entry: its result. *allowed is the handler last found
- * allowed in this batch (a batch mostly repeats a few calls: the check is
- * skipped for it). */
-static long batch_run_entry(const struct myrmex_batch_entry *e, struct trapframe *tf,
-                            syscall_fn *allowed)
+/* Runs one copied entry, whose handler is fn: its result. *allowed is the
+ * handler last found allowed in this batch (a batch mostly repeats a few
+ * calls: the check is skipped for it). */
+static long batch_run_entry(const struct myrmex_batch_entry *e, syscall_fn fn,
+                            struct trapframe *tf, syscall_fn *allowed)
 {
 	if (e->state != MYRMEX_BATCH_STORED)
 		return -EINVAL;
-	syscall_fn fn = syscall_lookup(e->nr);
 	if (fn && fn != *allowed) {
 		if (batch_refuses(fn))
 			return -EINVAL;
@@ -46,6 +47,29 @@ static long batch_run_entry(const struct myrmex_batch_entry *e, struct trapframe
 	long r = syscall_run(fn, e->nr, &a);
 	personality_batch_entry_end();
 	return r;
+}
+
+/* What a batch keeps for its groups of forwarded calls. */
+struct batch_groups {
+	syscall_fn no_group;   /* the handler last found not to start a group */
+	uint64_t memo;         /* the personality's word (personality_batch_group) */
+};
+
+/* Runs the entry e (handler fn, at user address at, left entries from it)
+ * with the ones after it as one request to their server, if the
+ * personality can: the entries run, or 0 to run it alone. Apart from the
+ * loop, which it would otherwise slow for every entry. */
+static __attribute__((noinline)) uint64_t
+batch_try_group(const struct myrmex_batch_entry *e, syscall_fn fn, uptr_t at, uint64_t left,
+                struct batch_groups *g, unsigned *flags)
+{
+	if (e->state != MYRMEX_BATCH_STORED)
+		return 0;
+	if (!personality_batch_may_group(fn)) {
+		g->no_group = fn;
+		return 0;
+	}
+	return personality_batch_group(e, at, left, &g->memo, flags);
 }
 
 /* The batch stops after an entry when the thread must leave for user mode
@@ -64,19 +88,38 @@ long sys_myrmex_batch(const struct syscall_args *a)
 	struct myrmex_batch_area head;
 	if (copy_from_user(&head, area, sizeof(head)))
 		return -EFAULT;
-	if (head.capacity > MYRMEX_BATCH_MAX || n > head.capacity || head.reserved)
+	if (head.capacity > MYRMEX_BATCH_MAX || n > head.capacity ||
+	    (head.flags & ~MYRMEX_BATCH_FLAGS))
 		return -EINVAL;
 
 	struct thread *t = current_thread();
 	syscall_fn allowed = NULL;
+	struct batch_groups g = { NULL, 0 };
 	uint64_t done = 0;
+	bool alone = head.flags & MYRMEX_BATCH_ALONE;
 	while (done < n) {
 		uptr_t at = area + sizeof(head) + done * sizeof(struct myrmex_batch_entry);
 		struct myrmex_batch_entry e;
 		if (copy_from_user(&e, at, sizeof(e)))
 			return done ? (long)done : -EFAULT;
+		/* Consecutive calls for one server may go in one request (a
+		 * batch mostly repeats a few calls: a handler found not to start
+		 * groups is not asked about again). */
+		syscall_fn fn = syscall_lookup(e.nr);
+		if (!alone && fn != g.no_group && n - done > 1) {
+			unsigned flags = 0;
+			uint64_t ran = batch_try_group(&e, fn, at, n - done, &g, &flags);
+			if (ran) {
+				done += ran;
+				alone = flags & BATCH_GROUP_ALONE;
+				if ((flags & BATCH_GROUP_STOP) || batch_must_stop(t))
+					break;
+				continue;
+			}
+		}
+		alone = head.flags & MYRMEX_BATCH_ALONE;
 		struct { int64_t result; uint32_t state; } out = {
-			batch_run_entry(&e, a->tf, &allowed), MYRMEX_BATCH_DONE,
+			batch_run_entry(&e, fn, a->tf, &allowed), MYRMEX_BATCH_DONE,
 		};
 		done++;
 		if (copy_to_user(at + __builtin_offsetof(struct myrmex_batch_entry, result), &out,

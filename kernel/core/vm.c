@@ -130,6 +130,18 @@ struct vma *vm_region_at(struct vm_space *vm, vaddr_t addr)
 	return find_region(vm, addr);
 }
 
+bool vm_range_allows(struct vm_space *vm, vaddr_t start, uint64_t len, unsigned prot)
+{
+	vaddr_t at = start;
+	while (at - start < len) {
+		struct vma *v = find_region(vm, at);
+		if (!v || (v->prot & prot) != prot)
+			return false;
+		at = v->end;   /* regions are sorted: the next must start here */
+	}
+	return true;
+}
+
 static uint64_t region_pages(const struct vma *v)
 {
 	return (v->end - v->start) / PAGE_SIZE;

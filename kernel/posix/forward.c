@@ -18,6 +18,7 @@
 #include <kernel/proc.h>
 #include <posix/signal.h>
 #include <kernel/string.h>
+#include <myrmex/fs.h>
 
 static struct kmem_cache channel_cache =
 	KMEM_CACHE_INIT(channel_cache, "channel", struct forward_channel);
@@ -81,6 +82,7 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 		f->arg[i] = f->res[i] = 0;
 	f->data = NULL;
 	f->data_size = 0;
+	f->real_ids = false;
 	if (data_bytes == 0)
 		return 0;
 	bool small = data_bytes <= FORWARD_SMALL_BYTES;
@@ -109,6 +111,12 @@ static void write_request(struct ica *ctl, const struct fwd *f)
 	h->resultp = 0;
 	h->kind = 0;
 	struct myrmex_frame *fr = ica_kernel_ptr(ctl, FRAME_OFFSET);
+	/* The caller's identity, for the file manager's permission checks
+	 * (include/myrmex/fs.h, FS_CRED_*): the user cannot touch this ICA.
+	 * Notices without a calling thread (a process's end) go as root. */
+	const struct posix_cred *cred = f->t && f->t->proc->px ? &f->t->proc->px->cred : NULL;
+	h->reserved[FS_CRED_UID] = !cred ? 0 : f->real_ids ? cred->ruid : cred->fsuid;
+	h->reserved[FS_CRED_GID] = !cred ? 0 : f->real_ids ? cred->rgid : cred->fsgid;
 	fr->prev = 0;
 	fr->requester = 0;
 	fr->target = f->target;

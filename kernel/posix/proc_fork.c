@@ -42,6 +42,7 @@ static void copy_process(struct process *child, const struct process *parent)
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->px->umask = parent->px->umask;
+	child->px->cred = parent->px->cred;
 	child->px->cmdline_len = parent->px->cmdline_len;
 	memcpy(child->px->cmdline, parent->px->cmdline, sizeof(child->px->cmdline));
 	child->nproc_limit = parent->nproc_limit;

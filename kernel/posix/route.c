@@ -8,6 +8,7 @@
 #include <kernel/ipc.h>
 #include <myrmex/console.h>
 #include <myrmex/fs.h>
+#include <myrmex/inet.h>
 #include <myrmex/proc.h>
 #include <myrmex/procfs.h>
 #include <myrmex/time.h>
@@ -18,7 +19,7 @@ static const struct posix_route routes[SERVICE_COUNT] = {
 	[SERVICE_FILES] = {
 		.coreid = MYRMEX_COREID_FS,
 		.cancel_op = FS_CANCEL,
-		.cancel_at = BIT(SERVICE_FILES) | BIT(SERVICE_CONSOLE),
+		.cancel_at = BIT(SERVICE_FILES) | BIT(SERVICE_CONSOLE) | BIT(SERVICE_INET),
 		.exit_op = FS_EXIT,
 		.died_errno = -EIO,
 	},
@@ -30,6 +31,11 @@ static const struct posix_route routes[SERVICE_COUNT] = {
 	[SERVICE_CONSOLE] = { .coreid = MYRMEX_COREID_CONSOLE, .cancel_op = CONSOLE_CANCEL,
 	                      .died_errno = -EINTR },
 	[SERVICE_PROCFS] = { .coreid = MYRMEX_COREID_PROCFS, .died_errno = -EIO },
+	/* Socket calls pass through the file manager to the TCP/IP server,
+	 * which parks those that wait: a cancel and the exit notice reach it
+	 * directly. */
+	[SERVICE_INET] = { .coreid = MYRMEX_COREID_INET, .cancel_op = INET_CANCEL,
+	                   .exit_op = INET_EXIT, .died_errno = -EPIPE },
 };
 
 const struct posix_route *posix_route(enum posix_service s)

@@ -16,7 +16,9 @@
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <posix/iovec.h>
+#include <posix/signalfd.h>
 #include <myrmex/fs.h>
+#include <myrmex/fsevent.h>
 #include <arch/linux_abi.h>
 
 #define O_NONBLOCK 04000
@@ -46,6 +48,13 @@ long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint6
 	if (res)
 		memcpy(res, f.res, sizeof(f.res));
 	return r;
+}
+
+/* Whether a write's -EPIPE raises SIGPIPE: a pipe without readers, a
+ * connection that is gone (as Linux). */
+static bool kind_raises_sigpipe(uint64_t kind)
+{
+	return kind == FS_KIND_PIPE || kind == FS_KIND_SOCKET;
 }
 
 /* Whether a transfer larger than one request goes on in further requests
@@ -104,6 +113,8 @@ static long read_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset,
 	if (err)
 		return err;
 	long r = inline_call(&f, fd, count, offset, refused);
+	if (r == -EAGAIN && f.res[FS_RESULT_KIND] == FS_KIND_SIGNAL)
+		return signalfd_read(buf, count, f.res[0], f.res[1]);   /* the kernel's signals */
 	if (r < 0)
 		return r;
 	if ((uint64_t)r > count)
@@ -127,7 +138,7 @@ static long write_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset
 	if (count && copy_from_user(&f.arg[4], buf, count) < 0)
 		return -EFAULT;
 	long r = inline_call(&f, fd, count, offset, refused);
-	if (r == -EPIPE && f.res[FS_RESULT_KIND] == FS_KIND_PIPE)
+	if (r == -EPIPE && kind_raises_sigpipe(f.res[FS_RESULT_KIND]))
 		posix_raise_sigpipe();
 	if (r < 0)
 		return r;
@@ -160,6 +171,8 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		f.arg[1] = chunk;
 		f.arg[2] = (uint64_t)offset + done;
 		long r = forward_call(&f);
+		if (r == -EAGAIN && f.res[FS_RESULT_KIND] == FS_KIND_SIGNAL)
+			return signalfd_read(buf, count, f.res[0], f.res[1]);   /* the kernel's signals */
 		if (r < 0)
 			return done ? (long)done : r;
 		inline_learn(fd, false, f.res[FS_RESULT_KIND]);
@@ -208,7 +221,7 @@ static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		f.arg[1] = chunk;
 		f.arg[2] = (uint64_t)offset + done;
 		long r = forward_call(&f);
-		if (r == -EPIPE && f.res[7] == FS_KIND_PIPE)
+		if (r == -EPIPE && kind_raises_sigpipe(f.res[FS_RESULT_KIND]))
 			posix_raise_sigpipe();
 		if (r < 0)
 			return done ? (long)done : r;
@@ -288,7 +301,7 @@ long sys_sendfile(const struct syscall_args *a)
 		f.arg[0] = out_fd;
 		f.arg[1] = (uint64_t)r;
 		long w = forward_call(&f);
-		if (w == -EPIPE && f.res[7] == FS_KIND_PIPE)
+		if (w == -EPIPE && kind_raises_sigpipe(f.res[FS_RESULT_KIND]))
 			posix_raise_sigpipe();
 		if (w < 0)
 			return done ? (long)done : w;
@@ -397,6 +410,8 @@ long sys_lseek(const struct syscall_args *a)
 	return posix_fs_call(FS_LSEEK, a->arg[0], a->arg[1], a->arg[2], NULL);
 }
 
+/* Wrapped-call batches run lseek, close, fstat and the small transfers
+ * in groups (batch_fwd.c), which must give what these handlers give. */
 long sys_close(const struct syscall_args *a)
 {
 	return posix_fs_call(FS_CLOSE, a->arg[0], 0, 0, NULL);

@@ -1,6 +1,6 @@
 /*
- * Identity, limits and odds and ends that programs ask at start-up: the
- * user and group ids of the single root user, resource limits, getrandom,
+ * Limits and odds and ends that programs ask at start-up (the ids are
+ * sys_cred.c's): resource limits, getrandom,
  * sysinfo, set_robust_list, madvise and the CPU affinity mask. All
  * answered in the kernel (no IPC). The time calls are in sys_time.c.
  */
@@ -21,43 +21,6 @@
 #define RLIMIT_AS     9
 #define RLIM_NLIMITS  16
 #define RLIM_INFINITY (~0ull)
-
-/* Everyone is root: ids are 0; setting them to 0 (or -1, "unchanged") works. */
-long sys_getuid(const struct syscall_args *a)
-{
-	(void)a;
-	return 0;
-}
-
-static bool root_or_unchanged(uint64_t id)
-{
-	return (uint32_t)id == 0 || (uint32_t)id == UINT32_MAX;
-}
-
-long sys_setid(const struct syscall_args *a)
-{
-	for (int i = 0; i < 3; i++)
-		if (!root_or_unchanged(a->arg[i]))
-			return -EPERM;
-	return 0;
-}
-
-/* getresuid/getresgid: three zeros. */
-long sys_getresid(const struct syscall_args *a)
-{
-	uint32_t zero = 0;
-	for (int i = 0; i < 3; i++)
-		if (copy_to_user(a->arg[i], &zero, sizeof(zero)) < 0)
-			return -EFAULT;
-	return 0;
-}
-
-long sys_getgroups(const struct syscall_args *a)
-{
-	if ((int32_t)a->arg[0] < 0)
-		return -EINVAL;
-	return 0;   /* no supplementary groups */
-}
 
 struct rlimit64 {
 	uint64_t cur, max;

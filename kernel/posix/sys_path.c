@@ -101,14 +101,22 @@ static long do_stat(int64_t dirfd, uptr_t path, uptr_t out, uint64_t at_flags)
 	if (!user_range_ok(out, sizeof(struct linux_stat)))
 		return -EFAULT;
 	char first;
+	bool cwd_itself = false;
 	if ((at_flags & AT_EMPTY_PATH) && copy_from_user(&first, path, 1) == 0 && first == '\0') {
 		struct syscall_args fa = { .arg = { (uint64_t)dirfd, out } };
-		return dirfd == AT_FDCWD ? -EINVAL : sys_fstat(&fa);
+		if (dirfd != AT_FDCWD)
+			return sys_fstat(&fa);
+		cwd_itself = true;   /* as Linux: the current directory */
 	}
 	struct path_call c;
-	int err = path_begin(&c, FS_STAT, path, 0, dirfd);
+	int err = cwd_itself ? forward_begin(&c.f, SERVICE_FILES, FS_STAT, FORWARD_SMALL_BYTES)
+	                     : path_begin(&c, FS_STAT, path, 0, dirfd);
 	if (err)
 		return err;
+	if (cwd_itself) {
+		*(char *)forward_data(&c.f) = '\0';
+		c.f.arg[4] = FS_AT_EMPTY_PATH;
+	}
 	if (at_flags & AT_SYMLINK_NOFOLLOW)
 		c.f.arg[4] |= FS_AT_NOFOLLOW;
 	long r = forward_call(&c.f);
@@ -212,7 +220,13 @@ static long do_access(int64_t dirfd, uptr_t path, uint64_t mode, uint64_t flags)
 {
 	if (mode & ~7ull || flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	return simple_path(FS_ACCESS, dirfd, path, 0, mode);
+	struct path_call c;
+	int err = path_begin(&c, FS_ACCESS, path, 0, dirfd);
+	if (err)
+		return err;
+	c.f.arg[0] = mode;
+	c.f.real_ids = !(flags & AT_EACCESS);   /* as Linux: the real ids, unless AT_EACCESS */
+	return forward_call(&c.f);
 }
 
 long sys_access(const struct syscall_args *a)

@@ -12,6 +12,7 @@
 #include <posix/forward.h>
 #include <kernel/pmm.h>
 #include <posix/posix.h>
+#include <posix/signalfd.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
@@ -46,6 +47,7 @@ static long poll_once(struct pollfd64 *recs, uint32_t n)
 		return err;
 	memcpy(forward_data(&f), recs, bytes);
 	f.arg[0] = n;
+	f.arg[1] = signalfd_pending();   /* a signalfd's readiness */
 	long r = forward_call(&f);
 	if (r < 0)
 		return r;

@@ -51,6 +51,11 @@ static void describe(struct process *p, struct myrmex_procinfo *out)
 		out->start_ticks = p->px->start_ns / PROC_TICK_NS;
 		out->cmdline_len = MIN(p->px->cmdline_len, (uint32_t)sizeof(out->cmdline));
 		memcpy(out->cmdline, p->px->cmdline, out->cmdline_len);
+		const struct posix_cred *c = &p->px->cred;
+		const uint32_t uid[4] = { c->ruid, c->euid, c->suid, c->fsuid };
+		const uint32_t gid[4] = { c->rgid, c->egid, c->sgid, c->fsgid };
+		memcpy(out->uid, uid, sizeof(uid));
+		memcpy(out->gid, gid, sizeof(gid));
 	}
 }
 

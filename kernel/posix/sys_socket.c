@@ -1,12 +1,15 @@
 /*
- * Linux packet sockets (AF_PACKET, SOCK_RAW and SOCK_DGRAM) for POSIX
- * processes: socket, bind, sendto and recvfrom, forwarded to the file
- * manager (FS_SOCKET, FS_BIND, FS_SENDTO, FS_RECVFROM), which keeps the
- * socket as a descriptor and talks to the Ethernet server (docs/net.md,
+ * socket, bind, sendto and recvfrom for POSIX processes: the family
+ * decides. Internet sockets (AF_INET) go to posix/sys_inet.c. Linux packet
+ * sockets (AF_PACKET, SOCK_RAW and SOCK_DGRAM) are here, forwarded to the
+ * file manager (FS_SOCKET, FS_BIND, FS_SENDTO, FS_RECVFROM), which keeps
+ * the socket as a descriptor and talks to the Ethernet server (docs/net.md,
  * "AF_PACKET sockets"). Here: Linux's checks of the family, type,
  * addresses, lengths and pointers, in Linux's order, before any IPC; and
  * the copies between user memory and the channel's data ICA, where a sent
- * payload goes behind 14 bytes of headroom for the Ethernet header.
+ * payload goes behind 14 bytes of headroom for the Ethernet header. A
+ * receive's answer says whose it is (FS_RESULT_FAMILY), so recvfrom writes
+ * the right address without knowing the descriptor.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
@@ -15,6 +18,7 @@
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>
+#include <posix/inet.h>
 
 #define AF_PACKET     17
 #define SOCK_TYPE_MASK 0xf
@@ -22,10 +26,10 @@
 #define SOCK_CLOEXEC  02000000
 #define MSG_TRUNC     0x20
 #define MSG_DONTWAIT  0x40
+#define MSG_PEEK      0x2
 #define ETH_HLEN      14u
 #define ETH_FRAME_MAX 1514u
 #define ARPHRD_ETHER  1
-#define SOCKADDR_MAX  128u   /* sizeof(struct sockaddr_storage): Linux's bound on a length */
 
 /* Linux's struct sockaddr_ll (20 bytes). */
 struct sockaddr_ll {
@@ -50,8 +54,10 @@ long sys_socket(const struct syscall_args *a)
 	uint64_t domain = a->arg[0], type = a->arg[1], protocol = a->arg[2];
 	if (type & ~(uint64_t)(SOCK_TYPE_MASK | SOCK_NONBLOCK | SOCK_CLOEXEC))
 		return -EINVAL;
+	if (domain == AF_INET)
+		return inet_socket(type, protocol);
 	if (domain != AF_PACKET)
-		return -EAFNOSUPPORT;   /* no IP yet (the TCP/IP issue) */
+		return -EAFNOSUPPORT;   /* no IPv6, no local sockets */
 	if ((int32_t)protocol < 0 || protocol > 0xffff)
 		return -EINVAL;
 	/* SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK and O_CLOEXEC. */
@@ -75,6 +81,15 @@ static long read_address(uptr_t addr, uint64_t len, struct sockaddr_ll *sll)
 
 long sys_bind(const struct syscall_args *a)
 {
+	uint16_t family = 0;
+	if ((int32_t)a->arg[2] >= (int32_t)sizeof(family) &&
+	    copy_from_user(&family, a->arg[1], sizeof(family)) < 0)
+		return -EFAULT;
+	if (family == AF_INET) {
+		struct sockaddr_in sin;
+		long r = inet_read_address(a->arg[1], a->arg[2], &sin);
+		return r < 0 ? r : inet_bind(a->arg[0], &sin);
+	}
 	struct sockaddr_ll sll;
 	long r = read_address(a->arg[1], a->arg[2], &sll);
 	if (r < 0)
@@ -101,6 +116,26 @@ long sys_sendto(const struct syscall_args *a)
 	uptr_t buf = a->arg[1], addr = a->arg[4];
 	struct sockaddr_ll sll;
 	bool addressed = addr != 0;
+	uint16_t family = 0;
+	if (addressed && (int32_t)a->arg[5] >= (int32_t)sizeof(family) &&
+	    copy_from_user(&family, addr, sizeof(family)) < 0)
+		return -EFAULT;
+	if (family == AF_INET) {
+		struct sockaddr_in sin;
+		long r = inet_read_address(addr, a->arg[5], &sin);
+		if (r < 0)
+			return r;
+		if (!user_range_ok(buf, len))
+			return -EFAULT;
+		return inet_sendto(fd, buf, len, a->arg[3], &sin);
+	}
+	if (!addressed) {
+		/* The descriptor's kind decides in the file manager; an inet
+		 * socket's send may be longer than a frame. */
+		if (!user_range_ok(buf, len))
+			return -EFAULT;
+		return inet_sendto(fd, buf, len, a->arg[3], NULL);
+	}
 	if (addressed) {
 		long r = read_address(addr, a->arg[5], &sll);
 		if (r < 0)
@@ -136,8 +171,8 @@ long sys_recvfrom(const struct syscall_args *a)
 	uint64_t fd = a->arg[0], len = a->arg[2], flags = a->arg[3];
 	uptr_t buf = a->arg[1], addr = a->arg[4], alenp = a->arg[5];
 	if ((int64_t)len < 0)
-		len = ETH_FRAME_MAX;   /* Linux takes a size_t: huge asks get what there is */
-	uint32_t want = (uint32_t)MIN(len, (uint64_t)ETH_FRAME_MAX);
+		len = FORWARD_LARGE_BYTES;   /* Linux takes a size_t: huge asks get what there is */
+	uint32_t want = (uint32_t)MIN(len, (uint64_t)FORWARD_LARGE_BYTES);
 	if (!user_range_ok(buf, want))
 		return -EFAULT;
 	int32_t alen = 0;
@@ -154,6 +189,7 @@ long sys_recvfrom(const struct syscall_args *a)
 	f.arg[0] = fd;
 	f.arg[1] = want;
 	f.arg[2] = (flags & MSG_DONTWAIT) != 0;
+	f.arg[3] = (flags & MSG_PEEK) != 0;
 	long r = forward_call(&f);
 	if (r < 0)
 		return r;
@@ -162,6 +198,11 @@ long sys_recvfrom(const struct syscall_args *a)
 	if (r > 0 && copy_to_user(buf, forward_data(&f), (uint64_t)r) < 0)
 		return -EFAULT;
 	const struct fs_recvfrom_result *res = (const struct fs_recvfrom_result *)f.res;
+	if (f.res[FS_RESULT_FAMILY] != FS_FAMILY_PACKET) {
+		if (addr && alenp && inet_put_address(addr, alenp, alen, f.res) < 0)
+			return -EFAULT;
+		return flags & MSG_TRUNC ? (long)res->full : r;
+	}
 	if (addr && alenp) {
 		struct sockaddr_ll sll = {
 			.sll_family = AF_PACKET,

@@ -208,9 +208,11 @@ static void test_bad_areas(void)
 	a->capacity = MAX + 1;
 	CHECK_EQ(myrmex_batch(a, 1), -EINVAL);
 	a->capacity = 4;
-	a->reserved = 1;
+	a->flags = 2;
 	CHECK_EQ(myrmex_batch(a, 1), -EINVAL);
-	a->reserved = 0;
+	a->flags = ~0u;
+	CHECK_EQ(myrmex_batch(a, 1), -EINVAL);
+	a->flags = 0;
 	CHECK(a->entry[0].state == MYRMEX_BATCH_STORED, "a refused batch ran an entry");
 	static const long bad[] = { 0, 0x1000, KERNEL_ADDR, NONCANONICAL_ADDR, -4096L,
 	                            0x00007ffffffffffcL };
@@ -231,12 +233,12 @@ static void test_bad_areas(void)
 	CHECK_EQ(munmap(p + PAGE, PAGE), 0);
 	struct myrmex_batch_area *edge = (struct myrmex_batch_area *)(p + PAGE - 8);
 	edge->capacity = 2;
-	edge->reserved = 0;
+	edge->flags = 0;
 	CHECK_EQ(myrmex_batch(edge, 1), -EFAULT);
 	struct myrmex_batch_area *half = (struct myrmex_batch_area *)
 		(p + PAGE - 8 - sizeof(struct myrmex_batch_entry) - 16);
 	half->capacity = 2;
-	half->reserved = 0;
+	half->flags = 0;
 	myrmex_batch_store(half, 0, SYS_getpid, NULL);
 	CHECK_EQ(myrmex_batch(half, 2), 1);
 	CHECK(half->entry[0].result == my_pid && half->entry[0].state == MYRMEX_BATCH_DONE,
@@ -245,7 +247,7 @@ static void test_bad_areas(void)
 	 * written: the batch stops after running the first. */
 	struct myrmex_batch_area *ro = (struct myrmex_batch_area *)p;
 	ro->capacity = 2;
-	ro->reserved = 0;
+	ro->flags = 0;
 	myrmex_batch_store(ro, 0, SYS_getpid, NULL);
 	myrmex_batch_store(ro, 1, SYS_getpid, NULL);
 	CHECK_EQ(mprotect(p, PAGE, PROT_READ), 0);
@@ -349,7 +351,7 @@ static void test_freed_during(void)
 		return;
 	struct myrmex_batch_area *a = (struct myrmex_batch_area *)freed_area;
 	a->capacity = 8;
-	a->reserved = 0;
+	a->flags = 0;
 	for (unsigned i = 0; i < 8; i++)
 		store(a, i, SYS_nanosleep, (long)&thirty, 0, 0);
 	struct myrmex_thread th;

@@ -37,6 +37,10 @@ static inline long raw4(long nr, long a, long b, long c, long d)
 {
 	return myrmex_syscall6(nr, a, b, c, d, 0, 0);
 }
+static inline long raw5(long nr, long a, long b, long c, long d, long e)
+{
+	return myrmex_syscall6(nr, a, b, c, d, e, 0);
+}
 
 /* Writes the whole buffer to fd with raw write calls. */
 static inline void test_write_all(int fd, const char *buf, size_t len)

@@ -57,8 +57,13 @@ struct test {
  * virtio_net (run_tests.py --net-model virtio,rtl8139 attaches both NICs).
  * Bit 15: MYRMEX_SPAWN_DEVICE's index stays below it. */
 #define RTL (1u << 15)
+/* testinit only (with NET and ETH): the TCP/IP server (tcpip) runs over the
+ * Ethernet server, on the second virtio-net NIC, which run_tests.py --net
+ * --net-model ...,user puts on QEMU's user network (docs/net.md, "TCP/IP").
+ * Bit 7: below MYRMEX_SPAWN_DEVICE's bits, above the spawn flags. */
+#define INET (1u << 7)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
-                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL)
+                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -155,6 +160,7 @@ static const struct test tests[] = {
 	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1, 0 },
 	/* Wrapped calls and the trap gate (issue 18). */
 	{ "batch", "t_batch", { 0 }, EXITS, 0, 1, 0 },
+	{ "fthread", "t_fthread", { 0 }, EXITS, 0, 0, 0 },
 	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-threads-abandon", "t_exhaust_threads", { "abandon" }, EXITS, 0, 1, 0 },
@@ -240,6 +246,10 @@ static const struct test tests[] = {
 	 * manager and the Ethernet server. */
 	{ "net-packet", "t_packet", { 0 }, EXITS, 0, 0,
 	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | NET | ETH },
+	/* TCP and UDP sockets of POSIX processes, through the file manager
+	 * and the TCP/IP server, to a host peer over QEMU's user network. */
+	{ "inet-sockets", "t_inet", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },
@@ -268,6 +278,7 @@ static const struct test tests[] = {
 	FS_PM_TEST("fs-posix-paths", "t_fs_posix", "paths"),
 	FS_TEST("fs-poll", "t_fs_poll", "poll", DISK_FS),
 	{ "fs-poll-console", "t_fs_poll", { "console" }, EXITS, 0, 0, CONSOLE | FS | ON_DISK(DISK_FS) },
+	FS_TEST("fs-events", "t_fs_events", "events", DISK_FS),
 	FS_PM_TEST("fs-pipe-basic", "t_fs_pipe", "basic"),
 	FS_PM_TEST("fs-pipe-park", "t_fs_pipe", "park"),
 	FS_PM_TEST("fs-pipe-transfer", "t_fs_pipe_proc", "transfer"),
@@ -293,6 +304,13 @@ static const struct test tests[] = {
 	/* Forwarded calls in a batch (issue 18). */
 	{ "batch-forwarded", "t_batch", { "forwarded" }, EXITS, 0, 0,
 	  TIME | FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
+	/* Forwarded calls of a batch in one IPC (issue 18): counted with the
+	 * file manager's counters, so MEASURE; a forked child killed, so PM. */
+	{ "batch-fwd", "t_batch_fwd", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | PM | POSIX | MEASURE },
+	/* Fine-grained threads reading fs.img's files (issue 18). */
+	{ "fthread-files", "t_fthread", { "files" }, EXITS, 0, 0,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	{ "time-server-death", "t_time_server", { "death" }, EXITS, 0, 0, SERVER },
 	/* The vDSO (issue 15): clock reads without a call, equal to the time
 	 * server's; its pages written by nobody; after fork and execve. */

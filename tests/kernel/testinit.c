@@ -44,6 +44,7 @@
 #include <myrmex/disk.h>
 #include <myrmex/fs.h>
 #include <myrmex/net.h>
+#include <myrmex/inet.h>
 #include <myrmex/time.h>
 
 #include <errno.h>
@@ -422,13 +423,24 @@ static long disk_driver_start(int disk, int for_fileman, char *reason, size_t si
  * the server right, for a NET test: virtio_net, or rtl8139 for an RTL test
  * (--net-model names the RTL8139 too). Waits for its registration: its
  * pid, or -1 with the reason written. */
-static long net_driver_start(int rtl, char *reason, size_t size)
+/* The device index of the nth (from 0) virtio-net NIC, or -1. */
+static int nth_virtio_net(int nth)
 {
-	static const uint16_t virtio_ids[] = { 0x1041, 0x1000 };   /* modern, transitional */
+	struct myrmex_pci_info info;
+	for (uint32_t i = 0; myrmex_dev_info(i, &info) >= 0; i++)
+		if (info.vendor == 0x1af4 && (info.device == 0x1041 || info.device == 0x1000) &&
+		    nth-- == 0)
+			return (int)i;
+	return -1;
+}
+
+static long net_driver_start(int rtl, int inet, char *reason, size_t size)
+{
 	static const uint16_t rtl_ids[] = { 0x8139 };
 	const char *name = rtl ? "rtl8139" : "virtio_net";
-	int index = rtl ? myrmex_dev_find(0x10ec, rtl_ids, 1, NULL)
-	                : myrmex_dev_find(0x1af4, virtio_ids, 2, NULL);
+	/* An INET test's NIC is the second virtio-net one, on QEMU's user
+	 * network (run_tests.py --net-model ...,user). */
+	int index = rtl ? myrmex_dev_find(0x10ec, rtl_ids, 1, NULL) : nth_virtio_net(inet ? 1 : 0);
 	if (index < 0) {
 		snprintf(reason, size, "no %s NIC (run_tests.py --net --net-model %s attaches it)",
 		         rtl ? "RTL8139" : "virtio-net", rtl ? "virtio,rtl8139" : "virtio");
@@ -461,6 +473,25 @@ static long eth_server_start(char *reason, size_t size)
 		return -1;
 	}
 	return server_registered("eth", MYRMEX_COREID_ETH, pid, reason, size);
+}
+
+/* Starts the TCP/IP server (tcpip) for an INET test, with the server right
+ * and the right to call the Ethernet server, the driver and itself, at QEMU's
+ * user-network address, and waits for its registration. */
+static long inet_server_start(char *reason, size_t size)
+{
+	struct myrmex_rights rights = { { 0 } };
+	myrmex_rights_add(&rights, MYRMEX_COREID_NIC);
+	myrmex_rights_add(&rights, MYRMEX_COREID_ETH);
+	myrmex_rights_add(&rights, MYRMEX_COREID_INET);   /* its ticker calls it */
+	char *argv[] = { "tcpip", "10.0.2.15/24", "10.0.2.2", NULL };
+	long pid = myrmex_spawn_rights("tcpip", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER,
+	                               &rights);
+	if (pid <= 0) {
+		snprintf(reason, size, "cannot start tcpip: %ld (%s)", pid, error_name(pid));
+		return -1;
+	}
+	return server_registered("tcpip", MYRMEX_COREID_INET, pid, reason, size);
 }
 
 /* Starts the console server (uart) with COM1 and the server right, for a
@@ -667,13 +698,18 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 			server_stop("timed", timed, reason, size);
 		return 0;
 	}
-	long nic = 0, eth = 0;
+	long nic = 0, eth = 0, inet = 0;
 	if (native && (t->spawn_flags & NET))
-		nic = net_driver_start((t->spawn_flags & RTL) != 0, reason, size);
+		nic = net_driver_start((t->spawn_flags & RTL) != 0, (t->spawn_flags & INET) != 0,
+		                       reason, size);
 	if (nic > 0 && (t->spawn_flags & ETH))
 		eth = eth_server_start(reason, size);
-	int ok = nic < 0 || eth < 0 ? -1 : run_once(t, reason, size);
-	/* The Ethernet server before the driver it calls. */
+	if (eth > 0 && (t->spawn_flags & INET))
+		inet = inet_server_start(reason, size);
+	int ok = nic < 0 || eth < 0 || inet < 0 ? -1 : run_once(t, reason, size);
+	/* The TCP/IP server before the Ethernet server before the driver. */
+	if (inet > 0 && !server_stop("tcpip", inet, reason, size) && ok > 0)
+		ok = 0;
 	if (eth > 0 && !server_stop("eth", eth, reason, size) && ok > 0)
 		ok = 0;
 	if (nic > 0 && !server_stop((t->spawn_flags & RTL) ? "rtl8139" : "virtio_net", nic, reason,

@@ -156,6 +156,25 @@ pidof sh > /dev/null && echo "pidof finds sh"
 echo "lines in /proc/self/stat: $(grep -c . /proc/self/stat)"
 rm ps.out
 
+echo "== users (whoami, id, su, owners' names)"
+echo "whoami: $(whoami)"
+echo "id: $(id)"
+touch owned
+chown guest owned
+echo "owned: $(stat -c '%U %G %u' owned)"
+echo "su guest: $(su -c id guest)"
+mkdir guesthome
+chown guest:guest guesthome
+su -c 'touch made-by-guest' guest
+su -c 'touch guesthome/made-by-guest' guest
+echo "made by guest: $(stat -c '%U %G' guesthome/made-by-guest)"
+su -c 'cat /posix/run.sh > /dev/null && echo guest reads run.sh' guest
+su -c 'echo x > owned && echo guest writes its file' guest
+chmod 600 owned
+chown root owned
+su -c 'cat owned 2>/dev/null || echo guest cannot read root 0600 file' guest
+rm -r owned guesthome
+
 cd ..
 rm -rf shell.scratch
 echo "== done"

@@ -85,6 +85,23 @@ void personality_unknown_syscall(uint64_t nr);
  * the batch call is never run again. */
 bool personality_batch_allows(syscall_fn fn);
 void personality_batch_entry_end(void);
+/* batch_may_group: whether an entry whose handler is fn (NULL: unknown)
+ * may start a group: the cheap test, before batch_group. */
+bool personality_batch_may_group(syscall_fn fn);
+/* batch_group: may run several entries of a batch as one request to
+ * their server (docs/syscalls.md, "Forwarded calls in one IPC"). first is
+ * the core's copy of the entry at user address at, STORED, with left
+ * entries from it to the batch's end. Returns how many entries from it it
+ * ran and wrote back (each result and state DONE), or 0 when the core is to
+ * run first alone. *memo is the batch's own word for the personality (0 at
+ * the start of each batch). Sets BATCH_GROUP_STOP in *flags when a result
+ * could not be written back (the batch stops), and BATCH_GROUP_ALONE when
+ * the entry after the ones run must run alone. */
+struct myrmex_batch_entry;
+#define BATCH_GROUP_STOP  1u
+#define BATCH_GROUP_ALONE 2u
+uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t at,
+                                 uint64_t left, uint64_t *memo, unsigned *flags);
 
 /* ---- Ends ----
  * thread_exit: t, the current thread, leaves (its process may go on).

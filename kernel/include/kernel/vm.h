@@ -139,6 +139,11 @@ int vm_fault(struct vm_space *vm, vaddr_t addr, unsigned access);
 /* Whether addr lies in a region (whatever its protection): a fault there is
  * an access error (SEGV_ACCERR), elsewhere a mapping error. */
 bool vm_is_mapped(struct vm_space *vm, vaddr_t addr);
+/* Whether every byte of [start, start + len) lies in regions allowing
+ * prot (MAP_W...): a copy there will not fault for want of a mapping,
+ * unless the regions change first. len 0: true. The range must not wrap
+ * (user_range_ok first). */
+bool vm_range_allows(struct vm_space *vm, vaddr_t start, uint64_t len, unsigned prot);
 /* Whether addr lies in a region whose pages other spaces may share
  * writable (anonymous shared or a shared file mapping) with its page
  * present; then *pa is the frame's address (the futex key of such words). */

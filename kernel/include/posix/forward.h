@@ -44,6 +44,8 @@ struct fwd {
 	uint64_t res[8];       /* the result frame's arg[] */
 	struct ica *data;      /* the data ICA of this call, or NULL */
 	uint32_t data_size;    /* its size in bytes */
+	bool real_ids;         /* stamp the real uid and gid, not the file-system
+	                          ones (access, faccessat: include/myrmex/fs.h FS_CRED_*) */
 };
 
 /* Gets the current thread's channel ready for a call to the server of

@@ -6,6 +6,7 @@
 #ifndef KERNEL_POSIX_H
 #define KERNEL_POSIX_H
 
+#include <posix/cred.h>
 #include <kernel/types.h>
 #include <kernel/proc.h>
 #include <posix/signal.h>
@@ -50,6 +51,7 @@ struct posix_process {
 	/* The process has called execve since it was forked: its parent may
 	 * no longer move it to another group (setpgid gives -EACCES). */
 	bool execed;
+	struct posix_cred cred;          /* ids and groups (sys_cred.c); zeroed: root */
 };
 
 /* A scheduler tick found a thread of p running (sys_task.c). */

@@ -18,6 +18,7 @@ enum posix_service {
 	SERVICE_TIME,        /* the time server: clocks and sleeps */
 	SERVICE_CONSOLE,     /* the console server (reached through the file manager) */
 	SERVICE_PROCFS,      /* the /proc server (reached through the file manager) */
+	SERVICE_INET,        /* the TCP/IP server (reached through the file manager) */
 	SERVICE_COUNT
 };
 

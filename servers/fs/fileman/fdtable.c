@@ -91,6 +91,7 @@ static struct fd_table *table_new(int pid)
 			if (tables[i].pid != pid && process_gone(tables[i].pid)) {
 				pipe_drop_pid(tables[i].pid);
 				socket_drop_pid(tables[i].pid);
+				events_drop_pid(tables[i].pid);
 				table_drop(&tables[i]);
 			}
 		}
@@ -224,6 +225,7 @@ void files_exit(int pid)
 {
 	pipe_drop_pid(pid);
 	socket_drop_pid(pid);
+	events_drop_pid(pid);
 	struct fd_table *t = table_of(pid);
 	if (t)
 		table_drop(t);

@@ -31,6 +31,8 @@
  *   procfs.c    /proc: paths under it asked of the procfs server, its
  *               answers kept as a snapshot per open description; the
  *               descriptors and current directories answered here
+ *   inet.c      Internet sockets (AF_INET): every call passed on to the
+ *               TCP/IP server with its handle, direct return
  *   socket.c    packet sockets (AF_PACKET): sends passed on to the Ethernet
  *               server, a receive of its own there per socket, frames kept
  *   console.c   the console's descriptors: reads, writes and ioctls passed
@@ -43,6 +45,15 @@
  *   ops_link.c  link (a hard link) and symlink
  *   ops_attr.c  setattr (chmod, chown, truncate by path) and utimes
  *   ops_fs.c    sync, statfs, stats, drop-cache, shutdown
+ *   events.c    the event descriptors' hooks (read, write, poll, fstat,
+ *               close, a process's end) for the files above
+ *   epoll.c     epoll sets: interest lists over every pollable description
+ *   eventfd.c   eventfd counters, reads and writes parked on them
+ *   timerfd.c   timerfd timers, the thread that wakes their parked reads
+ *   signalfd.c  signalfd masks (the kernel reads the signals)
+ *   park.c      requests parked on an eventfd or a timerfd
+ *   removed.c   a directory removed while current or open: "." and its stat
+ *   perm.c      permission checks on the caller's identity (the kernel's stamp)
  *
  * With one serving thread (configurations one and split) one request runs
  * at a time, and while it waits for the disk other callers wait in the
@@ -61,6 +72,7 @@
 #include <stdint.h>
 #include <myrmex.h>
 #include <myrmex/fs.h>
+#include <myrmex/fsevent.h>
 #include <server.h>
 
 #include "../ext2/ext2.h"
@@ -119,6 +131,9 @@ int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opc
 /* request_pass_on with four argument words a[0..3]. */
 int64_t request_pass_on_args(struct server_request *rq, uint32_t target, uint32_t opcode,
                              const uint64_t a[4]);
+/* request_pass_on with n (at most 7) argument words a[0..n-1]. */
+int64_t request_pass_on_n(struct server_request *rq, uint32_t target, uint32_t opcode,
+                          const uint64_t *a, unsigned n);
 
 /* The path in the request's data ICA, checked: NUL-terminated within
  * FS_PATH_MAX bytes and the ICA, not empty. Returns it or NULL with *err
@@ -224,10 +239,14 @@ extern uint64_t cache_pinned_lost;
 /* ---- ofd.c: open-file descriptions ---- */
 
 enum fm_kind { FM_FREE, FM_FILE, FM_DIR, FM_CONSOLE, FM_PIPE, FM_NULL, FM_ZERO, FM_FULL,
-               FM_RANDOM, FM_URANDOM, FM_PROC, FM_SOCKET };
+               FM_RANDOM, FM_URANDOM, FM_PROC, FM_SOCKET, FM_INET,
+               FM_EPOLL, FM_EVENTFD, FM_TIMERFD, FM_SIGNALFD /* events.c */ };
 
 struct pipe;
 struct sock;
+struct epoll;
+struct eventfd;
+struct timerfd;
 
 /* What open, pipe or the special names made: shared by every descriptor
  * dup or fork made from the first (one offset), and by parked requests. */
@@ -243,7 +262,12 @@ struct open_file {
 	struct pipe *pipe;            /* FM_PIPE: the read end (O_RDONLY) or write end */
 	uint64_t rdev;                /* FM_CONSOLE: the name's device number (tty 5:0, console 5:1) */
 	struct sock *sock;            /* FM_SOCKET: the packet socket (socket.c) */
+	uint64_t inet;                /* FM_INET: the TCP/IP server's handle (inet.c) */
 	struct procfs_snap *snap;     /* FM_PROC: what procfs answered at open (procfs.c) */
+	struct epoll *ep;             /* FM_EPOLL: the set (epoll.c) */
+	struct eventfd *efd;          /* FM_EVENTFD: the counter (eventfd.c) */
+	struct timerfd *tfd;          /* FM_TIMERFD: the timer (timerfd.c) */
+	uint64_t sigmask;             /* FM_SIGNALFD: the signals it reads (signalfd.c) */
 	char *path;                   /* FM_FILE: the absolute path it was opened by (for
 	                                 /proc/<pid>/fd links), or NULL: path_short when it
 	                                 fits, else malloc'd (an open costs no malloc then) */
@@ -327,6 +351,9 @@ int64_t pipe_read(struct server_request *rq, struct open_file *f);
 int64_t pipe_write(struct server_request *rq, struct open_file *f);
 /* POLL* readiness of an end. */
 unsigned pipe_poll(const struct pipe *p, bool write);
+/* Wake-ups of the readers (data in, the write end closed) and of the
+ * writers (data out, the read end closed): epoll's EPOLLET. */
+void pipe_wakes(const struct pipe *p, uint64_t *in, uint64_t *out);
 /* Bytes waiting to be read; a number naming the pipe (st_ino). */
 uint32_t pipe_available(const struct pipe *p);
 uint32_t pipe_number(const struct pipe *p);
@@ -355,6 +382,20 @@ bool socket_result(const struct myrmex_delivery *d);
 /* As pipe_drop_pid and pipe_cancel, for receives parked on sockets. */
 void socket_drop_pid(int pid);
 void socket_cancel(int pid, uint32_t handle);
+
+/* ---- inet.c: Internet sockets (AF_INET) ---- */
+/* FS_SOCKET with domain FS_DOMAIN_INET: a socket at the TCP/IP server. */
+int64_t inet_socket(struct server_request *rq);
+int64_t do_inet(struct server_request *rq);
+int64_t do_inet_adopt(struct server_request *rq);
+/* FS_SENDTO and FS_RECVFROM, read and write, on an FM_INET description. */
+int64_t inet_sendto(struct server_request *rq, struct open_file *f);
+int64_t inet_recvfrom(struct server_request *rq, struct open_file *f);
+int64_t inet_io(struct server_request *rq, struct open_file *f, bool write);
+/* POLL* bits of the socket, asked of the server. */
+unsigned inet_poll(const struct open_file *f);
+/* The last reference to the description went: the socket closes. */
+void inet_close(uint64_t handle);
 
 /* ---- path.c ---- */
 
@@ -424,6 +465,7 @@ int64_t do_link(struct server_request *rq);
 int64_t do_symlink(struct server_request *rq);
 int64_t do_setattr(struct server_request *rq);
 int64_t do_utimes(struct server_request *rq);
+int64_t do_batch(struct server_request *rq);   /* ops_batch.c: FS_BATCH */
 
 /* ---- fmap.c: what the rest of the file manager tells the file mappings ---- */
 
@@ -494,6 +536,105 @@ int64_t console_ioctl(struct server_request *rq);
 /* The console's readiness (POLLIN | POLLOUT, as the console server says),
  * or -errno. */
 int console_poll(void);
+
+/* ---- events.c, epoll.c, eventfd.c, timerfd.c: the event descriptors ---- */
+
+/* FM_EPOLL, FM_EVENTFD, FM_TIMERFD or FM_SIGNALFD. */
+bool events_kind(enum fm_kind kind);
+/* FS_READ / FS_WRITE on one (checked by data_call): a status or SERVER_LATER. */
+int64_t events_read(struct server_request *rq, struct open_file *f);
+int64_t events_write(struct server_request *rq, struct open_file *f);
+int64_t events_stat(struct server_request *rq, const struct open_file *f);
+unsigned events_poll(const struct open_file *f, int *console);
+/* The last reference to f went (any kind): its object is let go and every
+ * epoll set forgets it. */
+void events_release(struct open_file *f);
+/* As pipe_drop_pid and pipe_cancel, for reads parked on eventfds, timerfds. */
+void events_drop_pid(int pid);
+void events_cancel(int pid, uint32_t handle);
+
+/* ops_fd.c: what description f is ready for now (POLL* bits); *console
+ * caches the console server's answer for one request (-1: not asked yet). */
+unsigned fm_readiness(const struct open_file *f, int *console);
+/* Counters of the wake-ups of f's readers (in) and writers (out): they
+ * change on each write into a pipe or eventfd, read out of it, end closed,
+ * timer expired (epoll's EPOLLET). 0 for kinds without. */
+void fm_wakes(const struct open_file *f, uint64_t *in, uint64_t *out);
+
+int64_t do_epoll_create(struct server_request *rq);
+int64_t do_epoll_ctl(struct server_request *rq);
+int64_t do_epoll_wait(struct server_request *rq);
+unsigned epoll_poll(const struct epoll *ep, int *console);
+void epoll_free(struct epoll *ep);
+/* Description f goes: every set's entries for it go too. */
+void epoll_forget(const struct open_file *f);
+
+int64_t do_eventfd(struct server_request *rq);
+int64_t eventfd_read(struct server_request *rq, struct open_file *f);
+int64_t eventfd_write(struct server_request *rq, struct open_file *f);
+unsigned eventfd_poll(const struct eventfd *e);
+void eventfd_wakes(const struct eventfd *e, uint64_t *in, uint64_t *out);
+void eventfd_free(struct eventfd *e);
+
+int64_t do_timerfd_create(struct server_request *rq);
+int64_t do_timerfd_set(struct server_request *rq);
+int64_t do_timerfd_get(struct server_request *rq);
+int64_t do_timerfd_tick(struct server_request *rq);
+int64_t timerfd_read(struct server_request *rq, struct open_file *f);
+unsigned timerfd_poll(struct timerfd *t);
+void timerfd_wakes(struct timerfd *t, uint64_t *in);
+void timerfd_free(struct timerfd *t);
+
+int64_t do_signalfd(struct server_request *rq);
+int64_t signalfd_read(struct server_request *rq, const struct open_file *f);
+unsigned signalfd_poll(const struct open_file *f);
+/* The pending signals of the process whose FS_POLL or FS_EPOLL_WAIT is
+ * being served (the kernel's word in the request), for signalfd_poll. */
+extern uint64_t fm_caller_pending;
+
+/* Reads parked on an eventfd or timerfd (park.c): a FIFO per object. */
+struct parked_read;
+struct park_queue {
+	struct parked_read *head;
+};
+/* Parks rq (a reference to f taken) at the end of q; false when full. */
+bool park_add(struct park_queue *q, struct server_request *rq, struct open_file *f, bool write);
+/* The oldest parked request of q (read or write as asked), or NULL; its
+ * request and length. */
+struct server_request *park_first(struct park_queue *q, bool write, uint64_t *len);
+/* Answers the request park_first gave with status, off the queue. */
+void park_finish(struct park_queue *q, bool write, int64_t status);
+void park_drop_pid(int pid);
+void park_cancel(int pid, uint32_t handle);
+
+/* perm.c: the caller's file-system uid and gid (root for all but the
+ * kernel's forwarded calls); whether it may do want (PERM_R | PERM_W |
+ * PERM_X) to an inode of stat st or number ino (-EACCES); remove victim
+ * from sticky directory dir (-EPERM unless it owns one of them); change an
+ * inode's mode or times (its owner: -EPERM); give it owner uid and group
+ * gid (UINT32_MAX: unchanged; -EPERM). 0 when allowed, root always (but
+ * execute: some execute bit). */
+#define PERM_R 4u
+#define PERM_W 2u
+#define PERM_X 1u
+struct fm_cred {
+	uint32_t uid, gid;
+};
+struct fm_cred request_cred(const struct server_request *rq);
+int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsigned want);
+int perm_inode(struct server_request *rq, uint32_t ino, unsigned want);
+/* Looking a name up in directory dir (path.c): search permission. */
+int perm_search(struct server_request *rq, uint32_t dir);
+int perm_sticky(struct server_request *rq, uint32_t dir, uint32_t victim);
+int perm_owner(struct server_request *rq, uint32_t ino);
+int perm_chown(struct server_request *rq, uint32_t ino, uint32_t uid, uint32_t gid);
+
+/* removed.c: path is "." (or "./.", ...) from a removed directory (base
+ * 0); its stat (a directory, no link); an open of it (read-only, else
+ * -EISDIR): a description of inode 0, whose readdir gives -ENOENT. */
+bool removed_dot(uint32_t base, const char *path);
+int64_t removed_dir_stat(struct server_request *rq);
+int64_t removed_dir_open(struct server_request *rq, int flags, int keep, bool cloexec);
 
 /* ---- the mounted file system (main.c) ---- */
 

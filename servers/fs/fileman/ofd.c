@@ -48,13 +48,16 @@ void ofd_unref(struct open_file *f)
 {
 	if (--f->refs > 0)
 		return;
+	events_release(f);   /* epoll sets forget f; an event descriptor's object goes */
 	enum fm_kind kind = f->kind;
 	struct pipe *p = f->pipe;
 	struct sock *sock = f->sock;
+	uint64_t inet = f->inet;
 	bool write = ofd_can_write(f);
 	f->kind = FM_FREE;
 	f->pipe = NULL;
 	f->sock = NULL;
+	f->inet = 0;
 	if (f->snap)
 		procfs_snap_free(f->snap);
 	f->snap = NULL;
@@ -65,6 +68,8 @@ void ofd_unref(struct open_file *f)
 		pipe_close_end(p, write);   /* may wake the other end's parked requests */
 	if (kind == FM_SOCKET)
 		socket_close(sock);
+	if (kind == FM_INET)
+		inet_close(inet);
 }
 
 void ofd_forget_inode(uint32_t ino)
@@ -135,7 +140,13 @@ uint32_t ofd_kind(const struct open_file *f)
 	case FM_CONSOLE:
 		return FS_KIND_CONSOLE;
 	case FM_SOCKET:
+	case FM_INET:
 		return FS_KIND_SOCKET;
+	case FM_EPOLL:
+	case FM_EVENTFD:
+	case FM_TIMERFD:
+	case FM_SIGNALFD:
+		return FS_KIND_EVENT;
 	case FM_NULL:
 	case FM_ZERO:
 	case FM_FULL:

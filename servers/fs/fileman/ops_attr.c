@@ -4,8 +4,10 @@
  * time calls, which the kernel turns into it).
  *
  * Both name their object by a path or, with FS_AT_EMPTY_PATH and an empty
- * path, by a descriptor (fchmod, fchown, futimens). There are no
- * permission checks: one user, root (docs/posix.md). The file manager's own
+ * path, by a descriptor (fchmod, fchown, futimens). chmod is the owner's
+ * or root's, chown root's (an owner may change the group to its own),
+ * times given the owner's, "now" also a writer's, truncation a writer's
+ * (perm.c). The file manager's own
  * objects (pipes, the console, /dev/null) keep no attributes: a change to
  * them succeeds and changes nothing.
  */
@@ -91,6 +93,9 @@ static int change_size(struct server_request *rq, uint32_t ino, uint64_t size)
 		return -EISDIR;
 	if ((st.mode & EXT2_S_IFMT) != EXT2_S_IFREG || (int64_t)size < 0)
 		return -EINVAL;
+	rc = perm_check(rq, &st, PERM_W);   /* perm.c */
+	if (rc < 0)
+		return rc;
 	if (size < st.size)
 		rc = fmap_truncate(ino, size);   /* mapped pages go before their blocks */
 	if (rc == 0)
@@ -107,6 +112,10 @@ int64_t do_setattr(struct server_request *rq)
 	int rc = attr_target(rq, &ino);
 	if (rc == 1)   /* one of our own objects: nothing is kept, but size */
 		return a->what == FS_SETATTR_SIZE ? -EINVAL : 0;
+	if (rc == 0 && a->what == FS_SETATTR_MODE)
+		rc = perm_owner(rq, ino);   /* perm.c */
+	else if (rc == 0 && a->what == FS_SETATTR_OWNER)
+		rc = perm_chown(rq, ino, (uint32_t)a->uid, (uint32_t)a->gid);
 	if (rc == 0 && a->what == FS_SETATTR_MODE) {
 		struct ext2_stat st = { .mode = (uint32_t)(a->value & 07777) };
 		rc = ext2_set_attr(fm_fs_for(rq), ino, EXT2_ATTR_MODE, &st);
@@ -156,6 +165,12 @@ int64_t do_utimes(struct server_request *rq)
 		              &st.mtime_nsec) < 0 ? -EINVAL : rc;
 	if (rc == 1 || (rc == 0 && mask == 0))
 		return 0;   /* our own objects keep no times; both omitted: nothing */
+	/* perm.c: times given are the owner's to set (-EPERM); "now" also
+	 * anyone's who may write it (-EACCES). */
+	bool given = (a->atime_nsec != FS_UTIME_NOW && a->atime_nsec != FS_UTIME_OMIT) ||
+	             (a->mtime_nsec != FS_UTIME_NOW && a->mtime_nsec != FS_UTIME_OMIT);
+	if (rc == 0 && perm_owner(rq, ino) < 0)
+		rc = given ? -EPERM : perm_inode(rq, ino, PERM_W);
 	if (rc == 0)
 		rc = ext2_set_attr(fm_fs_for(rq), ino, mask, &st);
 	return fm_result(rc, "utimes");

@@ -38,7 +38,7 @@ int64_t do_readdir(struct server_request *rq)
 	if (f->kind != FM_DIR)
 		return -ENOTDIR;
 	if (f->ino == 0)
-		return -ESTALE;
+		return -ENOENT;   /* removed: as Linux's getdents (removed.c) */
 	if (!rq->data)
 		return -EINVAL;
 	uint64_t used = 0, pos = f->offset;
@@ -100,9 +100,14 @@ int64_t do_mkdir(struct server_request *rq)
 	char name[EXT2_NAME_MAX + 1];
 	bool trailing;
 	int rc = request_parent(rq, &dir, name, -EEXIST, &trailing);
+	if (rc == 0 && ext2_lookup(fm_fs_for(rq), dir, name, strlen(name), &ino) == 0)
+		rc = -EEXIST;   /* as Linux: before the permission check */
+	if (rc == 0)
+		rc = perm_inode(rq, dir, PERM_W | PERM_X);   /* perm.c */
+	struct fm_cred c = request_cred(rq);
 	if (rc == 0)
 		rc = ext2_mkdir(fm_fs_for(rq), dir, name,
-		                (uint32_t)SERVER_IN(rq, struct fs_mkdir_args)->mode & 07777, 0, 0, &ino);
+		                (uint32_t)SERVER_IN(rq, struct fs_mkdir_args)->mode & 07777, c.uid, c.gid, &ino);
 	return fm_result(rc, "mkdir");
 }
 
@@ -114,6 +119,10 @@ int64_t do_rmdir(struct server_request *rq)
 	int rc = request_parent(rq, &dir, name, -EBUSY, &trailing);
 	if (rc == 0)
 		rc = ext2_lookup(fm_fs_for(rq), dir, name, strlen(name), &ino);
+	if (rc == 0)
+		rc = perm_inode(rq, dir, PERM_W | PERM_X);   /* perm.c */
+	if (rc == 0)
+		rc = perm_sticky(rq, dir, ino);
 	if (rc == 0)
 		rc = ext2_rmdir(fm_fs_for(rq), dir, name);
 	if (rc == 0)
@@ -174,6 +183,10 @@ int64_t do_unlink(struct server_request *rq)
 			rc = (st.mode & EXT2_S_IFMT) == EXT2_S_IFDIR ? -EISDIR : -ENOTDIR;
 	}
 	if (rc == 0)
+		rc = perm_inode(rq, dir, PERM_W | PERM_X);   /* perm.c */
+	if (rc == 0)
+		rc = perm_sticky(rq, dir, ino);
+	if (rc == 0)
 		rc = before_last_name(rq, ino);
 	if (rc == 0)
 		rc = ext2_unlink(fm_fs_for(rq), dir, name);
@@ -218,6 +231,18 @@ int64_t do_rename(struct server_request *rq)
 		rc = -EBUSY;   /* as Linux: "." and ".." do not move */
 	if (rc == 0 && ext2_lookup(fm_fs_for(rq), new_dir, new_name, strlen(new_name), &replaced) < 0)
 		replaced = 0;
+	uint32_t source = 0;
+	if (rc == 0)
+		rc = ext2_lookup(fm_fs_for(rq), old_dir, old_name, strlen(old_name), &source);
+	/* perm.c: both directories written, neither name another's in a sticky one. */
+	if (rc == 0)
+		rc = perm_inode(rq, old_dir, PERM_W | PERM_X);
+	if (rc == 0)
+		rc = perm_sticky(rq, old_dir, source);
+	if (rc == 0)
+		rc = perm_inode(rq, new_dir, PERM_W | PERM_X);
+	if (rc == 0 && replaced)
+		rc = perm_sticky(rq, new_dir, replaced);
 	uint32_t moved = 0;
 	if (rc == 0 && replaced &&
 	    (ext2_lookup(fm_fs_for(rq), old_dir, old_name, strlen(old_name), &moved) < 0 ||

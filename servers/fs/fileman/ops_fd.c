@@ -139,7 +139,7 @@ int64_t do_ioctl(struct server_request *rq)
 	default:
 		break;
 	}
-	if (f->kind == FM_SOCKET)
+	if (f->kind == FM_SOCKET || f->kind == FM_INET)
 		return socket_ioctl(rq, a->request);
 	return f->kind == FM_CONSOLE ? console_ioctl(rq) : -ENOTTY;
 }
@@ -148,11 +148,15 @@ int64_t do_ioctl(struct server_request *rq)
  * console server's answer for one request (-1: not asked yet). */
 static unsigned readiness(const struct open_file *f, int *console)
 {
+	if (events_kind(f->kind))
+		return events_poll(f, console);   /* events.c */
 	switch (f->kind) {
 	case FM_PIPE:
 		return pipe_poll(f->pipe, ofd_can_write(f));
 	case FM_SOCKET:
 		return socket_poll(f->sock);
+	case FM_INET:
+		return inet_poll(f);
 	case FM_CONSOLE:
 		if (*console == -1)
 			*console = console_poll();
@@ -166,9 +170,15 @@ static unsigned readiness(const struct open_file *f, int *console)
 	}
 }
 
+unsigned fm_readiness(const struct open_file *f, int *console)
+{
+	return readiness(f, console);
+}
+
 int64_t do_poll(struct server_request *rq)
 {
 	uint64_t n = SERVER_IN(rq, struct fs_poll_args)->nfds;
+	fm_caller_pending = SERVER_IN(rq, struct fs_poll_args)->pending;   /* signalfd.c */
 	if (!rq->data || n > rq->data_size / sizeof(struct pollfd))
 		return -EINVAL;
 	int console = -1;

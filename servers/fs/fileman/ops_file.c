@@ -124,7 +124,7 @@ static struct open_file *data_call(struct server_request *rq, bool write, uint64
 	if ((a->flags & FS_IO_INLINE) && rq->d.ndata == 0) {
 		/* The bytes ride in the frame (include/myrmex/fs.h): the console
 		 * server needs a data ICA, so its calls come again with one. */
-		if (f->kind == FM_CONSOLE) {
+		if (f->kind == FM_CONSOLE || f->kind == FM_INET) {
 			server_out(rq, FS_RESULT_INLINE, FS_INLINE_REFUSED);
 			*status = -EINVAL;
 			return NULL;
@@ -143,7 +143,8 @@ static struct open_file *data_call(struct server_request *rq, bool write, uint64
 		*status = -EISDIR;
 	else if (f->kind == FM_FILE && f->ino == 0)
 		*status = -ESTALE;
-	else if (positioned && (f->kind == FM_PIPE || f->kind == FM_CONSOLE))
+	else if (positioned && (f->kind == FM_PIPE || f->kind == FM_CONSOLE || f->kind == FM_INET ||
+	                        events_kind(f->kind)))
 		*status = -ESPIPE;
 	else if (!rq->data || a->length > rq->data_size)
 		*status = -EINVAL;
@@ -164,6 +165,8 @@ int64_t do_read(struct server_request *rq)
 	struct open_file *f = data_call(rq, false, &off, &status);
 	if (!f)
 		return status;
+	if (events_kind(f->kind))
+		return events_read(rq, f);
 	switch (f->kind) {
 	case FM_PIPE:
 		return pipe_read(rq, f);
@@ -171,6 +174,8 @@ int64_t do_read(struct server_request *rq)
 		return console_forward(rq, f, false);
 	case FM_SOCKET:
 		return -EOPNOTSUPP;   /* recvfrom (docs/net.md) */
+	case FM_INET:
+		return inet_io(rq, f, false);
 	case FM_PROC: {
 		int64_t got = procfs_read(rq, f, off, len);
 		if (got > 0 && rq->d.opcode != FS_PREAD)
@@ -206,6 +211,8 @@ int64_t do_write(struct server_request *rq)
 	struct open_file *f = data_call(rq, true, &off, &status);
 	if (!f)
 		return status;
+	if (events_kind(f->kind))
+		return events_write(rq, f);
 	switch (f->kind) {
 	case FM_PIPE:
 		return pipe_write(rq, f);
@@ -213,6 +220,8 @@ int64_t do_write(struct server_request *rq)
 		return console_forward(rq, f, true);
 	case FM_SOCKET:
 		return -EOPNOTSUPP;   /* sendto (docs/net.md) */
+	case FM_INET:
+		return inet_io(rq, f, true);
 	case FM_PROC:
 		return -EIO;   /* read-only, as Linux's files without a write method */
 	default:
@@ -242,8 +251,11 @@ int64_t do_lseek(struct server_request *rq)
 	struct open_file *f = files_get(rq->d.requester, SERVER_IN(rq, struct fs_lseek_args)->fd);
 	if (!f)
 		return -EBADF;
-	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE || f->kind == FM_SOCKET)
+	if (f->kind == FM_CONSOLE || f->kind == FM_PIPE || f->kind == FM_SOCKET || f->kind == FM_INET ||
+	    f->kind == FM_EPOLL)
 		return -ESPIPE;
+	if (events_kind(f->kind))
+		return 0;   /* as Linux's eventfd and timerfd (noop_llseek) */
 	if (devfile_is_device(f->kind))
 		return 0;   /* as Linux: the memory devices stay at 0 */
 	int64_t offset = SERVER_IN(rq, struct fs_lseek_args)->offset, base;
@@ -328,6 +340,8 @@ int64_t stat_special(struct server_request *rq, uint32_t mode, uint64_t rdev, ui
 
 int64_t stat_description(struct server_request *rq, const struct open_file *f)
 {
+	if (events_kind(f->kind))
+		return events_stat(rq, f);
 	switch (f->kind) {
 	case FM_CONSOLE:
 		return devfile_stat(rq, FM_CONSOLE, f->rdev ? f->rdev : (5u << 8) | 1u);
@@ -342,8 +356,11 @@ int64_t stat_description(struct server_request *rq, const struct open_file *f)
 	case FM_PROC:
 		return procfs_fstat(rq, f);
 	case FM_SOCKET:
+	case FM_INET:
 		return stat_special(rq, EXT2_S_IFSOCK | 0777, 0, 2000u);
 	default:
+		if (f->kind == FM_DIR && f->ino == 0)
+			return removed_dir_stat(rq);   /* removed.c */
 		return f->ino ? stat_inode(rq, f->ino) : -ESTALE;
 	}
 }

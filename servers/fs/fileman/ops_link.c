@@ -111,6 +111,8 @@ int64_t do_link(struct server_request *rq)
 	if (rc == 0 && special)
 		rc = -EXDEV;   /* the file manager's own objects are on no disk */
 	if (rc == 0)
+		rc = perm_inode(rq, dir, PERM_W | PERM_X);   /* perm.c */
+	if (rc == 0)
 		rc = ext2_link(fm_fs_for(rq), dir, name, ino);
 	return fm_result(rc, "link");
 }
@@ -128,6 +130,9 @@ int64_t do_symlink(struct server_request *rq)
 	if (rc == 0)
 		rc = new_name(rq, base, cwd, path, &dir, name);
 	if (rc == 0)
-		rc = ext2_symlink(fm_fs_for(rq), dir, name, target, 0, 0, &ino);
+		rc = perm_inode(rq, dir, PERM_W | PERM_X);   /* perm.c */
+	struct fm_cred c = request_cred(rq);
+	if (rc == 0)
+		rc = ext2_symlink(fm_fs_for(rq), dir, name, target, c.uid, c.gid, &ino);
 	return fm_result(rc, "symlink");
 }

@@ -36,7 +36,10 @@ static int create(struct server_request *rq, uint32_t base, const char *path, ui
 	if (rc == 0 && (name[0] == '\0' || trailing))
 		rc = -EISDIR;   /* "/", or "name/": a directory is meant */
 	if (rc == 0)
-		rc = ext2_create(fm_fs_for(rq), dir, name, mode & 07777, 0, 0, ino);
+		rc = perm_inode(rq, dir, PERM_W | PERM_X);   /* perm.c */
+	struct fm_cred c = request_cred(rq);
+	if (rc == 0)
+		rc = ext2_create(fm_fs_for(rq), dir, name, mode & 07777, c.uid, c.gid, ino);
 	return rc;
 }
 
@@ -74,11 +77,14 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 		ofd_unref(f);
 		return fd;
 	}
+	if (removed_dot(base, path))
+		return removed_dir_open(rq, flags, keep, cloexec);   /* removed.c */
 	uint32_t ino = 0;
 	rc = path_lookup(rq, base, path, !(flags & O_NOFOLLOW) && !exclusive, &ino);
 	if (rc == 0 && exclusive)
 		return -EEXIST;
-	if (rc == -ENOENT && (flags & O_CREAT))
+	bool created = rc == -ENOENT && (flags & O_CREAT);
+	if (created)
 		rc = create(rq, base, path, (uint32_t)a->mode, &ino);
 	struct ext2_stat st;
 	if (rc == 0)
@@ -104,6 +110,11 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	default:
 		return -ENXIO;   /* device nodes and the like: nothing serves them */
 	}
+	/* As Linux: a file this open made is not checked (its mode may deny). */
+	unsigned want = (access != O_WRONLY ? PERM_R : 0) | (access != O_RDONLY || (flags & O_TRUNC) ? PERM_W : 0);
+	rc = created ? 0 : perm_check(rq, &st, want);   /* perm.c */
+	if (rc < 0)
+		return rc;
 	if (kind == FM_FILE && (flags & O_TRUNC) && access != O_RDONLY && st.size) {
 		rc = fmap_truncate(ino, 0);   /* mapped pages go before their blocks */
 		if (rc == 0)
@@ -178,7 +189,7 @@ int64_t do_stat(struct server_request *rq)
 		}
 		const char *text;
 		uint32_t cwd = files_cwd(rq->d.requester, &text);
-		return cwd ? stat_inode(rq, cwd) : -ENOENT;
+		return cwd ? stat_inode(rq, cwd) : removed_dir_stat(rq);
 	}
 	int err = 0;
 	uint32_t base, mode;
@@ -187,6 +198,8 @@ int64_t do_stat(struct server_request *rq)
 	const char *path = request_path_at(rq, &base, &cwd, &err);
 	if (!path)
 		return err;
+	if (removed_dot(base, path))
+		return removed_dir_stat(rq);   /* removed.c */
 	enum fm_kind special = special_of(cwd, path, &mode, &rdev);
 	if (special == FM_PROC)
 		return procfs_stat(rq, procfs_rest(path_normal(cwd, path)), !(a->at_flags & FS_AT_NOFOLLOW));
@@ -224,14 +237,12 @@ int64_t do_access(struct server_request *rq)
 		rc = ext2_stat(fm_fs_for(rq), ino, &st);
 	if (rc < 0)
 		return fm_result(rc, "access");
-	/* One user, root: reading and writing are allowed; executing needs an
-	 * execute bit, except on a directory (searching it). */
+	/* The caller's bits (perm.c; root: all, but execute needs an execute
+	 * bit on anything but a directory); a read-only disk first, as Linux. */
 	uint32_t type = st.mode & EXT2_S_IFMT;
-	if ((want & X_OK) && type != EXT2_S_IFDIR && !(st.mode & 0111))
-		return -EACCES;
 	if ((want & W_OK) && fm_fs.read_only && (type == EXT2_S_IFREG || type == EXT2_S_IFDIR))
 		return -EROFS;
-	return 0;
+	return perm_check(rq, &st, (unsigned)want);
 }
 
 int64_t do_readlink(struct server_request *rq)

@@ -64,6 +64,7 @@ int64_t do_cancel(struct server_request *rq)
 	if (handle <= UINT32_MAX) {
 		pipe_cancel(rq->d.requester, (uint32_t)handle);
 		socket_cancel(rq->d.requester, (uint32_t)handle);
+		events_cancel(rq->d.requester, (uint32_t)handle);
 	}
 	return 0;
 }
@@ -100,6 +101,9 @@ int64_t do_chdir(struct server_request *rq)
 		if (rc < 0)
 			return fm_result(rc, "chdir");
 	}
+	int allowed = perm_search(rq, ino);   /* perm.c: the new directory searchable */
+	if (allowed < 0)
+		return allowed;
 	int len = path_of_dir(rq, ino, text, sizeof(text));
 	if (len < 0)
 		return fm_result(len, "chdir");

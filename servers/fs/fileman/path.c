@@ -94,7 +94,9 @@ static int walk(struct server_request *rq, uint32_t base, const char *path, bool
 		}
 		uint32_t ino;
 		struct ext2_stat st;
-		int rc = ext2_lookup(fm_fs_for(rq), dir, p, n, &ino);
+		int rc = perm_search(rq, dir);   /* perm.c: looking in dir is searching it */
+		if (rc == 0)
+			rc = ext2_lookup(fm_fs_for(rq), dir, p, n, &ino);
 		if (rc == 0)
 			rc = ext2_stat(fm_fs_for(rq), ino, &st);
 		if (rc < 0)

@@ -47,6 +47,7 @@ struct pipe {
 	unsigned readers, writers;    /* descriptions of each end */
 	struct parked *reads, *writes;   /* FIFOs of parked requests */
 	bool busy, again;             /* the service runs; run it once more */
+	uint64_t wakes_in, wakes_out; /* pipe_wakes (epoll.c's EPOLLET) */
 };
 
 static struct pipe pipes[PIPES];
@@ -86,6 +87,7 @@ static uint32_t ring_take(struct pipe *p, uint8_t *dst, uint64_t len)
 	memcpy(dst + first, p->ring, n - first);
 	p->head = (p->head + n) % FM_PIPE_SIZE;
 	p->count -= n;
+	p->wakes_out++;
 	return n;
 }
 
@@ -98,6 +100,7 @@ static uint32_t ring_put(struct pipe *p, const uint8_t *src, uint64_t len)
 	memcpy(p->ring + tail, src, first);
 	memcpy(p->ring, src + first, n - first);
 	p->count += n;
+	p->wakes_in++;
 	return n;
 }
 
@@ -234,10 +237,13 @@ void pipe_open_end(struct pipe *p, bool write)
 
 void pipe_close_end(struct pipe *p, bool write)
 {
-	if (write)
+	if (write) {
 		p->writers--;
-	else
+		p->wakes_in++;
+	} else {
 		p->readers--;
+		p->wakes_out++;
+	}
 	pipe_service(p);
 }
 
@@ -301,6 +307,12 @@ unsigned pipe_poll(const struct pipe *p, bool write)
 			events |= POLLHUP;
 	}
 	return events;
+}
+
+void pipe_wakes(const struct pipe *p, uint64_t *in, uint64_t *out)
+{
+	*in = p->wakes_in;
+	*out = p->wakes_out;
 }
 
 uint32_t pipe_available(const struct pipe *p)

@@ -199,6 +199,14 @@ static int describe_fd(struct server_request *rq, const struct open_file *f)
 		return snprintf(local, sizeof local, "/proc");
 	case FM_SOCKET:
 		return snprintf(local, sizeof local, "socket:[2000]");
+	case FM_EPOLL:
+		return snprintf(local, sizeof local, "anon_inode:[eventpoll]");
+	case FM_EVENTFD:
+		return snprintf(local, sizeof local, "anon_inode:[eventfd]");
+	case FM_TIMERFD:
+		return snprintf(local, sizeof local, "anon_inode:[timerfd]");
+	case FM_SIGNALFD:
+		return snprintf(local, sizeof local, "anon_inode:[signalfd]");
 	default:
 		if (f->path)
 			return snprintf(local, sizeof local, "%s%s", f->path, f->ino ? "" : " (deleted)");

@@ -96,6 +96,12 @@ int64_t request_pass_on(struct server_request *rq, uint32_t target, uint32_t opc
 int64_t request_pass_on_args(struct server_request *rq, uint32_t target, uint32_t opcode,
                              const uint64_t a[4])
 {
+	return request_pass_on_n(rq, target, opcode, a, 4);
+}
+
+int64_t request_pass_on_n(struct server_request *rq, uint32_t target, uint32_t opcode,
+                          const uint64_t *a, unsigned n)
+{
 	struct myrmex_ctl_header *h = request_ctl(rq);
 	long r = server_claim(rq);
 	if (r < 0)
@@ -104,7 +110,7 @@ int64_t request_pass_on_args(struct server_request *rq, uint32_t target, uint32_
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, target, opcode);
 	if (!f)
 		return -EINVAL;
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < n && i < FS_RESULT_KIND; i++)
 		f->arg[i] = a[i];
 	/* The result the caller sees is this frame (resultp) with direct
 	 * return; our own frame below gets the same arg[7]. */

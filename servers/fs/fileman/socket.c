@@ -179,6 +179,7 @@ static int64_t give(struct server_request *rq, const struct sock *s, const uint8
 	out->full = full;
 	out->pkttype = frame[0] == 0xff && mac_of(frame) == 0xffffffffffffull ? 1
 	             : (frame[0] & 1) ? 2 : 0;
+	server_out(rq, FS_RESULT_FAMILY, FS_FAMILY_PACKET);
 	server_out(rq, FS_RESULT_KIND, FS_KIND_SOCKET);
 	return (int64_t)n;
 }
@@ -207,6 +208,10 @@ static struct parked_recv *oldest(const struct sock *s)
 int64_t do_socket(struct server_request *rq)
 {
 	const struct fs_socket_args *a = SERVER_IN(rq, struct fs_socket_args);
+	if (a->domain == FS_DOMAIN_INET)
+		return inet_socket(rq);
+	if (a->domain != 0)
+		return -EAFNOSUPPORT;
 	if (a->type != FS_SOCK_RAW && a->type != FS_SOCK_DGRAM)
 		return -ESOCKTNOSUPPORT;
 	if (a->flags & ~(uint64_t)(O_NONBLOCK | O_CLOEXEC))
@@ -262,6 +267,8 @@ int64_t do_sendto(struct server_request *rq)
 	const struct fs_sendto_args *a = SERVER_IN(rq, struct fs_sendto_args);
 	struct open_file *f;
 	struct sock *s = sock_of(rq, a->fd, &f);
+	if (!s && f && f->kind == FM_INET)
+		return inet_sendto(rq, f);
 	if (!s)
 		return f ? -ENOTSOCK : -EBADF;
 	if (!a->addressed && !s->ifindex)
@@ -303,6 +310,8 @@ int64_t do_recvfrom(struct server_request *rq)
 	const struct fs_recvfrom_args *a = SERVER_IN(rq, struct fs_recvfrom_args);
 	struct open_file *f;
 	struct sock *s = sock_of(rq, a->fd, &f);
+	if (!s && f && f->kind == FM_INET)
+		return inet_recvfrom(rq, f);
 	if (!s)
 		return f ? -ENOTSOCK : -EBADF;
 	if (!rq->data || a->length > rq->data_size)

@@ -60,6 +60,18 @@ static const struct server_op ops[] = {
 	[FS_BIND] = { do_bind, FM_NO_DISK },
 	[FS_SENDTO] = { do_sendto, FM_NO_DISK },
 	[FS_RECVFROM] = { do_recvfrom, FM_NO_DISK },
+	[FS_INET] = { do_inet, FM_NO_DISK },
+	[FS_INET_ADOPT] = { do_inet_adopt, FM_NO_DISK | SERVER_KERNEL_ONLY },
+	[FS_BATCH] = { do_batch, SERVER_KERNEL_ONLY },   /* ops_batch.c */
+	[FS_EPOLL_CREATE] = { do_epoll_create, FM_NO_DISK },
+	[FS_EPOLL_CTL] = { do_epoll_ctl, FM_NO_DISK },
+	[FS_EPOLL_WAIT] = { do_epoll_wait, FM_NO_DISK },
+	[FS_EVENTFD] = { do_eventfd, FM_NO_DISK },
+	[FS_TIMERFD_CREATE] = { do_timerfd_create, FM_NO_DISK },
+	[FS_TIMERFD_SET] = { do_timerfd_set, FM_NO_DISK },
+	[FS_TIMERFD_GET] = { do_timerfd_get, FM_NO_DISK },
+	[FS_TIMERFD_TICK] = { do_timerfd_tick, FM_NO_DISK },
+	[FS_SIGNALFD] = { do_signalfd, FM_NO_DISK },
 };
 
 /* The time protocol, for requests routed by MYRMEX_COREID_TIME (served in

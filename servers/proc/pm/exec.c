@@ -115,8 +115,16 @@ int64_t do_exec(struct server_request *rq)
 	for (uint64_t i = 0; i < argc; i++)
 		envp += strlen(envp) + 1;
 
+	/* The caller's file-system ids, stamped by the kernel on its own
+	 * channel (include/myrmex/fs.h, FS_CRED_*); another caller counts as root. */
+	uint32_t uid = 0, gid = 0;
+	if (rq->d.origin == MYRMEX_ORIGIN_KERNEL) {
+		const struct myrmex_ctl_header *h = (const struct myrmex_ctl_header *)(uintptr_t)rq->d.control;
+		uid = h->reserved[FS_CRED_UID];
+		gid = h->reserved[FS_CRED_GID];
+	}
 	const struct image *im;
-	long r = image_get(pid, path, &im);
+	long r = image_get(pid, path, uid, gid, &im);
 	if (r < 0)
 		return r;
 	char interp[SHEBANG_MAX], optarg[SHEBANG_MAX];
@@ -126,7 +134,7 @@ int64_t do_exec(struct server_request *rq)
 	if (script) {
 		r = parse_shebang(head, n, interp, optarg);
 		if (r == 0)
-			r = image_get(pid, interp, &im);
+			r = image_get(pid, interp, uid, gid, &im);
 		if (r < 0)
 			return r;
 		head = image_head(im, &n);

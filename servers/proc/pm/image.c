@@ -128,7 +128,7 @@ static long lookup_or_load(long fd, const struct myrmex_stat *st, const struct i
 	return 0;
 }
 
-long image_get(int pid, const char *path, const struct image **out)
+long image_get(int pid, const char *path, uint32_t uid, uint32_t gid, const struct image **out)
 {
 	long fd = open_as(pid, path);
 	if (fd < 0)
@@ -137,6 +137,11 @@ long image_get(int pid, const char *path, const struct image **out)
 	long r = stat_fd(fd, &st);
 	if (r >= 0 && ((st.st_mode & 0170000) != 0100000 || !(st.st_mode & 0111)))
 		r = -EACCES;
+	if (r >= 0 && uid != 0) {
+		uint32_t bits = st.st_uid == uid ? st.st_mode >> 6 : st.st_gid == gid ? st.st_mode >> 3 : st.st_mode;
+		if (!(bits & 1))
+			r = -EACCES;   /* not executable by the caller */
+	}
 	if (r >= 0)
 		r = lookup_or_load(fd, &st, out);
 	close_fd(fd);

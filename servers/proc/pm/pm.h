@@ -32,8 +32,10 @@ struct image {
 };
 /* The executable at path, resolved against pid's current directory: its
  * bytes in ICAs (cached while the file does not change). -ENOENT, -EACCES
- * (not a regular file with an execute bit), -ENOEXEC (too large), -ENOMEM... */
-long image_get(int pid, const char *path, const struct image **out);
+ * (not a regular file with an execute bit, or none for the caller's file-
+ * system ids uid and gid: the owner's, group's or others' bits as Linux
+ * chooses them; uid 0 needs any), -ENOEXEC (too large), -ENOMEM... */
+long image_get(int pid, const char *path, uint32_t uid, uint32_t gid, const struct image **out);
 /* The first bytes of an image (for "#!"); n at most one page. */
 const char *image_head(const struct image *im, uint64_t *n);
 

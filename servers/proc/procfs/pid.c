@@ -39,9 +39,10 @@ static void stat_file(const struct myrmex_procinfo *p, struct procfs_out *o)
 static void status_file(const struct myrmex_procinfo *p, struct procfs_out *o)
 {
 	out_printf(o, "Name:\t%s\nUmask:\t0022\nState:\t%c (%s)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
-	           "PPid:\t%d\nTracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t64\n"
+	           "PPid:\t%d\nTracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t64\n"
 	           "Groups:\t\nVmSize:\t%8llu kB\nVmRSS:\t%8llu kB\nThreads:\t%u\n",
 	           p->name, (char)p->state, state_name(p->state), p->pid, p->pid, p->ppid,
+	           p->uid[0], p->uid[1], p->uid[2], p->uid[3], p->gid[0], p->gid[1], p->gid[2], p->gid[3],
 	           (unsigned long long)p->vm_pages * 4, (unsigned long long)p->vm_pages * 4, p->threads);
 }
 

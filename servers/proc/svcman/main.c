@@ -80,6 +80,10 @@ static int device_index(const char *spec)
 		return myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, com1, 1, NULL);
 	}
 	unsigned nth = 0;
+	if (!strcmp(spec, "virtio-net")) {
+		static const uint16_t net[] = { 0x1041, 0x1000 };   /* modern, transitional */
+		return myrmex_dev_find(0x1af4, net, 2, NULL);
+	}
 	if (!strncmp(spec, "virtio-blk", 10) && (spec[10] == '\0' || spec[10] == ':')) {
 		if (spec[10] == ':')
 			nth = (unsigned)atoi(spec + 11);
@@ -93,6 +97,17 @@ static int device_index(const char *spec)
 		}
 	}
 	return -1;
+}
+
+/* Whether s may call a service that was skipped at boot. */
+static bool calls_skipped(const struct service *s)
+{
+	for (unsigned i = 0; i < table.n; i++) {
+		const struct service *o = &table.s[i];
+		if (o->skipped && o->coreid >= 0 && myrmex_rights_has(&s->calls, (unsigned)o->coreid))
+			return true;
+	}
+	return false;
 }
 
 /* Waits until s's process has registered its coreid: 0, or -1. */
@@ -239,11 +254,25 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_term };   /* no SA_RESTART: waitpid stops */
 	sigaction(SIGTERM, &sa, NULL);
 	for (unsigned i = 0; i < table.n; i++) {
-		if (!runs_here(&table.s[i])) {
-			myrmex_log("svcman", "%s: not in configuration %s", table.s[i].name, fsconf);
+		struct service *s = &table.s[i];
+		if (!runs_here(s)) {
+			myrmex_log("svcman", "%s: not in configuration %s", s->name, fsconf);
 			continue;
 		}
-		if (start(&table.s[i]) < 0) {
+		if (s->optional && calls_skipped(s)) {
+			s->skipped = true;
+			myrmex_log("svcman", "%s skipped: a service it calls did not start", s->name);
+			continue;
+		}
+		if (start(s) < 0) {
+			if (s->optional) {
+				s->skipped = true;
+				if (s->pid > 0)
+					kill((pid_t)s->pid, SIGKILL);
+				s->pid = 0;
+				myrmex_log("svcman", "%s skipped (optional)", s->name);
+				continue;
+			}
 			stop_all();
 			return 1;
 		}

@@ -8,6 +8,7 @@
 #ifndef SVCMAN_H
 #define SVCMAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <myrmex.h>
 
@@ -26,13 +27,15 @@ struct service {
 	char name[SVC_NAME_MAX];
 	char program[SVC_ARG_LEN];
 	int coreid;                    /* -1: registers none */
-	char device[SVC_ARG_LEN];      /* "", "virtio-blk[:n]", "com1" */
+	char device[SVC_ARG_LEN];      /* "", "virtio-blk[:n]", "virtio-net", "com1" */
 	struct myrmex_rights calls;    /* the coreids it may call */
 	char args[SVC_ARGS_MAX][SVC_ARG_LEN];
 	unsigned nargs;
 	enum svc_restart restart;
+	bool optional;                 /* skipped (logged) when it cannot start at boot */
 	char fsconf[SVC_ARG_LEN];      /* "": always; else the configurations it runs in */
 	/* State. */
+	bool skipped;                  /* optional, and not started at boot */
 	long pid;                      /* 0 when not running */
 	unsigned restarts;             /* in a row (reset once it has lived a while) */
 	unsigned total_restarts;

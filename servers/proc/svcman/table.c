@@ -2,10 +2,12 @@
  * table.c - the service table's text form (docs/services.md): one service
  * per line, `service <name>` followed by key=value words; '#' starts a
  * comment. Keys: program (boot module, default the name), coreid, device
- * (virtio-blk, virtio-blk:<n> for the n-th, com1), calls (comma-separated
+ * (virtio-blk, virtio-blk:<n> for the n-th, virtio-net, com1), calls (comma-separated
  * coreids or service names already listed, or "-"), args (comma-separated),
- * restart (always, reboot, never), fsconf (the file service's
- * configurations, comma-separated, in which the service runs; all without).
+ * restart (always, reboot, never), optional (yes: a service whose device is
+ * missing, or that calls a skipped one, is skipped, not fatal), fsconf (the
+ * file service's configurations, comma-separated, in which the service
+ * runs; all without).
  */
 #include "svcman.h"
 
@@ -84,6 +86,10 @@ static int parse_key(struct svc_table *t, struct service *s, char *word, unsigne
 			s->restart = RESTART_NEVER;
 		else
 			return fail(line, "unknown restart policy", value);
+	} else if (!strcmp(word, "optional")) {
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			return fail(line, "optional is yes or no, not", value);
+		s->optional = !strcmp(value, "yes");
 	} else {
 		return fail(line, "unknown key", word);
 	}

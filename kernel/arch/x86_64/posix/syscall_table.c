@@ -9,6 +9,7 @@
 #include <kernel/personality.h>
 #include <kernel/stats.h>
 #include <posix/syscall.h>
+#include <myrmex/fs.h>
 #include <myrmex/omf.h>
 #include <myrmex/proc.h>
 #include <myrmex/procfs.h>
@@ -53,9 +54,17 @@ const syscall_fn personality_calls[] = {
 	[39] = sys_getpid,
 	[40] = sys_sendfile,
 	[41] = sys_socket,
+	[42] = sys_connect,
+	[43] = sys_accept,
 	[44] = sys_sendto,
 	[45] = sys_recvfrom,
+	[48] = sys_shutdown,
 	[49] = sys_bind,
+	[50] = sys_listen,
+	[51] = sys_getsockname,
+	[52] = sys_getpeername,
+	[54] = sys_setsockopt,
+	[55] = sys_getsockopt,
 	[56] = sys_clone,
 	[57] = sys_fork,
 	[58] = sys_vfork,
@@ -91,24 +100,26 @@ const syscall_fn personality_calls[] = {
 	[99] = sys_sysinfo,
 	[100] = sys_times,
 	[102] = sys_getuid,
-	[104] = sys_getuid,
-	[105] = sys_setid,
-	[106] = sys_setid,
-	[107] = sys_getuid,
-	[108] = sys_getuid,
+	[104] = sys_getgid,
+	[105] = sys_setuid,
+	[106] = sys_setgid,
+	[107] = sys_geteuid,
+	[108] = sys_getegid,
 	[109] = sys_setpgid,
 	[110] = sys_getppid,
 	[111] = sys_getpgrp,
 	[112] = sys_setsid,
-	[113] = sys_setid,
-	[114] = sys_setid,
+	[113] = sys_setreuid,
+	[114] = sys_setregid,
 	[115] = sys_getgroups,
-	[116] = sys_getgroups,
-	[117] = sys_setid,
-	[118] = sys_getresid,
-	[119] = sys_setid,
-	[120] = sys_getresid,
+	[116] = sys_setgroups,
+	[117] = sys_setresuid,
+	[118] = sys_getresuid,
+	[119] = sys_setresgid,
+	[120] = sys_getresgid,
 	[121] = sys_getpgid,
+	[122] = sys_setfsuid,
+	[123] = sys_setfsgid,
 	[124] = sys_getsid,
 	[127] = sys_rt_sigpending,
 	[130] = sys_rt_sigsuspend,
@@ -125,12 +136,15 @@ const syscall_fn personality_calls[] = {
 	[201] = sys_time,
 	[202] = sys_futex,
 	[204] = sys_sched_getaffinity,
+	[213] = sys_epoll_create,
 	[217] = sys_getdents64,
 	[218] = sys_set_tid_address,
 	[228] = sys_clock_gettime,
 	[229] = sys_clock_getres,
 	[230] = sys_clock_nanosleep,
 	[231] = sys_exit_group,
+	[232] = sys_epoll_wait,
+	[233] = sys_epoll_ctl,
 	[234] = sys_tgkill,
 	[235] = sys_utimes,
 	[257] = sys_openat,
@@ -149,6 +163,16 @@ const syscall_fn personality_calls[] = {
 	[271] = sys_ppoll,
 	[273] = sys_set_robust_list,
 	[280] = sys_utimensat,
+	[281] = sys_epoll_pwait,
+	[282] = sys_signalfd,
+	[283] = sys_timerfd_create,
+	[284] = sys_eventfd,
+	[286] = sys_timerfd_settime,
+	[287] = sys_timerfd_gettime,
+	[288] = sys_accept4,
+	[289] = sys_signalfd4,
+	[290] = sys_eventfd2,
+	[291] = sys_epoll_create1,
 	[292] = sys_dup3,
 	[293] = sys_pipe2,
 	[295] = sys_preadv,
@@ -157,9 +181,11 @@ const syscall_fn personality_calls[] = {
 	[306] = sys_syncfs,
 	[316] = sys_renameat2,
 	[318] = sys_getrandom,
+	[332] = sys_statx,
 	[327] = sys_preadv2,
 	[328] = sys_pwritev2,
 	[439] = sys_faccessat2,
+	[441] = sys_epoll_pwait2,
 };
 
 const uint64_t personality_call_count = ARRAY_SIZE(personality_calls);
@@ -175,6 +201,7 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_FMAP_REVOKE: return sys_fmap_revoke;
 	case MYRMEX_SYS_CLOCK_PUBLISH: return sys_clock_publish;
 	case MYRMEX_SYS_PROC_INFO:   return sys_proc_info;
+	case MYRMEX_SYS_PROC_GROUPS: return sys_proc_groups;
 	default:                     return NULL;
 	}
 }

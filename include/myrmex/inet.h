@@ -1,0 +1,123 @@
+/*
+ * The TCP/IP protocol: what the file manager (and native programs with the
+ * right) send to the TCP/IP server (servers/net/tcpip, coreid
+ * MYRMEX_COREID_INET), which runs lwIP over the Ethernet server; docs/net.md,
+ * "TCP/IP". A socket is named by a handle the server gives (index and
+ * generation: a closed socket's handle never names a later one).
+ *
+ * POSIX programs reach it through the file manager, which keeps their
+ * sockets as descriptors and passes every call on, with the handle in
+ * place of the descriptor, as the next stage of the program's own call
+ * with direct return (fileman/inet.c); the server answers parked calls
+ * (accept, connect, a receive with nothing queued, a send with no room)
+ * when lwIP says they can go on.
+ *
+ *   INET_SOCKET   arg0 INET_STREAM or INET_DGRAM -> status the handle
+ *   INET_CLOSE    arg0 handle -> 0 (parked calls on it end with -EBADF)
+ *   INET_BIND     arg0 handle, arg1 IPv4 address (network order, in the low
+ *                 32 bits), arg2 port (host order, 0: any) -> 0
+ *   INET_LISTEN   arg0 handle, arg1 backlog -> 0
+ *   INET_ACCEPT   arg0 handle, arg1 INET_NONBLOCK -> status the new handle,
+ *                 the peer's address (INET_RESULT_ADDR); waits (parked)
+ *                 for a connection unless INET_NONBLOCK (-EAGAIN)
+ *   INET_CONNECT  arg0 handle, arg1 address, arg2 port, arg3 INET_NONBLOCK
+ *                 -> 0 once connected (TCP waits; non-blocking: -EINPROGRESS)
+ *   INET_SEND     arg0 handle, arg1 offset of the bytes in data ICA 0, arg2
+ *                 their length, arg3 flags (INET_NONBLOCK, INET_ADDRESSED),
+ *                 arg4 address, arg5 port (INET_ADDRESSED: a datagram's
+ *                 destination) -> status the bytes taken; TCP waits for
+ *                 room in the send buffer unless INET_NONBLOCK
+ *   INET_RECV     arg0 handle, arg1 the most bytes wanted, arg2 flags
+ *                 (INET_NONBLOCK, INET_PEEK) -> status the bytes, written at
+ *                 offset 0 of data ICA 0; arg2 a datagram's full length, the
+ *                 source (INET_RESULT_ADDR); 0 at the end of a stream
+ *   INET_SHUTDOWN arg0 handle, arg1 0 read, 1 write, 2 both -> 0
+ *   INET_NAME     arg0 handle, arg1 0 local / 1 peer -> the address
+ *                 (INET_RESULT_ADDR)
+ *   INET_SETOPT   arg0 handle, arg1 INET_OPT_*, arg2 value -> 0
+ *   INET_GETOPT   arg0 handle, arg1 INET_OPT_* -> arg0 value
+ *   INET_POLL     arg0 handle -> status the POLL* bits ready now
+ *   INET_IFINFO   -> arg0 address, arg1 mask, arg2 gateway, arg3 MAC,
+ *                 arg4 INET_IF_* flags, arg5 MTU (the Ethernet interface)
+ *   INET_STATS    -> arg0..7 struct inet_stats
+ *   INET_CANCEL   the kernel only: arg0 the control ICA handle of a parked
+ *                 call of the notice's process, whose thread a signal took
+ *                 away: answered -EINTR at once (to nobody) -> 0 or -ENOENT
+ *   INET_EXIT     the kernel only: arg0 a pid that ended: its parked calls
+ *                 are answered (to nobody), so that what they would take
+ *                 goes to the sockets' other users -> 0
+ *
+ * An address in a result: word 4 INET_FAMILY (Linux's AF_INET, so that a
+ * result word tells an inet answer from a packet socket's), word 5 the
+ * IPv4 address (network order), word 6 the port (host order). Word 7 is
+ * never written (the file manager's FS_RESULT_KIND rides there).
+ *
+ * Errors are Linux's errno values, as a socket call returns them.
+ */
+#ifndef MYRMEX_INET_H
+#define MYRMEX_INET_H
+
+#include <stdint.h>
+
+#define MYRMEX_COREID_INET 10u
+
+#define INET_SOCKET   1u
+#define INET_CLOSE    2u
+#define INET_BIND     3u
+#define INET_LISTEN   4u
+#define INET_ACCEPT   5u
+#define INET_CONNECT  6u
+#define INET_SEND     7u
+#define INET_RECV     8u
+#define INET_SHUTDOWN 9u
+#define INET_NAME     10u
+#define INET_SETOPT   11u
+#define INET_GETOPT   12u
+#define INET_POLL     13u
+#define INET_IFINFO   14u
+#define INET_STATS    15u
+#define INET_CANCEL   17u   /* 16 is the server's own tick */
+#define INET_EXIT     18u
+
+#define INET_FAMILY 2u          /* Linux's AF_INET */
+#define INET_RESULT_FAMILY 4u
+#define INET_RESULT_ADDR   5u
+#define INET_RESULT_PORT   6u
+#define INET_RESULT_FULL   2u   /* INET_RECV: a datagram's whole length */
+
+#define INET_STREAM 1u
+#define INET_DGRAM  2u
+
+#define INET_NONBLOCK  1u
+#define INET_ADDRESSED 2u
+#define INET_PEEK      4u
+#define INET_WAITALL   8u
+
+#define INET_IF_UP       1u
+#define INET_IF_RUNNING  2u
+
+/* Options (INET_SETOPT, INET_GETOPT): Linux's level and name folded. */
+#define INET_OPT_REUSEADDR 1u
+#define INET_OPT_KEEPALIVE 2u
+#define INET_OPT_RCVBUF    3u
+#define INET_OPT_SNDBUF    4u
+#define INET_OPT_ERROR     5u   /* get only: the pending error, cleared */
+#define INET_OPT_NODELAY   6u
+#define INET_OPT_TYPE      7u   /* get only */
+#define INET_OPT_ACCEPTCONN 8u  /* get only */
+#define INET_OPT_BROADCAST 9u
+
+#define INET_SEND_MAX (256u * 1024u)   /* bytes one INET_SEND carries */
+#define INET_RECV_MAX (256u * 1024u)   /* bytes one INET_RECV returns */
+
+struct inet_stats {
+	uint64_t frames_in, frames_out;   /* Ethernet frames to and from lwIP */
+	uint64_t copies_in, copies_out;   /* frame copies (ICA <-> lwIP buffers) */
+	uint64_t frames_dropped;          /* sends lost for want of a frame ICA */
+	uint64_t sockets;                 /* open now */
+	uint64_t parked;                  /* calls waiting now */
+	uint64_t ticks;                   /* timer rounds run */
+};
+_Static_assert(sizeof(struct inet_stats) == 64, "inet_stats fills arg[]");
+
+#endif

@@ -1,0 +1,332 @@
+/*
+ * Internet sockets (AF_INET, SOCK_STREAM and SOCK_DGRAM) for POSIX
+ * processes: Linux's checks of addresses, lengths, flags and pointers, in
+ * Linux's order, before any IPC; then the call goes to the file manager,
+ * which holds the descriptor and passes it on to the TCP/IP server
+ * (FS_INET, include/myrmex/fs.h and inet.h; docs/net.md, "TCP/IP"). Here
+ * too: the sockaddr_in in and out, accept's second step (the new socket
+ * made a descriptor, FS_INET_ADOPT), socket options mapped to the
+ * server's, sends longer than one data ICA split, and SIGPIPE.
+ */
+#include <posix/syscall.h>
+#include <kernel/errno.h>
+#include <posix/forward.h>
+#include <posix/posix.h>
+#include <kernel/string.h>
+#include <kernel/usercopy.h>
+#include <myrmex/fs.h>
+#include <myrmex/inet.h>
+#include <posix/inet.h>
+
+#define SOCK_TYPE_MASK 0xf
+#define SOCK_NONBLOCK  04000
+#define SOCK_CLOEXEC   02000000
+#define SOCK_STREAM    1
+#define SOCK_DGRAM     2
+#define IPPROTO_TCP    6
+#define IPPROTO_UDP    17
+#define MSG_OOB        0x1
+#define MSG_PEEK       0x2
+#define MSG_DONTWAIT   0x40
+#define MSG_NOSIGNAL   0x4000
+#define SOL_SOCKET     1
+#define SO_TYPE        3
+#define SO_ERROR       4
+#define SO_REUSEADDR   2
+#define SO_BROADCAST   6
+#define SO_SNDBUF      7
+#define SO_RCVBUF      8
+#define SO_KEEPALIVE   9
+#define SO_ACCEPTCONN  30
+#define TCP_NODELAY    1
+#define SEND_HEADROOM  14u     /* the file manager's FS_SENDTO layout */
+#define SEND_CHUNK     (FORWARD_LARGE_BYTES - SEND_HEADROOM)
+
+static uint16_t swap16(uint16_t v)
+{
+	return (uint16_t)(v << 8 | v >> 8);
+}
+
+long inet_socket(uint64_t type, uint64_t protocol)
+{
+	uint64_t kind = type & SOCK_TYPE_MASK;
+	if (kind != SOCK_STREAM && kind != SOCK_DGRAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol != 0 && protocol != (kind == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP))
+		return -EPROTONOSUPPORT;
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_SOCKET, 0);
+	if (err)
+		return err;
+	struct fs_socket_args *a = (struct fs_socket_args *)f.arg;
+	a->type = kind == SOCK_STREAM ? INET_STREAM : INET_DGRAM;
+	a->flags = type & (SOCK_NONBLOCK | SOCK_CLOEXEC);
+	a->domain = FS_DOMAIN_INET;
+	return forward_call(&f);
+}
+
+long inet_read_address(uptr_t addr, uint64_t len, struct sockaddr_in *sin)
+{
+	if ((int32_t)len < 0 || len > SOCKADDR_MAX)
+		return -EINVAL;
+	if (len < sizeof(*sin))
+		return -EINVAL;
+	if (copy_from_user(sin, addr, sizeof(*sin)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+/* Writes an address (network-order IPv4, host-order port) to addr with
+ * the room *alenp says, and the whole length to *alenp: 0 or -EFAULT. */
+static long write_address(uptr_t addr, uptr_t alenp, int32_t room, uint64_t ip, uint64_t port)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = swap16((uint16_t)port),
+		.sin_addr = (uint32_t)ip,
+	};
+	int32_t full = (int32_t)sizeof(sin);
+	if (room > 0 && copy_to_user(addr, &sin, MIN((uint64_t)room, (uint64_t)sizeof(sin))) < 0)
+		return -EFAULT;
+	return copy_to_user(alenp, &full, sizeof(full)) < 0 ? -EFAULT : 0;
+}
+
+long inet_put_address(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8])
+{
+	if (res[INET_RESULT_FAMILY] != INET_FAMILY) {   /* a stream's receive: no address */
+		int32_t none = 0;
+		return copy_to_user(alenp, &none, sizeof(none)) < 0 ? -EFAULT : 0;
+	}
+	return write_address(addr, alenp, room, res[INET_RESULT_ADDR], res[INET_RESULT_PORT]);
+}
+
+/* The room *alenp gives (0 when addr is NULL): >= 0, or -errno. */
+static long address_room(uptr_t addr, uptr_t alenp, int32_t *room)
+{
+	*room = 0;
+	if (!addr)
+		return 0;
+	if (copy_from_user(room, alenp, sizeof(*room)) < 0)
+		return -EFAULT;
+	return *room < 0 ? -EINVAL : 0;
+}
+
+/* FS_INET: op on descriptor fd with the call's words a1..a6; the result
+ * words in res (may be NULL). */
+static long inet_call(uint64_t fd, uint32_t op, const uint64_t args[6], uint64_t res[8])
+{
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_INET, 0);
+	if (err)
+		return err;
+	struct fs_inet_args *a = (struct fs_inet_args *)f.arg;
+	a->fd = fd;
+	a->op = op;
+	for (unsigned i = 0; i < 6; i++)
+		a->arg[i] = args ? args[i] : 0;
+	long r = forward_call(&f);
+	if (res)
+		memcpy(res, f.res, sizeof(f.res));
+	return r;
+}
+
+long inet_bind(uint64_t fd, const struct sockaddr_in *sin)
+{
+	uint64_t args[6] = { sin->sin_addr, swap16(sin->sin_port), 0, 0, 0, 0 };
+	return inet_call(fd, INET_BIND, args, NULL);
+}
+
+long sys_connect(const struct syscall_args *a)
+{
+	uint64_t fd = a->arg[0], len = a->arg[2];
+	struct sockaddr_in sin;
+	if ((int32_t)len < 0 || len > SOCKADDR_MAX)
+		return -EINVAL;
+	uint16_t family = 0;
+	if (len >= sizeof(family) && copy_from_user(&family, a->arg[1], sizeof(family)) < 0)
+		return -EFAULT;
+	if (family == AF_UNSPEC && len >= sizeof(family)) {   /* a datagram socket's peer forgotten */
+		uint64_t none[6] = { 0 };
+		return inet_call(fd, INET_CONNECT, none, NULL);
+	}
+	long r = inet_read_address(a->arg[1], len, &sin);
+	if (r < 0)
+		return r;
+	if (sin.sin_family != AF_INET)
+		return -EAFNOSUPPORT;
+	uint64_t args[6] = { sin.sin_addr, swap16(sin.sin_port), 0, 0, 0, 0 };
+	return inet_call(fd, INET_CONNECT, args, NULL);
+}
+
+long sys_listen(const struct syscall_args *a)
+{
+	uint64_t args[6] = { (uint64_t)(int64_t)(int32_t)a->arg[1], 0, 0, 0, 0, 0 };
+	return inet_call(a->arg[0], INET_LISTEN, args, NULL);
+}
+
+static long accept_common(uint64_t fd, uptr_t addr, uptr_t alenp, uint64_t flags)
+{
+	if (flags & ~(uint64_t)(SOCK_NONBLOCK | SOCK_CLOEXEC))
+		return -EINVAL;
+	int32_t room;
+	long r = address_room(addr, alenp, &room);
+	if (r < 0)
+		return r;
+	uint64_t res[8];
+	long handle = inet_call(fd, INET_ACCEPT, NULL, res);
+	if (handle < 0)
+		return handle;
+	/* The connection is the process's now: a descriptor for it. (Should
+	 * this fail, the file manager closes the handle.) */
+	long nfd = posix_fs_call(FS_INET_ADOPT, (uint64_t)handle, flags, 0, NULL);
+	if (nfd < 0)
+		return nfd;
+	if (addr && write_address(addr, alenp, room, res[INET_RESULT_ADDR], res[INET_RESULT_PORT]) < 0)
+		return -EFAULT;   /* as Linux: the descriptor stays, the error is returned */
+	return nfd;
+}
+
+long sys_accept(const struct syscall_args *a)
+{
+	return accept_common(a->arg[0], a->arg[1], a->arg[2], 0);
+}
+
+long sys_accept4(const struct syscall_args *a)
+{
+	return accept_common(a->arg[0], a->arg[1], a->arg[2], a->arg[3]);
+}
+
+long sys_shutdown(const struct syscall_args *a)
+{
+	if (a->arg[1] > 2)
+		return -EINVAL;
+	uint64_t args[6] = { a->arg[1], 0, 0, 0, 0, 0 };
+	return inet_call(a->arg[0], INET_SHUTDOWN, args, NULL);
+}
+
+static long name_of(const struct syscall_args *a, uint64_t peer)
+{
+	int32_t room;
+	if (!a->arg[1] || !a->arg[2])
+		return -EFAULT;
+	long r = address_room(a->arg[1], a->arg[2], &room);
+	if (r < 0)
+		return r;
+	uint64_t res[8];
+	uint64_t args[6] = { peer, 0, 0, 0, 0, 0 };
+	r = inet_call(a->arg[0], INET_NAME, args, res);
+	if (r < 0)
+		return r;
+	return write_address(a->arg[1], a->arg[2], room, res[INET_RESULT_ADDR], res[INET_RESULT_PORT]);
+}
+
+long sys_getsockname(const struct syscall_args *a)
+{
+	return name_of(a, 0);
+}
+
+long sys_getpeername(const struct syscall_args *a)
+{
+	return name_of(a, 1);
+}
+
+/* Linux's (level, name) as the server's option, or 0. */
+static uint32_t option_of(uint64_t level, uint64_t name)
+{
+	if (level == SOL_SOCKET) {
+		switch (name) {
+		case SO_REUSEADDR: return INET_OPT_REUSEADDR;
+		case SO_KEEPALIVE: return INET_OPT_KEEPALIVE;
+		case SO_BROADCAST: return INET_OPT_BROADCAST;
+		case SO_SNDBUF: return INET_OPT_SNDBUF;
+		case SO_RCVBUF: return INET_OPT_RCVBUF;
+		case SO_ERROR: return INET_OPT_ERROR;
+		case SO_TYPE: return INET_OPT_TYPE;
+		case SO_ACCEPTCONN: return INET_OPT_ACCEPTCONN;
+		}
+	} else if (level == IPPROTO_TCP && name == TCP_NODELAY) {
+		return INET_OPT_NODELAY;
+	}
+	return 0;
+}
+
+long sys_setsockopt(const struct syscall_args *a)
+{
+	uint32_t opt = option_of(a->arg[1], a->arg[2]);
+	if (!opt)
+		return -ENOPROTOOPT;
+	if (opt == INET_OPT_ERROR || opt == INET_OPT_TYPE || opt == INET_OPT_ACCEPTCONN)
+		return -ENOPROTOOPT;   /* read-only, as on Linux */
+	if ((int32_t)a->arg[4] < (int32_t)sizeof(int32_t))
+		return -EINVAL;
+	int32_t value;
+	if (copy_from_user(&value, a->arg[3], sizeof(value)) < 0)
+		return -EFAULT;
+	uint64_t args[6] = { opt, (uint64_t)(int64_t)value, 0, 0, 0, 0 };
+	return inet_call(a->arg[0], INET_SETOPT, args, NULL);
+}
+
+long sys_getsockopt(const struct syscall_args *a)
+{
+	int32_t len;
+	if (copy_from_user(&len, a->arg[4], sizeof(len)) < 0)
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	uint32_t opt = option_of(a->arg[1], a->arg[2]);
+	if (!opt)
+		return -ENOPROTOOPT;
+	uint64_t res[8];
+	uint64_t args[6] = { opt, 0, 0, 0, 0, 0 };
+	long r = inet_call(a->arg[0], INET_GETOPT, args, res);
+	if (r < 0)
+		return r;
+	int32_t value = (int32_t)res[0];
+	uint64_t n = MIN((uint64_t)len, (uint64_t)sizeof(value));
+	int32_t out = (int32_t)n;
+	if (copy_to_user(a->arg[3], &value, n) < 0 || copy_to_user(a->arg[4], &out, sizeof(out)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+long inet_sendto(uint64_t fd, uptr_t buf, uint64_t len, uint64_t flags, const struct sockaddr_in *to)
+{
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	uint64_t sent = 0;
+	do {
+		uint64_t n = MIN(len - sent, (uint64_t)SEND_CHUNK);
+		struct fwd f;
+		long r = to ? forward_begin(&f, SERVICE_FILES, FS_INET, SEND_HEADROOM + (uint32_t)n)
+		            : forward_begin(&f, SERVICE_FILES, FS_SENDTO, SEND_HEADROOM + (uint32_t)n);
+		if (r)
+			return sent ? (long)sent : r;
+		if (n && copy_from_user((uint8_t *)forward_data(&f) + SEND_HEADROOM, buf + sent, n) < 0)
+			return sent ? (long)sent : -EFAULT;
+		if (to) {
+			struct fs_inet_args *a = (struct fs_inet_args *)f.arg;
+			a->fd = fd;
+			a->op = INET_SEND;
+			a->arg[1] = n;
+			a->arg[2] = INET_ADDRESSED | (flags & MSG_DONTWAIT ? INET_NONBLOCK : 0);
+			a->arg[3] = to->sin_addr;
+			a->arg[4] = swap16(to->sin_port);
+		} else {
+			struct fs_sendto_args *a = (struct fs_sendto_args *)f.arg;
+			a->fd = fd;
+			a->length = n;
+			a->dontwait = (flags & MSG_DONTWAIT) != 0;
+		}
+		r = forward_call(&f);
+		if (r == -EPIPE && f.res[FS_RESULT_KIND] == FS_KIND_SOCKET && !(flags & MSG_NOSIGNAL))
+			posix_raise_sigpipe();
+		if (r < 0)
+			return sent ? (long)sent : r;
+		if ((uint64_t)r > n)
+			r = (long)n;   /* a packet socket's answer counts the Ethernet header */
+		sent += (uint64_t)r;
+		if ((uint64_t)r < n)
+			break;   /* a non-blocking send took what there was room for */
+	} while (sent < len);
+	return (long)sent;
+}

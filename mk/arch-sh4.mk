@@ -1,0 +1,124 @@
+# The SH-4 port's build (docs/sh4.md), included by the Makefile for
+# `make ARCH=sh4 ...`: the kernel (kernel/arch/sh4 with the portable
+# kernel) with Debian's sh4-linux-gnu cross compiler, the SH-4 test
+# programs (tests/sh4), their boot-module archive (the initrd QEMU's r2d
+# loads), and the run and test commands on qemu-system-sh4 -M r2d.
+#
+#   make ARCH=sh4          the kernel and the test programs
+#   make ARCH=sh4 run      boot the SH-4 tests' init on the serial console
+#   make ARCH=sh4 test     the booted SH-4 tests: "sh4: N passed, N failed"
+#   make ARCH=sh4 bench    paper 002's figures with either ICA method (instructions)
+
+SH4_BUILD  := $(BUILD)/sh4
+SH4_CROSS  := sh4-linux-gnu-
+SH4_CC     := $(SH4_CROSS)gcc
+SH4_COMMON := -std=gnu17 -O0 -g -ml -m4-nofpu -ffreestanding -fno-builtin -nostdlib \
+	-fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-fno-tree-loop-distribute-patterns -Wa,--noexecstack -Wall -Wextra -Werror
+SH4_KCFLAGS := $(SH4_COMMON) -fno-omit-frame-pointer -Ikernel/include -Ikernel/arch/sh4/include -Iinclude
+SH4_KLDFLAGS := -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none \
+	-Wl,--no-warn-rwx-segments -T kernel/arch/sh4/linker.ld
+
+SH4_KC   := $(wildcard kernel/core/*.c) $(wildcard kernel/posix/*.c) \
+	$(wildcard kernel/arch/sh4/*.c) $(wildcard kernel/arch/sh4/posix/*.c)
+SH4_KS   := $(wildcard kernel/arch/sh4/*.S)
+SH4_KOBJ := $(patsubst %.c,$(SH4_BUILD)/%.o,$(SH4_KC)) $(patsubst %.S,$(SH4_BUILD)/%.o,$(SH4_KS))
+SH4_ELF  := $(SH4_BUILD)/kernel/myrmex.elf
+SH4_BIN  := $(SH4_BUILD)/kernel/myrmex.bin
+
+$(SH4_BUILD)/kernel/%.o: kernel/%.c
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_KCFLAGS) -MMD -MP -c $< -o $@
+
+$(SH4_BUILD)/kernel/%.o: kernel/%.S
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_KCFLAGS) -MMD -MP -c $< -o $@
+
+# Two links, as on x86-64: the symbol table of the first goes into the second.
+$(SH4_BUILD)/kernel/ksyms_empty.S: tools/gen_ksyms.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/gen_ksyms.py --empty -o $@
+
+$(SH4_BUILD)/kernel/%.o: $(SH4_BUILD)/kernel/%.S
+	$(SH4_CC) $(SH4_KCFLAGS) -c $< -o $@
+
+$(SH4_BUILD)/kernel/pass1.elf: $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms_empty.o kernel/arch/sh4/linker.ld
+	$(SH4_CC) $(SH4_KLDFLAGS) $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms_empty.o -o $@ -lgcc
+
+$(SH4_BUILD)/kernel/ksyms.S: $(SH4_BUILD)/kernel/pass1.elf tools/gen_ksyms.py
+	$(PYTHON) tools/gen_ksyms.py $< -o $@
+
+$(SH4_ELF): $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms.o kernel/arch/sh4/linker.ld
+	$(SH4_CC) $(SH4_KLDFLAGS) $(SH4_KOBJ) $(SH4_BUILD)/kernel/ksyms.o -o $@ -lgcc
+
+$(SH4_BIN): $(SH4_ELF)
+	$(SH4_CROSS)objcopy -O binary $< $@
+
+# ------------------------------------------------- SH-4 test programs --
+# tests/sh4/<name>.c -> build/sh4/tests/<name>: freestanding programs (no
+# C library on this port yet) with tests/sh4/crt0.S, making system calls
+# through tests/sh4/sh4_user.h.
+SH4_UCFLAGS := $(SH4_COMMON) -Iinclude -Itests/sh4
+SH4_ULDFLAGS := -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none
+SH4_TEST_SRC := $(wildcard tests/sh4/*.c)
+SH4_TEST_BINS := $(patsubst tests/sh4/%.c,$(SH4_BUILD)/tests/%,$(SH4_TEST_SRC))
+$(SH4_BUILD)/tests/crt0.o: tests/sh4/crt0.S
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_UCFLAGS) -c $< -o $@
+.SECONDARY: $(SH4_TEST_BINS)
+$(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0.o
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
+
+# The tests sh4init runs, in order; a trailing "!" means the kernel must
+# kill the program (a fault). One boot-module archive per ICA method:
+# initrd-pt.img for page-table entries (the default), initrd-tlb.img for
+# the reserved UTLB entries of the boot option ica_tlb=32 (paper 002); the
+# only difference is sh4init's first argument, which tells the tests.
+SH4_TESTS := t_hello t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
+	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ipc t_ica_touch! t_ica_limit t_asid
+SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
+$(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* $(SH4_TESTS)" \
+		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS))
+
+# The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
+SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench
+$(SH4_BENCH): bench/sh4/sh4_bench.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0.o
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
+$(SH4_BUILD)/bench/initrd.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv
+
+.PHONY: all kernel tests benchmarks run test bench setup clean
+all: kernel tests benchmarks
+benchmarks: $(SH4_BUILD)/bench/initrd.img
+bench: setup
+	@$(MAKE) --no-print-directory ARCH=sh4 all
+	$(PYTHON) tools/sh4_run.py bench --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/bench/initrd.img \
+		--log $(SH4_BUILD)/bench/bench.log --report $(SH4_BUILD)/bench/report.md
+kernel: $(SH4_BIN)
+tests: $(SH4_BUILD)/initrd-pt.img $(SH4_BUILD)/initrd-tlb.img
+run: setup
+	@$(MAKE) --no-print-directory ARCH=sh4 all
+	$(PYTHON) tools/sh4_run.py run --kernel $(SH4_BIN) --initrd $(SH4_INITRD)
+# Four boots of the whole list: ICAs in page tables, the same with the
+# TLB-refill fast path off (every miss through sh4_tlb_refill), ICAs in
+# reserved UTLB entries, and reserved entries with the IPC fast path off
+# (every call on the slow path, docs/ipc.md).
+test: setup
+	@$(MAKE) --no-print-directory ARCH=sh4 all
+	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
+		--log $(SH4_BUILD)/test-pt.log
+	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
+		--append "tlb_fast=off" --log $(SH4_BUILD)/test-pt-slowrefill.log
+	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
+		--append "ica_tlb=32" --log $(SH4_BUILD)/test-tlb.log
+	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
+		--append "ica_tlb=32 ipc_fast=off" --log $(SH4_BUILD)/test-tlb-slow.log
+setup:
+	@scripts/setup.sh
+clean:
+	rm -rf $(SH4_BUILD)
+
+-include $(shell find $(SH4_BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Boots the SH-4 port on QEMU's r2d board (qemu-system-sh4 -M r2d) and
+follows its console, the SCIF (QEMU's second serial port). The r2d has no
+exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
+on which this stops QEMU. `run` shows the console; `test` also checks the
+test init's summary ("sh4: N passed, N failed") and that nothing panicked,
+and exits 0 only when all passed.
+Usage: sh4_run.py run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
+"""
+import argparse
+import re
+import subprocess
+import sys
+import time
+
+TIMEOUT = 300   # seconds of host time for one boot
+
+
+def boot(args):
+    cmd = ["qemu-system-sh4", "-M", "r2d", "-kernel", args.kernel, "-initrd", args.initrd,
+           "-append", args.append, "-display", "none", "-monitor", "none",
+           "-serial", "null", "-serial", "stdio", "-no-reboot"]
+    if args.icount:
+        cmd += ["-icount", "shift=0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+    lines, code = [], None
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        for raw in proc.stdout:
+            line = raw.decode(errors="replace").rstrip("\r\n")
+            lines.append(line)
+            if args.echo:
+                print(line, flush=True)
+            m = re.match(r"MYRMEX-POWEROFF (-?\d+)", line)
+            if m:
+                code = int(m.group(1))
+                break
+            if "KERNEL PANIC" in line:
+                # Let the panic's report reach the log, then stop.
+                deadline = min(deadline, time.monotonic() + 5)
+            if time.monotonic() > deadline:
+                break
+    finally:
+        proc.kill()
+        proc.wait()
+    return lines, code
+
+
+BENCH_RE = re.compile(r"BENCH sh4 (\S+) median=(\d+) min=(\d+) runs=(\d+) tlb_misses=([\d.]+)")
+
+
+def bench(args):
+    args.icount = True
+    figures = {}
+    methods = (("pt", ""), ("pt-c", "tlb_fast=off"), ("tlb", "ica_tlb=32"))
+    for method, append in methods:
+        args.append = append
+        lines, code = boot(args)
+        if args.log:
+            with open(f"{args.log}-{method}", "w") as f:
+                f.write("\n".join(lines) + "\n")
+        done = any(l.startswith("BENCH-DONE") for l in lines)
+        if not done or code != 0:
+            print(f"sh4 bench ({method}): no BENCH-DONE (poweroff {code})")
+            for l in lines[-20:]:
+                print("  | " + l)
+            return 1
+        for l in lines:
+            m = BENCH_RE.match(l)
+            if m:
+                name = m.group(1)
+                figures.setdefault(name, {})[method] = (int(m.group(2)), int(m.group(3)),
+                                                       m.group(5))
+                print(f"sh4.{name}.{method} {m.group(2)} instructions "
+                      f"(min {m.group(3)}) tlb_misses={m.group(5)}")
+    rows = ["| name | pt | pt-c | tlb | tlb against pt | against pt-c | TLB misses per op: pt | tlb |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def change(a, b):
+        return f"{(b[0] - a[0]) * 100 / a[0]:+.0f} %" if a and b and a[0] else ""
+
+    for name, f in figures.items():
+        pt, ptc, tlb = f.get("pt"), f.get("pt-c"), f.get("tlb")
+        cells = [str(x[0]) if x else "" for x in (pt, ptc, tlb)]
+        rows.append(f"| `sh4.{name}` | {' | '.join(cells)} | {change(pt, tlb)} | "
+                    f"{change(ptc, tlb)} | {pt[2] if pt else ''} | {tlb[2] if tlb else ''} |")
+    if args.report:
+        with open(args.report, "w") as f:
+            f.write("\n".join(rows) + "\n")
+    print("\n".join(rows))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("mode", choices=["run", "test", "bench"])
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--initrd", required=True)
+    ap.add_argument("--append", default="")
+    ap.add_argument("--log")
+    ap.add_argument("--icount", action="store_true")
+    ap.add_argument("--report")
+    args = ap.parse_args()
+    args.echo = args.mode == "run"
+    if args.mode == "bench":
+        return bench(args)
+    lines, code = boot(args)
+    if args.log:
+        with open(args.log, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    if args.mode == "run":
+        return 0 if code == 0 else 1
+    for line in lines:
+        if line.startswith("sh4-test ") or line.startswith("FAIL") or "sh4init:" in line:
+            print(line)
+    panics = [l for l in lines if "KERNEL PANIC" in l]
+    summary = [l for l in lines if re.match(r"sh4: \d+ passed, \d+ failed", l)]
+    label = args.append or "default"
+    if panics or not summary or code != 0:
+        print(f"sh4 ({label}): FAILED (poweroff {code}, {len(panics)} panics; log {args.log})")
+        for l in lines[-30:]:
+            print("  | " + l)
+        return 1
+    print(f"{summary[-1]} ({label})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
