@@ -56,8 +56,14 @@
  *   removed.c   a directory removed while current or open: "." and its stat
  *   perm.c      permission checks on the caller's identity (the kernel's stamp)
  *
- * The server is one thread serving one request at a time, so nothing needs
- * a lock; while it waits for the disk, other callers wait in its queue.
+ * With one serving thread (configurations one and split) one request runs
+ * at a time, and while it waits for the disk other callers wait in the
+ * queue. With several (ult, klt: fsconf.h, ult.c) one lock (lock.h) keeps
+ * that true except while a thread waits for the disk (docs/fs.md):
+ *   lock.c      the lock, the gate around each handler, the waits
+ *   fsconf.c    the configuration, and klt's serving threads
+ *   ult.c       ult's user-level threads and their scheduler
+ *   timecalls.c the time calls answered here (one, ult, klt)
  */
 #ifndef FILEMAN_H
 #define FILEMAN_H

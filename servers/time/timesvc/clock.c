@@ -5,7 +5,7 @@
  * to the vDSO's clock page. Reading a clock makes no system call: rdtsc, a
  * multiply and a shift.
  */
-#include "timed.h"
+#include "timesvc.h"
 
 #include <errno.h>
 
