@@ -4,7 +4,8 @@
 #   make run      boot Myrmex in QEMU to a busybox shell on the serial console
 #   make demo     boot the demo init (the mechanisms one by one), then power off
 #   make test     host unit tests + booted integration tests: "N passed, N failed",
-#                 then the SH-4 port's tests (make ARCH=sh4 test, mk/arch-sh4.mk)
+#                 then the file service's other configurations (make test-fsconf)
+#                 and the SH-4 port's tests (make ARCH=sh4 test, mk/arch-sh4.mk)
 #   make fuzz     the system-call fuzzer, one long seeded round (SEED= ROUNDS= PROCS=)
 #   make bench    benchmarks under TCG -icount (instructions) and normally (cycles)
 #   make clean
@@ -298,7 +299,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: shell-jobctl test-slowpath ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: shell-net shell-jobctl test-slowpath test-fsconf ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -347,6 +348,12 @@ run: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
 	$(PYTHON) tools/qemu.py run --user-net --kernel $(KERNEL_BIN) --disk $(ROOT_IMG) --modules $(RUN_MODULES)
 
+# make shell-net: the network of `make run` used from its shell: ifconfig,
+# wget, nc (client and server), httpd (tools/shell_net.py; make test runs it).
+shell-net: setup
+	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
+	$(PYTHON) tools/shell_net.py --build $(BUILD)
+
 # make shell-jobctl: the shell of `make run` driven through the serial port:
 # Ctrl-Z, jobs, bg, fg (tools/shell_jobctl.py; not part of make test).
 shell-jobctl: setup
@@ -362,6 +369,14 @@ demo: setup
 # net-rtl-* tests and bench_eth again over the RTL8139.
 NET_MODELS := virtio,rtl8139,user
 
+# The file service's configuration (docs/fs.md, "Configurations"): one,
+# split (the default), ult, klt. MYRMEX_FSCONF=klt make test ... (or FSCONF=klt)
+# has the test init start the file manager so, and the POSIX boots give
+# sysinit the boot argument fsconf=klt.
+FSCONF ?= $(MYRMEX_FSCONF)
+FSCONF_OPT := $(if $(FSCONF),-fsconf=$(FSCONF))
+export MYRMEX_FSCONF := $(FSCONF)
+
 # TESTS="t_hello t_mmap" runs a subset of the booted tests (and leaves the
 # POSIX suite out; `make posix-suite` runs that alone).
 test: setup
@@ -373,9 +388,11 @@ test: setup
 		--unit $(UNIT_BINS) --kernel $(KERNEL_BIN) $(addprefix --disk ,$(TEST_DISKS)) \
 		--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
 		--log $(BUILD)/test/kernel.log --net --net-model $(NET_MODELS) \
-		--init "$(BUILD)/tests/kernel/testinit $(TESTS)" --modules $(TEST_MODULES) \
+		--init "$(BUILD)/tests/kernel/testinit $(FSCONF_OPT) $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory test-fsconf)
+	$(if $(TESTS),,@$(MAKE) --no-print-directory shell-net)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory ARCH=sh4 test)
 
 # The IPC and POSIX tiers again with the IPC fast path off (kernel option
@@ -393,6 +410,27 @@ test-slowpath: setup
 		--log $(BUILD)/test/kernel-slowpath.log \
 		--init "$(BUILD)/tests/kernel/testinit $(SLOWPATH_TESTS)" --modules $(TEST_MODULES) \
 		--posix $(BUILD)
+
+# The file-system tiers and the POSIX suite again in each other
+# configuration of the file service (docs/fs.md, "Configurations"), each on
+# fresh images: make test runs it after the slow-path run.
+FSCONF_CONFIGS := one ult klt
+FSCONF_TESTS := fs* pm* posix-calls omf* mmap-file console-file disk-not-client \
+	batch-fwd* fthread-files*
+test-fsconf: setup
+	@$(MAKE) --no-print-directory all
+	@for conf in $(FSCONF_CONFIGS); do \
+		echo "== file service configuration $$conf"; \
+		$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB) && \
+		$(PYTHON) tools/mkfsimage.py tests $(BUILD)/test && \
+		MYRMEX_FSCONF=$$conf MYRMEX_TEST_ELF=$(BUILD)/tests/kernel/t_hello \
+		$(PYTHON) tools/run_tests.py --no-panic-checks --kernel $(KERNEL_BIN) \
+			$(addprefix --disk ,$(TEST_DISKS)) \
+			--fs-image $(BUILD)/test/fs.img --full-image $(BUILD)/test/full.img \
+			--log $(BUILD)/test/kernel-$$conf.log \
+			--init "$(BUILD)/tests/kernel/testinit -fsconf=$$conf $(FSCONF_TESTS)" \
+			--modules $(TEST_MODULES) --posix $(BUILD) || exit 1; \
+	done
 
 # The system-call fuzzer alone (tests/kernel/t_fuzz.c, docs/testing.md): the
 # test init runs only its `fuzz` entry, with SEED (default: the date, in
@@ -440,6 +478,8 @@ posix-suite: setup
 # only that, MYRMEX_BENCH_ONLY=benchinit only the others; =fmap the On-Memory File
 # boot, =wsc the wrapped-call boot (bench/posix/wsc_fwd alone, issue 18). Plots
 # with matplotlib (tools/plot_wsc.py, tools/plot_panels.py).
+# The file service's configurations (tools/bench_fsconf.py, Myrmex only):
+# MYRMEX_BENCH_ONLY=fsconf, MYRMEX_FSCONF_CONFIGS=one,klt for some of them.
 bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
 		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)

@@ -24,7 +24,9 @@ follows (tools/bench_fmap.py, issue 6); its records, in <out>/fmap-boot/results.
 are merged in too. The wrapped-call boot (part wsc, issue 18) is the POSIX boot
 running bench/posix/wsc_fwd and wsc_files alone (suite wsc-fwd, into
 <out>/wsc-boot/).
-MYRMEX_BENCH_ONLY=posix, =fmap, =wsc or =benchinit runs only that part;
+The file service's configurations (tools/bench_fsconf.py, issue 19, with
+--posix-init) go to <out>/fsconf-boot/results.jsonl, merged in as well.
+MYRMEX_BENCH_ONLY=posix, =fmap, =wsc, =fsconf or =benchinit runs only that part;
 the rows of the parts not run are those of their last run.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
@@ -49,8 +51,8 @@ MODES = {
     "native": {"metric": "cycles", "unit": "cycles"},
 }
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
-ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc or =benchinit: run only that part
-PARTS = ("benchinit", "posix", "fmap", "wsc")
+ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc, =fsconf or =benchinit: run only that part
+PARTS = ("benchinit", "posix", "fmap", "wsc", "fsconf")
 WSC_PROGRAMS = ("wsc_fwd", "wsc_files")   # the wsc part: bench/posix programs run alone
 WSC_OUT = "wsc-boot"
 FMAP_SUITES = ("fmap", "fmap-postmark", "fmap-bonnie")   # tools/bench_fmap.py's
@@ -478,7 +480,7 @@ def parts_wanted(args):
     """The parts to run: benchinit's boots, with --posix-init the POSIX boot, with
     --fmap-dir the OMF boot; MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises
     ValueError on a bad value."""
-    parts = [p for p in PARTS if (p not in ("posix", "wsc") or args.posix_init) and
+    parts = [p for p in PARTS if (p not in ("posix", "wsc", "fsconf") or args.posix_init) and
              (p != "fmap" or args.fmap_dir)]
     only = os.environ.get(ONLY_ENV, "").strip().lower()
     if not only:
@@ -492,7 +494,7 @@ def earlier_records(args):
     """The Myrmex records of benchinit's boots from the last results.jsonl (for a
     run of the POSIX part alone)."""
     return [r for r in read_other_os(os.path.join(args.out, "results.jsonl"))
-            if r.get("os") == "myrmex" and r.get("suite") not in ("posix", "wsc-fwd") and
+            if r.get("os") == "myrmex" and r.get("suite") not in ("posix", "wsc-fwd", "fsconf") and
             r.get("suite") not in FMAP_SUITES]
 
 
@@ -549,6 +551,7 @@ def publish(args, records, results, notes=(), show=False):
     other += read_other_os(os.path.join(args.out, "posix-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "fmap-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, WSC_OUT, "results.jsonl"))
+    other += read_other_os(os.path.join(args.out, "fsconf-boot", "results.jsonl"))
     write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
     report = render_report(records + other, results, qemu.qemu_version(), notes)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
@@ -634,11 +637,24 @@ def main(argv=None):
             return 130
         wsc_notes = ["Wrapped-call boot: %s" % n for n in wsc_notes]
         header = header or wsc_results
+    fsconf_failed = False
+    if "fsconf" in parts:
+        import bench_fsconf  # noqa: E402  (tools/bench_fsconf.py; it imports us)
+        try:
+            fsconf_results, fsconf_notes, fsconf_failed = bench_fsconf.run_part(args)
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        header = header or fsconf_results
+        wsc_notes += fsconf_notes
+    elif args.posix_init:
+        wsc_notes.append("The fsconf boots were not run (%s=%s): their rows are those "
+                         "of their last run." % (ONLY_ENV, parts[0]))
     posix_notes += fmap_notes + wsc_notes
     publish(args, records, header, linux_notes + posix_notes, show=False)
     posix_notes += draw_plots(args.out)
     publish(args, records, header, linux_notes + posix_notes, show=True)
-    failed = posix_failed or fmap_failed or wsc_failed
+    failed = posix_failed or fmap_failed or wsc_failed or fsconf_failed
     for note in posix_notes:
         warn(note.replace("**", ""))
     for r in results:

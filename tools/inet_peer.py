@@ -14,6 +14,8 @@ The guest names what it wants on a first line:
                     guest sends a line back on this connection that is one
                     of them: "udp ok", else "udp none" (QEMU's restricted
                     network lets no guest datagram out)
+    GET /path ...   an HTTP request (wget http://10.0.2.100:7/...): its headers
+                    read, a short text/plain page answered (HTTP/1.0)
     connect         a TCP connection to 127.0.0.1:TCP_PORT (forwarded to the
                     guest's port 80): a line sent, the same line expected
                     back: "connect ok" or "connect fail: why"
@@ -136,6 +138,18 @@ def do_connect(out, port):
     out.flush()
 
 
+def do_http(inp, out, request_line):
+    for _ in range(100):   # the headers, up to the blank line
+        line = inp.readline()
+        if not line or not line.strip():
+            break
+    body = ("hello from the host peer (tools/inet_peer.py); you asked: %s\n"
+            % request_line).encode()
+    out.write(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n"
+              b"Connection: close\r\n\r\n" % len(body) + body)
+    out.flush()
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--udp-port", type=int, required=True)
@@ -157,6 +171,8 @@ def main():
             do_sink(inp, out, int(words[1]))
         elif words == ["udp"]:
             do_udp(inp, out, args.udp_port)
+        elif words[:1] == ["GET"]:
+            do_http(inp, out, command)
         elif words == ["connect"]:
             do_connect(out, args.tcp_port)
         else:

@@ -347,7 +347,11 @@ def myrmex_boot(build, args=()):
     missing = [f for f in files if not os.path.isfile(f)]
     if missing:
         return None, "not built: %s" % ", ".join(missing)
-    command = " ".join([init, "/bin/sh", RUN_SH] + list(args))
+    # MYRMEX_FSCONF: the file service's configuration (docs/fs.md), as
+    # sysinit's boot argument.
+    conf = os.environ.get("MYRMEX_FSCONF", "")
+    command = " ".join([init] + (["fsconf=" + conf] if conf else []) + ["/bin/sh", RUN_SH] +
+                       list(args))
     return [command] + files[1:], None
 # ======================================================================
 

@@ -52,6 +52,11 @@ static inline void *myrmex_ica_addr(uint32_t handle)
  *                            (0..MYRMEX_MAX_COREID). -EPERM without the
  *                            server right, -EBUSY coreid taken, -EEXIST the
  *                            caller already serves one, -EINVAL bad coreid.
+ *                            coreid | MYRMEX_REGIST_MORE: one more coreid for
+ *                            a caller that serves one already (its requests
+ *                            join the same queue; the delivery's coreid tells
+ *                            them apart): -EINVAL when it serves none, -EEXIST
+ *                            when it serves that one.
  * callsync(p)             -> 0 once the result is back (its status is in
  *                            the delivery / result frame), or -errno if the
  *                            call could not be made: -EINVAL p is not an
@@ -89,6 +94,7 @@ static inline void *myrmex_ica_addr(uint32_t handle)
 #define MYRMEX_SYS_CLAIM         (MYRMEX_SYS_BASE + 17)
 
 #define MYRMEX_MAX_COREID        255
+#define MYRMEX_REGIST_MORE       (1u << 16)   /* registserver: an additional coreid */
 #define MYRMEX_MAX_STAGES        8     /* frames the kernel follows in one control ICA */
 #define MYRMEX_FRAME_DATA        4     /* data ICAs per frame */
 
@@ -160,7 +166,9 @@ struct myrmex_delivery {
 	                        first stage's caller; for a Linux call the kernel
 	                        forwards, the process that made it): servers match
 	                        per-client state (a cancel, a sleep) on this */
-	uint32_t reserved;
+	uint32_t coreid;     /* request: the coreid it was sent to, as the kernel
+	                        routed it (a server may serve several,
+	                        MYRMEX_REGIST_MORE); 0 otherwise */
 };
 _Static_assert(sizeof(struct myrmex_delivery) == 80, "delivery layout");
 

@@ -34,12 +34,24 @@
 
 static struct process *servers[MYRMEX_MAX_COREID + 1];
 
-int ipc_register(struct process *p, uint64_t coreid)
+int ipc_register(struct process *p, uint64_t arg)
 {
+	bool more = arg & MYRMEX_REGIST_MORE;
+	uint64_t coreid = arg & ~(uint64_t)MYRMEX_REGIST_MORE;
 	if (!p->may_serve)
 		return -EPERM;
 	if (coreid > MYRMEX_MAX_COREID)
 		return -EINVAL;
+	if (more) {
+		/* One more coreid on the same queue (a server answering two
+		 * protocols, e.g. the file manager answering the time calls). */
+		if (p->server_coreid < 0)
+			return -EINVAL;
+		if (servers[coreid])
+			return servers[coreid] == p ? -EEXIST : -EBUSY;
+		servers[coreid] = p;
+		return 0;
+	}
 	if (p->server_coreid >= 0)
 		return -EEXIST;
 	if (servers[coreid])
@@ -237,6 +249,7 @@ int ipc_receive(struct ica *ctl, struct process *me, struct myrmex_delivery *out
 			.ndata = c->ncarried,
 			.origin = request && c->kernel_origin ? MYRMEX_ORIGIN_KERNEL : 0,
 			.client = request ? c->hops[0].requester : 0,
+			.coreid = request ? c->hops[c->nhops - 1].target : 0,
 		};
 	/* What this stage is lent: the only ICAs it may give back while the
 	 * caller still maps the frame (ipc_return). */
@@ -305,8 +318,8 @@ int ipc_call(struct thread *t, uptr_t addr, bool sync)
  * result. It is not queued yet: call_commit queues it, the fast path
  * (ipc_fast.c) hands it straight to a waiting server thread. */
 void ipc_call_record(struct process *me, struct thread *t, struct ica *ctl, bool idle,
-                     uint32_t off, uint32_t opcode, bool direct, struct ica **data,
-                     uint32_t ndata, bool sync)
+                     uint32_t off, uint32_t opcode, uint32_t target, bool direct,
+                     struct ica **data, uint32_t ndata, bool sync)
 {
 	struct ipc_call *c = &ctl->call;
 	((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->requester = me->pid;
@@ -332,6 +345,7 @@ void ipc_call_record(struct process *me, struct thread *t, struct ica *ctl, bool
 	h->waiter = sync ? t : NULL;
 	h->frame = off;
 	h->opcode = opcode;
+	h->target = target;
 	h->direct = direct;
 	h->nlent = 0;
 	if (sync)
@@ -371,10 +385,11 @@ int ipc_call_wait_end(struct thread *t, struct ica *ctl, int r)
 /* Moves a checked call (ipc_call_record) to server's queue, and a sync
  * caller t waits for the result. Nothing here can fail before t blocks. */
 static int call_commit(struct process *me, struct thread *t, struct ica *ctl, bool idle,
-                       uint32_t off, uint32_t opcode, bool direct, struct process *server,
-                       struct ica **data, uint32_t ndata, bool sync, bool counted)
+                       uint32_t off, uint32_t opcode, uint32_t target, bool direct,
+                       struct process *server, struct ica **data, uint32_t ndata, bool sync,
+                       bool counted)
 {
-	ipc_call_record(me, t, ctl, idle, off, opcode, direct, data, ndata, sync);
+	ipc_call_record(me, t, ctl, idle, off, opcode, target, direct, data, ndata, sync);
 	ipc_call_queue(me, ctl, server, counted);
 	if (!sync)
 		return 0;
@@ -427,8 +442,8 @@ int ipc_call_ica(struct process *me, struct thread *t, struct ica *ctl, bool syn
 	err = ipc_check_data(me, ctl, &f, data);
 	if (err)
 		return err;
-	return call_commit(me, t, ctl, idle, off, f.opcode, flags & MYRMEX_CTL_DIRECT_RETURN, server,
-	                   data, f.ndata, sync, idle);
+	return call_commit(me, t, ctl, idle, off, f.opcode, f.target,
+	                   flags & MYRMEX_CTL_DIRECT_RETURN, server, data, f.ndata, sync, idle);
 }
 
 int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint32_t target,
@@ -448,10 +463,10 @@ int ipc_call_channel(struct process *me, struct thread *t, struct ica *ctl, uint
 	uint32_t off = (uint32_t)sizeof(struct myrmex_ctl_header);
 	uint32_t opcode = ((struct myrmex_frame *)ica_kernel_ptr(ctl, off))->opcode;
 	int r;
-	if (sync && ipc_fast_call_channel(me, t, ctl, opcode, server, data, &r))
+	if (sync && ipc_fast_call_channel(me, t, ctl, opcode, target, server, data, &r))
 		return r;
-	return call_commit(me, t, ctl, true, off, opcode, false, server, &data, data ? 1 : 0, sync,
-	                   false);
+	return call_commit(me, t, ctl, true, off, opcode, target, false, server, &data,
+	                   data ? 1 : 0, sync, false);
 }
 
 int ipc_claim(struct thread *t, uptr_t addr)
@@ -627,7 +642,9 @@ void ipc_process_exit(struct process *p)
 {
 	KASSERT(p->killed);   /* so that no result is delivered to p any more */
 	if (p->server_coreid >= 0) {
-		servers[p->server_coreid] = NULL;
+		for (unsigned i = 0; i <= MYRMEX_MAX_COREID; i++)
+			if (servers[i] == p)   /* its first coreid and any MORE */
+				servers[i] = NULL;
 		p->server_coreid = -1;
 	}
 	/* Requests queued for p, and results p would have passed on, fail. */

@@ -85,9 +85,10 @@ static long get_restart(struct thread *w)
 /* The commit of a checked first-stage sync call: recorded as the slow path
  * records it, handed to w, and waited for. */
 static int hand_request(struct process *me, struct thread *t, struct ica *ctl, uint32_t off,
-                        uint32_t opcode, struct thread *w, struct ica **data, uint32_t ndata)
+                        uint32_t opcode, uint32_t target, struct thread *w, struct ica **data,
+                        uint32_t ndata)
 {
-	ipc_call_record(me, t, ctl, true, off, opcode, false, data, ndata, true);
+	ipc_call_record(me, t, ctl, true, off, opcode, target, false, data, ndata, true);
 	STAT_INC(ipc_fast_calls);
 	t->ipc_waiting = ctl;
 	w->ipc_delivered = ctl;
@@ -139,13 +140,13 @@ bool ipc_fast_call(struct thread *t, uptr_t addr, long *result)
 	struct ica *data[MYRMEX_FRAME_DATA];
 	if (ipc_check_data(me, ctl, &f, data))
 		return false;
-	*result = hand_request(me, t, ctl, off, f.opcode, w, data, f.ndata);
+	*result = hand_request(me, t, ctl, off, f.opcode, f.target, w, data, f.ndata);
 	return true;
 }
 
 bool ipc_fast_call_channel(struct process *me, struct thread *t, struct ica *ctl,
-                           uint32_t opcode, struct process *server, struct ica *data,
-                           int *result)
+                           uint32_t opcode, uint32_t target, struct process *server,
+                           struct ica *data, int *result)
 {
 	if (!ipc_fast_enabled)
 		return false;
@@ -154,8 +155,8 @@ bool ipc_fast_call_channel(struct process *me, struct thread *t, struct ica *ctl
 	struct thread *w = receiver_for(server, t);
 	if (!w)
 		return false;
-	*result = hand_request(me, t, ctl, (uint32_t)sizeof(struct myrmex_ctl_header), opcode, w,
-	                       &data, data ? 1 : 0);
+	*result = hand_request(me, t, ctl, (uint32_t)sizeof(struct myrmex_ctl_header), opcode,
+	                       target, w, &data, data ? 1 : 0);
 	return true;
 }
 

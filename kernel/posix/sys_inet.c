@@ -6,7 +6,9 @@
  * (FS_INET, include/myrmex/fs.h and inet.h; docs/net.md, "TCP/IP"). Here
  * too: the sockaddr_in in and out, accept's second step (the new socket
  * made a descriptor, FS_INET_ADOPT), socket options mapped to the
- * server's, sends longer than one data ICA split, and SIGPIPE.
+ * server's, sends longer than one data ICA split, SIGPIPE, and sendmsg/
+ * recvmsg (their vectors gathered into and scattered from the data ICA;
+ * no ancillary data).
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
@@ -17,6 +19,8 @@
 #include <myrmex/fs.h>
 #include <myrmex/inet.h>
 #include <posix/inet.h>
+#include <posix/iovec.h>
+#include <arch/linux_abi.h>
 
 #define SOCK_TYPE_MASK 0xf
 #define SOCK_NONBLOCK  04000
@@ -27,6 +31,7 @@
 #define IPPROTO_UDP    17
 #define MSG_OOB        0x1
 #define MSG_PEEK       0x2
+#define MSG_TRUNC      0x20
 #define MSG_DONTWAIT   0x40
 #define MSG_NOSIGNAL   0x4000
 #define SOL_SOCKET     1
@@ -289,7 +294,49 @@ long sys_getsockopt(const struct syscall_args *a)
 	return 0;
 }
 
+/* Where a send's bytes are in user memory: one buffer, or (iov != 0) a
+ * checked vector of iovcnt entries. */
+struct send_source {
+	uptr_t buf;
+	uptr_t iov;
+	uint64_t iovcnt;
+};
+
+/* Copies n bytes from byte offset of src to dst: 0 or -EFAULT. */
+static int copy_source(void *dst, const struct send_source *src, uint64_t offset, uint64_t n)
+{
+	if (!src->iov)
+		return copy_from_user(dst, src->buf + offset, n) < 0 ? -EFAULT : 0;
+	uint8_t *to = dst;
+	for (uint64_t i = 0; i < src->iovcnt && n; i++) {
+		struct linux_iovec v;
+		if (copy_from_user(&v, src->iov + i * sizeof(v), sizeof(v)) < 0)
+			return -EFAULT;
+		if (offset >= v.len) {
+			offset -= v.len;
+			continue;
+		}
+		uint64_t k = MIN((uint64_t)v.len - offset, n);
+		if (copy_from_user(to, v.base + offset, k) < 0)
+			return -EFAULT;
+		to += k;
+		n -= k;
+		offset = 0;
+	}
+	return 0;
+}
+
+static long send_from(uint64_t fd, const struct send_source *src, uint64_t len, uint64_t flags,
+                      const struct sockaddr_in *to);
+
 long inet_sendto(uint64_t fd, uptr_t buf, uint64_t len, uint64_t flags, const struct sockaddr_in *to)
+{
+	const struct send_source src = { .buf = buf };
+	return send_from(fd, &src, len, flags, to);
+}
+
+static long send_from(uint64_t fd, const struct send_source *src, uint64_t len, uint64_t flags,
+                      const struct sockaddr_in *to)
 {
 	if (flags & MSG_OOB)
 		return -EOPNOTSUPP;
@@ -301,7 +348,7 @@ long inet_sendto(uint64_t fd, uptr_t buf, uint64_t len, uint64_t flags, const st
 		            : forward_begin(&f, SERVICE_FILES, FS_SENDTO, SEND_HEADROOM + (uint32_t)n);
 		if (r)
 			return sent ? (long)sent : r;
-		if (n && copy_from_user((uint8_t *)forward_data(&f) + SEND_HEADROOM, buf + sent, n) < 0)
+		if (n && copy_source((uint8_t *)forward_data(&f) + SEND_HEADROOM, src, sent, n) < 0)
 			return sent ? (long)sent : -EFAULT;
 		if (to) {
 			struct fs_inet_args *a = (struct fs_inet_args *)f.arg;
@@ -329,4 +376,110 @@ long inet_sendto(uint64_t fd, uptr_t buf, uint64_t len, uint64_t flags, const st
 			break;   /* a non-blocking send took what there was room for */
 	} while (sent < len);
 	return (long)sent;
+}
+
+/* ---- sendmsg and recvmsg ---- */
+
+/* The message header at msg, its vector checked; *total the bytes it
+ * names. 0 or -errno. */
+static long read_msghdr(uptr_t msg, struct linux_msghdr *m, uint64_t *total)
+{
+	if (copy_from_user(m, msg, sizeof(*m)) < 0)
+		return -EFAULT;
+	long r = user_iovecs_check(m->iov, m->iovlen);
+	if (r < 0)
+		return r;
+	*total = 0;
+	for (uint64_t i = 0; i < m->iovlen; i++) {
+		struct linux_iovec v;
+		if (copy_from_user(&v, m->iov + i * sizeof(v), sizeof(v)) < 0)
+			return -EFAULT;
+		*total += v.len;
+	}
+	return 0;
+}
+
+long sys_sendmsg(const struct syscall_args *a)
+{
+	struct linux_msghdr m;
+	uint64_t total;
+	long r = read_msghdr(a->arg[1], &m, &total);
+	if (r < 0)
+		return r;
+	struct sockaddr_in sin, *to = NULL;
+	if (m.name && m.namelen) {
+		uint16_t family = 0;
+		if (copy_from_user(&family, m.name, sizeof(family)) < 0)
+			return -EFAULT;
+		if (family != AF_INET)
+			return -EOPNOTSUPP;   /* a packet socket's address: sendto (docs/net.md) */
+		r = inet_read_address(m.name, m.namelen, &sin);
+		if (r < 0)
+			return r;
+		to = &sin;
+	}
+	const struct send_source src = { .iov = m.iov, .iovcnt = m.iovlen };
+	return send_from(a->arg[0], &src, total, a->arg[2], to);
+}
+
+long sys_recvmsg(const struct syscall_args *a)
+{
+	uptr_t msg = a->arg[1];
+	uint64_t flags = a->arg[2];
+	struct linux_msghdr m;
+	uint64_t total;
+	long r = read_msghdr(msg, &m, &total);
+	if (r < 0)
+		return r;
+	int32_t room = 0;
+	if (m.name && m.namelen) {
+		if ((int32_t)m.namelen < 0)
+			return -EINVAL;
+		room = (int32_t)m.namelen;
+	}
+	uint32_t want = (uint32_t)MIN(total, (uint64_t)FORWARD_LARGE_BYTES);
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_RECVFROM, want ? want : 1);
+	if (err)
+		return err;
+	struct fs_recvfrom_args *args = (struct fs_recvfrom_args *)f.arg;
+	args->fd = a->arg[0];
+	args->length = want;
+	args->dontwait = (flags & MSG_DONTWAIT) != 0;
+	args->peek = (flags & MSG_PEEK) != 0;
+	r = forward_call(&f);
+	if (r < 0)
+		return r;
+	if ((uint64_t)r > want || !f.data)
+		return -EIO;
+	/* The bytes across the vector, in order. */
+	const uint8_t *from = forward_data(&f);
+	uint64_t left = (uint64_t)r;
+	for (uint64_t i = 0; i < m.iovlen && left; i++) {
+		struct linux_iovec v;
+		if (copy_from_user(&v, m.iov + i * sizeof(v), sizeof(v)) < 0)
+			return -EFAULT;
+		uint64_t k = MIN((uint64_t)v.len, left);
+		if (k && copy_to_user(v.base, from, k) < 0)
+			return -EFAULT;
+		from += k;
+		left -= k;
+	}
+	uptr_t namelen_at = msg + offsetof(struct linux_msghdr, namelen);
+	if (m.name && room > 0 && f.res[FS_RESULT_FAMILY] == INET_FAMILY) {
+		if (inet_put_address(m.name, namelen_at, room, f.res) < 0)
+			return -EFAULT;
+	} else {
+		uint32_t none = 0;   /* a stream's, or a packet socket's (recvfrom gives it) */
+		if (copy_to_user(namelen_at, &none, sizeof(none)) < 0)
+			return -EFAULT;
+	}
+	int32_t out_flags = f.res[INET_RESULT_FULL] > (uint64_t)r &&
+	                    f.res[INET_RESULT_FAMILY] == INET_FAMILY ? MSG_TRUNC : 0;
+	uint64_t no_control = 0;
+	if (copy_to_user(msg + offsetof(struct linux_msghdr, flags), &out_flags, sizeof(out_flags)) < 0 ||
+	    copy_to_user(msg + offsetof(struct linux_msghdr, controllen), &no_control,
+	                 sizeof(m.controllen)) < 0)
+		return -EFAULT;
+	return flags & MSG_TRUNC && out_flags ? (long)f.res[INET_RESULT_FULL] : r;
 }

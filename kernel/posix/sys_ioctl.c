@@ -11,6 +11,7 @@
 #include <posix/posix.h>
 #include <kernel/usercopy.h>
 #include <myrmex/fs.h>
+#include <arch/linux_abi.h>
 
 #define FIONBIO    0x5421
 #define FIONCLEX   0x5450
@@ -37,9 +38,53 @@ static const struct ioctl_shape shapes[] = {
 	{ 0x5414, 8, 0 },    /* TIOCSWINSZ */
 	{ 0x541B, 0, 4 },    /* FIONREAD */
 	{ 0x5429, 0, 4 },    /* TIOCGSID */
-	{ 0x8927, 40, 40 },  /* SIOCGIFHWADDR: struct ifreq (packet sockets) */
+	/* The interface requests of sockets: a struct ifreq (40 bytes) in and
+	 * out (fileman/ifconf.c). SIOCGIFCONF has a shape of its own, below. */
+	{ 0x8910, 40, 40 },  /* SIOCGIFNAME */
+	{ 0x8913, 40, 40 },  /* SIOCGIFFLAGS */
+	{ 0x8915, 40, 40 },  /* SIOCGIFADDR */
+	{ 0x8919, 40, 40 },  /* SIOCGIFBRDADDR */
+	{ 0x891b, 40, 40 },  /* SIOCGIFNETMASK */
+	{ 0x891d, 40, 40 },  /* SIOCGIFMETRIC */
+	{ 0x8921, 40, 40 },  /* SIOCGIFMTU */
+	{ 0x8927, 40, 40 },  /* SIOCGIFHWADDR */
 	{ 0x8933, 40, 40 },  /* SIOCGIFINDEX */
+	{ 0x8942, 40, 40 },  /* SIOCGIFTXQLEN */
+	{ 0x8970, 40, 40 },  /* SIOCGIFMAP */
 };
+
+#define SIOCGIFCONF  0x8912
+#define IFCONF_MAX   4096u   /* bytes of the list one call fills: 102 interfaces */
+
+/* SIOCGIFCONF: the list written to the caller's buffer (ifc_buf, room
+ * ifc_len), or with no buffer the room the list needs; ifc_len updated. */
+static long ifconf(uint64_t fd, uptr_t arg)
+{
+	struct linux_ifconf c;
+	if (copy_from_user(&c, arg, sizeof(c)) < 0)
+		return -EFAULT;
+	if (c.len < 0)
+		return -EINVAL;
+	uint32_t room = c.buf ? (uint32_t)MIN((uint64_t)c.len, (uint64_t)IFCONF_MAX) : 0;
+	if (room && !user_range_ok(c.buf, room))
+		return -EFAULT;
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_IOCTL, room);
+	if (err)
+		return err;
+	f.arg[0] = fd;
+	f.arg[1] = SIOCGIFCONF;
+	f.arg[2] = room;
+	long r = forward_call(&f);
+	if (r < 0)
+		return r;
+	if (room && ((uint64_t)r > room || !f.data))
+		return -EIO;
+	if (room && r > 0 && copy_to_user(c.buf, forward_data(&f), (uint64_t)r) < 0)
+		return -EFAULT;
+	c.len = (int32_t)r;
+	return copy_to_user(arg, &c, sizeof(c)) < 0 ? -EFAULT : 0;
+}
 
 static const struct ioctl_shape *shape_of(uint64_t request)
 {
@@ -73,6 +118,8 @@ long sys_ioctl(const struct syscall_args *a)
 	case FIOCLEX:
 	case FIONCLEX:
 		return posix_fs_call(FS_FCNTL, fd, F_SETFD, request == FIOCLEX, NULL);
+	case SIOCGIFCONF:
+		return ifconf(fd, arg);
 	}
 	const struct ioctl_shape *s = shape_of(request);
 	uint32_t size = s ? MAX(s->in, s->out) : 0;

@@ -87,7 +87,13 @@ static int64_t dispatch(const struct server *s, struct server_request *rq)
 	const volatile struct myrmex_frame *f = rq->frame;
 	for (unsigned i = 0; i < 8; i++)
 		rq->in[i] = f->arg[i];
-	const struct server_op *op = rq->d.opcode < s->nops ? &s->ops[rq->d.opcode] : NULL;
+	const struct server_op *ops = s->ops;
+	uint32_t nops = s->nops;
+	if (s->also_ops && rq->d.coreid == s->also_coreid) {
+		ops = s->also_ops;   /* the second protocol (server.h) */
+		nops = s->also_nops;
+	}
+	const struct server_op *op = rq->d.opcode < nops ? &ops[rq->d.opcode] : NULL;
 	if (!op || !op->run)
 		return -ENOSYS;
 	if ((op->flags & SERVER_KERNEL_ONLY) && rq->d.origin != MYRMEX_ORIGIN_KERNEL)
@@ -108,6 +114,30 @@ static void other_delivery(const struct server *s, const struct myrmex_delivery 
 		s->result(d);
 	else
 		myrmex_log(s->name, "unexpected delivery of kind %u dropped", d->kind);
+}
+
+void server_deliver_other(const struct server *s, const struct myrmex_delivery *d)
+{
+	other_delivery(s, d);
+}
+
+void server_serve_one(const struct server *s, struct server_request *rq)
+{
+	rq->frame = (struct myrmex_frame *)(uintptr_t)(rq->d.control + rq->d.frame);
+	rq->out_mask = 0;
+	rq->claimed = false;
+	rq->mapped = 0;
+	rq->data = NULL;
+	rq->data_size = 0;
+	int64_t status = dispatch(s, rq);
+	if (s->handled)
+		s->handled(rq, status);
+	if (status == SERVER_LATER)
+		return;
+	reply_fill(rq, status);
+	myrmex_reply(s->name, &rq->d, status);
+	if (s->replied)
+		s->replied(rq, status);
 }
 
 void server_run(const struct server *s)

@@ -29,8 +29,12 @@
  * Deliveries that are not requests go to callbacks: interrupts (drivers)
  * and results of the server's own asynchronous calls.
  *
- * One thread runs server_run; server_reply_later may be called from any
- * thread of the server (each parked request once).
+ * One thread runs server_run, or several on the one queue (each request's
+ * state lives on its thread's stack; the server then keeps its own state
+ * behind a lock, as the file manager does, docs/fs.md); server_reply_later
+ * may be called from any thread of the server (each parked request once).
+ * A server with a loop of its own (user-level threads) serves each request
+ * with server_serve_one instead.
  */
 #ifndef MYRMEX_SERVER_H
 #define MYRMEX_SERVER_H
@@ -96,11 +100,25 @@ struct server {
 	/* The result of one of the server's own callasync calls. Without it,
 	 * results are logged and dropped. */
 	void (*result)(const struct myrmex_delivery *d);
+	/* Optional: a second protocol on the same queue (a server that also
+	 * registered also_coreid with MYRMEX_REGIST_MORE): requests the
+	 * kernel routed by that coreid are looked up in also_ops. */
+	uint32_t also_coreid;
+	const struct server_op *also_ops;
+	uint32_t also_nops;
 };
 
 /* Serves forever: get, dispatch, reply. Errors of get are logged and
  * retried after a millisecond. Never returns. */
 __attribute__((noreturn)) void server_run(const struct server *s);
+
+/* For a server that runs its own loop around get() (the file manager's
+ * user-level threads): serve_one takes request rq apart (rq->d as get
+ * delivered it), runs its handler and returns it at once with its reply
+ * (myrmex_reply) unless it was parked; deliver_other passes a delivery
+ * that is not a request to the callbacks. */
+void server_serve_one(const struct server *s, struct server_request *rq);
+void server_deliver_other(const struct server *s, const struct myrmex_delivery *d);
 
 /* Sets result word i (0..7) of rq. */
 void server_out(struct server_request *rq, unsigned i, uint64_t v);

@@ -11,6 +11,8 @@
  *     tested here, the loopback's are);
  *   - accept: the host connects to our port 80;
  *   - the loopback interface: TCP and UDP to 127.0.0.1, ECONNREFUSED;
+ *   - sendmsg and recvmsg (vectors, the source, MSG_TRUNC), the interface
+ *     ioctls of ifconfig (SIOCGIFCONF, flags, address, mask, MTU, MAC),
  *   - names, options, non-blocking connect/recv/accept, poll with a pipe,
  *     read/write on sockets, a socket shared with a forked child, SIGPIPE
  *     and EPIPE, a blocking recv interrupted by a signal (EINTR) whose
@@ -25,6 +27,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -32,6 +35,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -323,6 +327,31 @@ static void loopback(void)
 	CHECK_EQ(sys_connect(a, &pb, sizeof(pb)), 0);
 	CHECK_EQ(raw3(SYS_write, a, (long)"again", 5), 5);
 	CHECK_EQ(raw3(SYS_read, b, (long)buf, sizeof(buf)), 5);
+	/* sendmsg and recvmsg: a vector gathered into one datagram and
+	 * scattered back, the source named, a short vector truncating it. */
+	char p1[3] = "abc", p2[4] = "defg", r1[2], r2[16];
+	struct iovec sv[2] = { { p1, 3 }, { p2, 4 } };
+	struct msghdr sm = { .msg_name = &pb, .msg_namelen = sizeof(pb), .msg_iov = sv, .msg_iovlen = 2 };
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&sm, 0), 7);
+	struct iovec rv[2] = { { r1, 2 }, { r2, sizeof(r2) } };
+	struct sockaddr_in src;
+	struct msghdr rm = { .msg_name = &src, .msg_namelen = sizeof(src), .msg_iov = rv, .msg_iovlen = 2 };
+	CHECK_EQ(raw3(SYS_recvmsg, b, (long)&rm, 0), 7);
+	CHECK(memcmp(r1, "ab", 2) == 0 && memcmp(r2, "cdefg", 5) == 0, "recvmsg scattered the datagram");
+	CHECK_EQ(rm.msg_namelen, (socklen_t)sizeof(src));
+	CHECK_EQ(ntohs(src.sin_port), 4000);
+	CHECK_EQ(rm.msg_flags, 0);
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&sm, 0), 7);
+	struct iovec shortv = { r1, 2 };
+	struct msghdr tm = { .msg_iov = &shortv, .msg_iovlen = 1 };
+	CHECK_EQ(raw3(SYS_recvmsg, b, (long)&tm, 0), 2);
+	CHECK_EQ(tm.msg_flags, MSG_TRUNC);
+	CHECK_EQ(raw3(SYS_sendmsg, a, BAD_PTR, 0), -EFAULT);
+	struct iovec badv = { (void *)BAD_PTR, 10 };
+	struct msghdr bm = { .msg_name = &pb, .msg_namelen = sizeof(pb), .msg_iov = &badv, .msg_iovlen = 1 };
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&bm, 0), -EFAULT);
+	bm.msg_iovlen = 5000;
+	CHECK_EQ(raw3(SYS_sendmsg, a, (long)&bm, 0), -EINVAL);
 	close(a);
 	close(b);
 
@@ -492,6 +521,49 @@ static void interrupted_recv(void)
 	close(l);
 }
 
+/* The interface ioctls busybox's ifconfig makes: the list, then each
+ * interface's flags, address, mask, MTU and hardware address. */
+static void interfaces(void)
+{
+	int fd = (int)raw3(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+	struct ifconf ic = { .ifc_len = 0, .ifc_buf = NULL };
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), 0);
+	CHECK_EQ(ic.ifc_len, 2 * (int)sizeof(struct ifreq));
+	struct ifreq reqs[4];
+	ic.ifc_len = sizeof(reqs);
+	ic.ifc_req = reqs;
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), 0);
+	CHECK_EQ(ic.ifc_len, 2 * (int)sizeof(struct ifreq));
+	CHECK(strcmp(reqs[0].ifr_name, "lo") == 0 && strcmp(reqs[1].ifr_name, "eth0") == 0,
+	      "the interfaces: %s %s", reqs[0].ifr_name, reqs[1].ifr_name);
+	struct ifreq r;
+	memset(&r, 0, sizeof(r));
+	strcpy(r.ifr_name, "eth0");
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFADDR, (long)&r), 0);
+	CHECK_EQ(((struct sockaddr_in *)&r.ifr_addr)->sin_addr.s_addr, inet_addr("10.0.2.15"));
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFNETMASK, (long)&r), 0);
+	CHECK_EQ(((struct sockaddr_in *)&r.ifr_netmask)->sin_addr.s_addr, inet_addr("255.255.255.0"));
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFFLAGS, (long)&r), 0);
+	CHECK_EQ(r.ifr_flags & (IFF_UP | IFF_RUNNING), IFF_UP | IFF_RUNNING);
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFMTU, (long)&r), 0);
+	CHECK_EQ(r.ifr_mtu, 1500);
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFHWADDR, (long)&r), 0);
+	static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x58 };
+	CHECK(memcmp(r.ifr_hwaddr.sa_data, mac, 6) == 0, "eth0's MAC");
+	strcpy(r.ifr_name, "lo");
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFFLAGS, (long)&r), 0);
+	CHECK(r.ifr_flags & IFF_LOOPBACK, "lo is the loopback");
+	strcpy(r.ifr_name, "eth7");
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFADDR, (long)&r), -ENODEV);
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFADDR, BAD_PTR), -EFAULT);
+	ic.ifc_buf = (void *)BAD_PTR;
+	ic.ifc_len = 80;
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), -EFAULT);
+	ic.ifc_len = -1;
+	CHECK_EQ(raw3(SYS_ioctl, fd, SIOCGIFCONF, (long)&ic), -EINVAL);
+	close(fd);
+}
+
 static void bad_inputs(void)
 {
 	CHECK_EQ(raw3(SYS_socket, AF_INET6, SOCK_STREAM, 0), -EAFNOSUPPORT);
@@ -572,6 +644,8 @@ int main(void)
 	console_for_messages();
 	phase("bad inputs");
 	bad_inputs();
+	phase("interfaces");
+	interfaces();
 	phase("loopback");
 	loopback();
 	phase("loopback bulk");

@@ -7,6 +7,10 @@
  *     device are -EINVAL;
  *   - this process (spawned with the right): coreid out of range -EINVAL,
  *     a coreid another process serves -EBUSY, a second coreid -EEXIST;
+ *   - MYRMEX_REGIST_MORE: -EINVAL before the first coreid, then one more
+ *     coreid on the same queue (-EEXIST for one already ours, -EBUSY for
+ *     another's, -EINVAL out of range), and each request's delivery names
+ *     the coreid it was sent to;
  *   - a call to an unregistered coreid or one out of range: -ESRCH at once,
  *     and nothing moved (the control and data ICAs are still ours);
  *   - when a server ends, its coreid is free again.
@@ -43,6 +47,43 @@ static void check_right(void)
 	CHECK_EQ(ipc_spawn_server_argv(badflag, MYRMEX_SPAWN_SERVER | 0x80000000u), -EINVAL);
 }
 
+/* One call to ourselves at coreid: the delivery's coreid. */
+static void self_call(uint32_t coreid)
+{
+	uint32_t ctl;
+	struct myrmex_ctl_header *h = ipc_new_ctl(&ctl);
+	if (!h)
+		return;
+	myrmex_ctl_push(h, 1, coreid, IPC_OP_NOP);
+	CHECK_EQ(myrmex_callasync(h), 0);
+	struct myrmex_delivery d;
+	long got = myrmex_get(NULL, &d);
+	if (got <= 0 || d.kind != MYRMEX_DELIVERY_REQUEST) {
+		test_fail("get after a call to coreid %u: %ld, kind %u", coreid, got, d.kind);
+		return;
+	}
+	CHECK_EQ(d.coreid, coreid);
+	CHECK_EQ(myrmex_ret((void *)got), 0);
+	got = myrmex_get(NULL, &d);
+	CHECK(got > 0 && d.kind == MYRMEX_DELIVERY_RESULT && d.coreid == 0,
+	      "the result of a call to coreid %u: %ld, kind %u, coreid %u", coreid, got, d.kind,
+	      d.coreid);
+	CHECK_EQ(myrmex_ica_free(ctl), 0);
+}
+
+/* A second coreid on our queue, with 113 registered. */
+static void check_more(void)
+{
+	CHECK_EQ(myrmex_registserver(114 | MYRMEX_REGIST_MORE), 0);
+	CHECK_EQ(myrmex_registserver(114 | MYRMEX_REGIST_MORE), -EEXIST);
+	CHECK_EQ(myrmex_registserver(113 | MYRMEX_REGIST_MORE), -EEXIST);
+	CHECK_EQ(myrmex_registserver(112 | MYRMEX_REGIST_MORE), -EBUSY);
+	CHECK_EQ(myrmex_registserver((MYRMEX_MAX_COREID + 1) | MYRMEX_REGIST_MORE), -EINVAL);
+	CHECK_EQ(myrmex_registserver(115 | MYRMEX_REGIST_MORE | 0x20000u), -EINVAL);
+	self_call(113);
+	self_call(114);
+}
+
 static void check_own_registration(void)
 {
 	long server = ipc_start("serve", 112, NULL);
@@ -55,9 +96,11 @@ static void check_own_registration(void)
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_REGISTSERVER, (1L << 32) + 113, 0, 0, 0, 0, 0),
 	         -EINVAL);
 	CHECK_EQ(myrmex_registserver(112), -EBUSY);
+	CHECK_EQ(myrmex_registserver(114 | MYRMEX_REGIST_MORE), -EINVAL);   /* none yet */
 	CHECK_EQ(myrmex_registserver(113), 0);
 	CHECK_EQ(myrmex_registserver(114), -EEXIST);
 	CHECK_EQ(myrmex_registserver(113), -EEXIST);
+	check_more();
 	/* Another process with the right cannot take ours either. */
 	const char *busy[] = { "regcheck", "113", "16" /* EBUSY */, NULL };
 	run_probe("a coreid someone serves", busy, MYRMEX_SPAWN_SERVER);

@@ -283,6 +283,9 @@ static const struct test tests[] = {
 	FS_PM_TEST("fs-pipe-park", "t_fs_pipe", "park"),
 	FS_PM_TEST("fs-pipe-transfer", "t_fs_pipe_proc", "transfer"),
 	FS_PM_TEST("fs-pipe-exit", "t_fs_pipe_proc", "exit"),
+	/* Many processes creating, writing, renaming, truncating, removing at
+	 * once (issue 19); the e2fsck of fs.img after the boot checks the disk. */
+	FS_TEST("fs-stress", "t_fs_stress", "run", DISK_FS),
 	{ "posix-calls", "t_posix_calls", { 0 }, EXITS, 0, 0, FS | ON_DISK(DISK_FS) | CONSOLE | POSIX },
 	/* File mappings (docs/fmap.md): the On-Memory File and mmap of files,
 	 * POSIX processes on fs.img (their scratch files removed at the end). */

@@ -83,6 +83,7 @@ static char *test_envp[] = { "MYRMEX_TEST=1", NULL };
 static int native;                 /* on Myrmex: spawn and kstats work */
 static int verbose;
 static uint64_t timeout_ns = TIMEOUT_S * 1000000000ULL;   /* per test (-t) */
+static char *fsconf = "split";   /* -fsconf=<name>: the file manager's configuration */
 static const char *program_dir = "."; /* Linux: where the test programs are */
 static int passed, failed;
 
@@ -568,7 +569,7 @@ static int server_stop(const char *name, long pid, char *reason, size_t size)
  * its pid, or -1 with the reason written. */
 static long fileman_start(char *reason, size_t size)
 {
-	char *argv[] = { "fileman", FS_CACHE_MIB, NULL };
+	char *argv[] = { "fileman", FS_CACHE_MIB, fsconf, NULL };
 	long pid = myrmex_spawn_flags("fileman", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER);
 	if (pid <= 0) {
 		snprintf(reason, size, "cannot start fileman: %ld (%s)", pid, error_name(pid));
@@ -852,6 +853,8 @@ static void parse_options(int argc, char **argv)
 			verbose = 1;
 		else if (strncmp(argv[a], "-t", 2) == 0 && argv[a][2] >= '1' && argv[a][2] <= '9')
 			timeout_ns = strtoull(argv[a] + 2, NULL, 10) * 1000000000ULL;
+		else if (strncmp(argv[a], "-fsconf=", 8) == 0)
+			fsconf = argv[a] + 8;   /* the file manager's configuration */
 		else if (argv[a][0] == '-')
 			emit("testinit: ignoring unknown option %s", argv[a]);
 	}

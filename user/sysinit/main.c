@@ -6,7 +6,11 @@
  * rights the table gives them and restarts the ones that die; then the first
  * POSIX process with its arguments:
  *
- *     sysinit /bin/sh [args...]     (make run: an interactive shell)
+ *     sysinit [fsconf=<name>] /bin/sh [args...]     (make run: an interactive shell)
+ *
+ * fsconf=<name> (one of the file service's configurations, docs/fs.md:
+ * split, the default, one or klt) is handed to the service manager, which
+ * gives it to every service as FSCONF=<name> in its environment.
  *
  * When that process ends, sysinit stops the service manager (which shuts
  * the file manager down: everything written reaches the disk, the file
@@ -17,6 +21,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <myrmex.h>
 #include <myrmex/fs.h>
@@ -38,11 +43,17 @@ static int code_of(int status)
 
 int main(int argc, char **argv)
 {
+	char *fsconf = NULL;
+	if (argc > 1 && strncmp(argv[1], "fsconf=", 7) == 0) {
+		fsconf = argv[1];
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		printf("usage: sysinit program [args...]\n");
+		printf("usage: sysinit [fsconf=<name>] program [args...]\n");
 		myrmex_poweroff(2);
 	}
-	char *const svc_argv[] = { "svcman", NULL };
+	char *const svc_argv[] = { "svcman", "services.conf", fsconf, NULL };
 	long svcman = myrmex_spawn_flags("svcman", svc_argv, env, -1,
 	                                 MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_MANAGER);
 	if (svcman < 0) {

@@ -48,6 +48,7 @@ struct ipc_hop {
 	struct thread *waiter;  /* the thread blocked in callsync, or NULL (async) */
 	uint32_t frame;         /* offset of the frame in the control ICA */
 	uint32_t opcode;        /* the frame's opcode as checked at the call */
+	uint32_t target;        /* the coreid it was routed by (the delivery's coreid) */
 	bool direct;            /* MYRMEX_CTL_DIRECT_RETURN was set at the call */
 	uint8_t nlent;
 	uint32_t lent[MYRMEX_FRAME_DATA];   /* handles of the data ICAs delivered with the

@@ -20,8 +20,8 @@ int ipc_check_data(struct process *p, const struct ica *ctl, const struct myrmex
                    struct ica **data);
 /* Records a checked call without queueing it (see ipc.c). */
 void ipc_call_record(struct process *me, struct thread *t, struct ica *ctl, bool idle,
-                     uint32_t off, uint32_t opcode, bool direct, struct ica **data,
-                     uint32_t ndata, bool sync);
+                     uint32_t off, uint32_t opcode, uint32_t target, bool direct,
+                     struct ica **data, uint32_t ndata, bool sync);
 /* Queues a recorded call at server and wakes a getter. */
 void ipc_call_queue(struct process *me, struct ica *ctl, struct process *server, bool counted);
 /* The end of callsync's wait for t (r: the wait's result): the result's
@@ -39,7 +39,7 @@ struct ica *ipc_return_take(struct thread *t, uptr_t addr, int64_t *status, bool
  * t handed to a thread of server waiting in get; true with the call's
  * result in *result, false (nothing moved) for the slow path. */
 bool ipc_fast_call_channel(struct process *me, struct thread *t, struct ica *ctl,
-                           uint32_t opcode, struct process *server, struct ica *data,
-                           int *result);
+                           uint32_t opcode, uint32_t target, struct process *server,
+                           struct ica *data, int *result);
 
 #endif

@@ -117,6 +117,8 @@ long sys_getsockname(const struct syscall_args *a);
 long sys_getpeername(const struct syscall_args *a);
 long sys_setsockopt(const struct syscall_args *a);
 long sys_getsockopt(const struct syscall_args *a);
+long sys_sendmsg(const struct syscall_args *a);
+long sys_recvmsg(const struct syscall_args *a);
 long sys_poll(const struct syscall_args *a);
 long sys_ppoll(const struct syscall_args *a);
 long sys_pread64(const struct syscall_args *a);

@@ -33,8 +33,15 @@
  * chunk in the hash table has an ICA (handle != 0) or holds nothing (valid
  * == 0); pinned bit i is set exactly when pins[i] > 0, wpinned when
  * wpins[i] > 0, and pin_total is the sum of pins[].
+ *
+ * With several serving threads (lock.h) the lock goes while the driver
+ * works on a chunk's ICA: that chunk is busy until the transfer is back,
+ * and nobody else looks into it, reuses it or sends it again meanwhile (a
+ * thread that wants it waits, then looks it up again: it may cache other
+ * blocks by then).
  */
 #include "fileman.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <string.h>
@@ -51,6 +58,7 @@ struct chunk {
 	uint32_t pin_total;          /* holds on its blocks, all maps together */
 	bool hashed;
 	bool sync_marked;            /* cache_sync_mark: written by cache_sync_marked */
+	bool busy;                   /* its ICA is with the driver (lock.h) */
 	struct chunk *hash_next;
 	struct chunk *newer, *older; /* the LRU list, newest at lru.older */
 	/* Holds per block (fewer than FMAP_PINS_MAX in all, so 16 bits do). */
@@ -146,8 +154,8 @@ static uint64_t to_write(const struct chunk *c)
 	return (c->dirty | c->wpinned) & c->valid;
 }
 
-/* Writes the dirty blocks of c, a run per request. */
-static int chunk_write_back(struct server_request *rq, struct chunk *c)
+/* Writes the dirty blocks of c, a run per request (c busy meanwhile). */
+static int chunk_write_runs(struct server_request *rq, struct chunk *c)
 {
 	uint64_t todo = to_write(c);
 	unsigned i = 0;
@@ -175,6 +183,18 @@ static int chunk_write_back(struct server_request *rq, struct chunk *c)
 	return 0;
 }
 
+/* chunk_write_runs once c is not busy; busy while it runs. */
+static int chunk_write_back(struct server_request *rq, struct chunk *c)
+{
+	while (c->busy)
+		fm_wait();
+	c->busy = true;
+	int rc = chunk_write_runs(rq, c);
+	c->busy = false;
+	fm_wake_all();
+	return rc;
+}
+
 static struct chunk *chunk_find(uint64_t key)
 {
 	if (last_found && last_found->key == key)
@@ -191,7 +211,7 @@ static struct chunk *chunk_find(uint64_t key)
 static struct chunk *lru_victim(void)
 {
 	for (struct chunk *c = lru.newer; c != &lru; c = c->newer)
-		if (c->pin_total == 0)
+		if (c->pin_total == 0 && !c->busy)
 			return c;
 	return NULL;
 }
@@ -199,7 +219,12 @@ static struct chunk *lru_victim(void)
 /* A chunk for key: found, new, or the least recently used one reused. */
 static struct chunk *chunk_for(struct server_request *rq, uint64_t key, int *err)
 {
+again:;
 	struct chunk *c = chunk_find(key);
+	if (c && c->busy) {
+		fm_wait();   /* in flight: it may hold other blocks once back */
+		goto again;
+	}
 	if (c) {
 		lru_unlink(c);
 		lru_push_newest(c);
@@ -218,6 +243,10 @@ static struct chunk *chunk_for(struct server_request *rq, uint64_t key, int *err
 			*err = rc;
 			return NULL;
 		}
+		/* The lock went during the write-back: another thread may have
+		 * cached key, or used c, since. Choose again then. */
+		if (chunk_find(key) || c->busy || c->pin_total || to_write(c))
+			goto again;
 		hash_remove(c);
 		c->valid = c->dirty = 0;
 		lru_unlink(c);
@@ -257,7 +286,10 @@ static struct chunk *block_in(struct server_request *rq, uint64_t b, unsigned ah
 	while (n < ahead && i + n < CHUNK_BLOCKS && !(c->valid & bit(i + n)) && b + n < disk_blocks)
 		n++;
 	bool lost = false;
+	c->busy = true;
 	int rc = diskio_transfer(rq, false, b, n, c->handle, (uint64_t)i * FM_BLOCK, &lost);
+	c->busy = false;
+	fm_wake_all();
 	if (lost)
 		chunk_lost(c);
 	if (rc < 0) {
@@ -295,6 +327,8 @@ int cache_sync(struct server_request *rq, bool flush_device)
 {
 	int first_error = 0;
 	for (unsigned i = 0; i < chunk_count; i++) {
+		while (chunks[i].busy)
+			fm_wait();
 		int rc = to_write(&chunks[i]) ? chunk_write_back(rq, &chunks[i]) : 0;
 		if (rc < 0 && !first_error)
 			first_error = rc;
@@ -311,6 +345,8 @@ int cache_drop(struct server_request *rq)
 		return rc;
 	for (unsigned i = 0; i < chunk_count; i++) {
 		struct chunk *c = &chunks[i];
+		while (c->busy)
+			fm_wait();
 		if (c->pin_total) {   /* processes map these blocks: they stay */
 			c->valid &= c->pinned;
 			c->dirty &= c->pinned;

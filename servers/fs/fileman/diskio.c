@@ -21,6 +21,8 @@
  * driver write our cache to any sector.
  */
 #include "fileman.h"
+#include "fsconf.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <myrmex/disk.h>
@@ -33,6 +35,7 @@
 #define DISKIO_DRIVER_WAIT_MS 10000
 
 static struct myrmex_ctl_header *own_ctl;
+static bool own_ctl_busy;   /* a thread's disk call is on it (lock.h) */
 
 /* One call to the driver on control ICA h: a frame pushed, callsync, the
  * result frame in *res. *refused when the call could not be made on h (no
@@ -55,7 +58,12 @@ static int64_t call_on(struct myrmex_ctl_header *h, uint32_t opcode,
 		f->ndata = 1;
 		f->data[0] = (uint32_t)ica;
 	}
-	long r = myrmex_callsync(h);
+	/* The one place the lock goes for the disk (lock.h): other threads
+	 * serve meanwhile; nothing of ours but h, and the chunk the caller
+	 * marked busy, is held across. */
+	struct fm_held held = fm_unlock_for_disk();
+	long r = ult_active() ? ult_call(h) : myrmex_callsync(h);
+	fm_relock_after_disk(held);
 	if (r < 0) {
 		*refused = r == -EINVAL;
 		if (h->currentp != below)
@@ -95,8 +103,14 @@ static int64_t disk_call(struct server_request *rq, uint32_t opcode,
 		status = call_on(request_ctl(rq), opcode, args, ica, res, &refused);
 	}
 	if (refused) {
+		/* Our own control ICA serves one disk call at a time. */
+		while (own_ctl_busy)
+			fm_wait();
+		own_ctl_busy = true;
 		myrmex_ctl_init(own_ctl);
 		status = call_on(own_ctl, opcode, args, ica, res, &refused);
+		own_ctl_busy = false;
+		fm_wake_all();
 	}
 	return status;
 }

@@ -33,6 +33,7 @@
  *               descriptors and current directories answered here
  *   inet.c      Internet sockets (AF_INET): every call passed on to the
  *               TCP/IP server with its handle, direct return
+ *   ifconf.c    the interface ioctls of sockets (SIOCGIFCONF, SIOCGIFFLAGS...)
  *   socket.c    packet sockets (AF_PACKET): sends passed on to the Ethernet
  *               server, a receive of its own there per socket, frames kept
  *   console.c   the console's descriptors: reads, writes and ioctls passed
@@ -55,8 +56,14 @@
  *   removed.c   a directory removed while current or open: "." and its stat
  *   perm.c      permission checks on the caller's identity (the kernel's stamp)
  *
- * The server is one thread serving one request at a time, so nothing needs
- * a lock; while it waits for the disk, other callers wait in its queue.
+ * With one serving thread (configurations one and split) one request runs
+ * at a time, and while it waits for the disk other callers wait in the
+ * queue. With several (ult, klt: fsconf.h, ult.c) one lock (lock.h) keeps
+ * that true except while a thread waits for the disk (docs/fs.md):
+ *   lock.c      the lock, the gate around each handler, the waits
+ *   fsconf.c    the configuration, and klt's serving threads
+ *   ult.c       ult's user-level threads and their scheduler
+ *   timecalls.c the time calls answered here (one, ult, klt)
  */
 #ifndef FILEMAN_H
 #define FILEMAN_H
@@ -369,7 +376,10 @@ void socket_close(struct sock *s);
 /* POLL* readiness (POLLIN: a frame waits). */
 unsigned socket_poll(struct sock *s);
 /* SIOCGIFINDEX, SIOCGIFHWADDR on a socket: the ifreq in rq's data ICA. */
-int64_t socket_ioctl(struct server_request *rq, uint64_t request);
+/* NET_INFO of the Ethernet server: the MAC (byte i in bits 8i..), or -errno. */
+int64_t socket_eth_mac(void);
+/* ifconf.c: the interface ioctls (SIOCGIF*) of packet and inet sockets. */
+int64_t ifconf_ioctl(struct server_request *rq, uint64_t request);
 /* A result of the file manager's own calls: true when it was a socket's
  * receive (then handled here). */
 bool socket_result(const struct myrmex_delivery *d);
@@ -390,6 +400,9 @@ int64_t inet_io(struct server_request *rq, struct open_file *f, bool write);
 unsigned inet_poll(const struct open_file *f);
 /* The last reference to the description went: the socket closes. */
 void inet_close(uint64_t handle);
+/* INET_IFINFO's result words (include/myrmex/inet.h): 0, or -errno when no
+ * TCP/IP server answers. */
+int inet_info(uint64_t res[8]);
 
 /* ---- path.c ---- */
 

@@ -25,7 +25,20 @@
 
 /* A synchronous call of ours to the TCP/IP server on a control ICA of our
  * own: its status (-ENETDOWN when no server runs). */
+static int64_t inet_call_res(uint32_t op, uint64_t a0, uint64_t res_out[8]);
+
 static int64_t inet_call(uint32_t op, uint64_t a0)
+{
+	return inet_call_res(op, a0, NULL);
+}
+
+int inet_info(uint64_t res[8])
+{
+	int64_t r = inet_call_res(INET_IFINFO, 0, res);
+	return r < 0 ? (int)r : 0;
+}
+
+static int64_t inet_call_res(uint32_t op, uint64_t a0, uint64_t res_out[8])
 {
 	static uint32_t ctl;
 	if (!ctl) {
@@ -43,6 +56,8 @@ static int64_t inet_call(uint32_t op, uint64_t a0)
 	if (r < 0)
 		return r == -ESRCH || r == -EPIPE ? -ENETDOWN : r;
 	const struct myrmex_frame *res = myrmex_ctl_result(h);
+	if (res && res_out)
+		memcpy(res_out, res->arg, sizeof(res->arg));
 	return res ? res->status : -EIO;
 }
 

@@ -2,8 +2,9 @@
  * fileman: the file manager server. The init starts it with the server
  * right, after the disk driver:
  *
- *     fileman [cache MiB]
+ *     fileman [cache MiB] [one|split|klt]
  *
+ * The last argument is the configuration (fsconf.h; default split).
  * It registers MYRMEX_COREID_FS at once (early callers wait in its queue),
  * waits for the disk driver, mounts the ext2 file system on the disk through
  * its block cache, and serves the file protocol (include/myrmex/fs.h)
@@ -11,8 +12,10 @@
  * file system it stays up and answers every call with the reason (-EUCLEAN
  * for a corrupt one, -ENODEV without a disk), so that no client hangs.
  */
-/* server-libraries: servers/fs/ext2 */
+/* server-libraries: servers/fs/ext2 servers/time/timesvc */
 #include "fileman.h"
+#include "fsconf.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -98,8 +101,18 @@ int main(int argc, char **argv)
 		fm_log("registserver(%u): error %ld", MYRMEX_COREID_FS, -r);
 		return 1;
 	}
+	/* The configuration: our second argument, else the boot's (svcman
+	 * hands sysinit's fsconf=<name> down as FSCONF). */
+	const char *conf = argc > 2 ? argv[2] : getenv("FSCONF");
+	if (fsconf_parse(conf) < 0)
+		fm_log("unknown configuration '%s': serving as %s", conf, fsconf_name());
+	int err = timecalls_start();
+	if (err < 0)
+		fm_log("%s: cannot answer the time calls (error %d)", fsconf_name(), -err);
+	fm_lock();   /* the disk calls of the mount let it go (lock.h) */
 	mount_disk(cache_chunks(argc, argv));
+	fm_unlock();
 	if (fm_fs_state == 0 && writeback_start() < 0)
 		fm_log("cannot start the write-back thread: dirty blocks wait for sync or shutdown");
-	server_run(&fm_server);
+	fsconf_serve(&fm_server);
 }

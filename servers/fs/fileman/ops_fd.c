@@ -140,7 +140,7 @@ int64_t do_ioctl(struct server_request *rq)
 		break;
 	}
 	if (f->kind == FM_SOCKET || f->kind == FM_INET)
-		return socket_ioctl(rq, a->request);
+		return ifconf_ioctl(rq, a->request);
 	return f->kind == FM_CONSOLE ? console_ioctl(rq) : -ENOTTY;
 }
 

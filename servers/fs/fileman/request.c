@@ -7,6 +7,7 @@
  * that reach get().
  */
 #include "fileman.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct ext2_fs *fm_fs_for(struct server_request *rq)
 
 int64_t request_check(struct server_request *rq, const struct server_op *op)
 {
+	fm_request_begin(rq, op->flags);   /* the lock, until request_handled (lock.h) */
 	if (fm_fs_state != 0 && !(op->flags & FM_NO_DISK))
 		return fm_fs_state;   /* nothing mounted (corrupt, or shut down) */
 	/* The data ICA is used by almost every call that carries one: its
@@ -52,12 +54,14 @@ void request_rebase(struct server_request *copy, const struct server_request *rq
 
 void request_handled(struct server_request *rq, int64_t status)
 {
-	(void)rq;
 	(void)status;
+	if (!fm_lock_held_by(rq))
+		fm_request_begin(rq, 0);   /* refused before request_check ran */
 	fm_stats.v[FS_STAT_REQUESTS]++;
 	fm_fs.dev.ctx = NULL;   /* the request is over: no disk call rides on it any more */
 	fmap_after_request();
 	orphans_reap(false);   /* files unlinked while open whose last close this was */
+	fm_request_end(rq);
 }
 
 /* Our calls to the driver are callsync and those passed on with direct

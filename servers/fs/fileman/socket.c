@@ -31,10 +31,6 @@
 #define SOCK_PARKED 32u
 #define TAPS 8u
 #define PAGE 4096u
-#define SIOCGIFHWADDR 0x8927
-#define SIOCGIFINDEX  0x8933
-#define IFREQ_BYTES   40u
-#define IF_NAME       "eth0"
 
 struct held {                 /* a frame kept for a later receive */
 	uint8_t *bytes;           /* the whole frame, header included */
@@ -467,39 +463,11 @@ static const struct myrmex_frame *eth_call(uint32_t op, uint64_t arg0, int64_t *
 	return res;
 }
 
-/* NET_INFO of the Ethernet server: the MAC, or -errno. */
-static int64_t our_mac(void)
+int64_t socket_eth_mac(void)
 {
 	int64_t err;
 	const struct myrmex_frame *res = eth_call(NET_INFO, 0, &err);
 	return res ? (int64_t)(res->arg[0] & 0xffffffffffffull) : (err == -ENODEV ? err : -ENODEV);
-}
-
-int64_t socket_ioctl(struct server_request *rq, uint64_t request)
-{
-	if (request != SIOCGIFINDEX && request != SIOCGIFHWADDR)
-		return -ENOTTY;
-	if (!rq->data || rq->data_size < IFREQ_BYTES)
-		return -EINVAL;
-	char name[17];
-	memcpy(name, rq->data, 16);
-	name[16] = '\0';
-	if (strcmp(name, IF_NAME) != 0)
-		return -ENODEV;
-	if (request == SIOCGIFINDEX) {
-		int32_t index = FS_SOCK_IFINDEX;
-		memcpy(rq->data + 16, &index, sizeof(index));
-		return 0;
-	}
-	int64_t mac = our_mac();
-	if (mac < 0)
-		return mac;
-	uint16_t family = 1;   /* ARPHRD_ETHER */
-	memcpy(rq->data + 16, &family, sizeof(family));
-	memset(rq->data + 18, 0, 14);
-	for (unsigned i = 0; i < 6; i++)
-		rq->data[18 + i] = (uint8_t)((uint64_t)mac >> (8 * i));
-	return 0;
 }
 
 void socket_drop_pid(int pid)

@@ -5,21 +5,24 @@
  * makes; FM_NO_DISK: served even when no file system is mounted: the
  * counters, the shutdown, and the bookkeeping of processes and maps, which
  * touches no disk; an unmap frees blocks past the end only while mounted),
- * and the callbacks (request.c).
+ * and the callbacks (request.c). FM_SHARED marks the read-only operations
+ * that may run beside each other when several threads serve (lock.h).
  */
 #include "fileman.h"
+#include "lock.h"
+#include "../../time/timesvc/timesvc.h"
 
 static const struct server_op ops[] = {
 	[FS_OPEN] = { do_open, 0 },
 	[FS_CLOSE] = { do_close, 0 },
-	[FS_READ] = { do_read, 0 },
+	[FS_READ] = { do_read, FM_SHARED },
 	[FS_WRITE] = { do_write, 0 },
-	[FS_PREAD] = { do_read, 0 },
+	[FS_PREAD] = { do_read, FM_SHARED },
 	[FS_PWRITE] = { do_write, 0 },
-	[FS_LSEEK] = { do_lseek, 0 },
-	[FS_FSTAT] = { do_fstat, 0 },
+	[FS_LSEEK] = { do_lseek, FM_SHARED },
+	[FS_FSTAT] = { do_fstat, FM_SHARED },
 	[FS_STAT] = { do_stat, 0 },
-	[FS_READDIR] = { do_readdir, 0 },
+	[FS_READDIR] = { do_readdir, FM_SHARED },
 	[FS_MKDIR] = { do_mkdir, 0 },
 	[FS_RMDIR] = { do_rmdir, 0 },
 	[FS_UNLINK] = { do_unlink, 0 },
@@ -71,11 +74,34 @@ static const struct server_op ops[] = {
 	[FS_SIGNALFD] = { do_signalfd, FM_NO_DISK },
 };
 
+/* The time protocol, for requests routed by MYRMEX_COREID_TIME (served in
+ * one and klt, timecalls.c): no disk, no gate. */
+#define FM_TIME (FM_NO_DISK | FM_NO_GATE)
+static const struct server_op time_ops[] = {
+	[TIME_GET] = { do_get, FM_TIME },
+	[TIME_GETRES] = { do_getres, FM_TIME },
+	[TIME_SLEEP] = { do_sleep, FM_TIME },
+	[TIME_CANCEL] = { do_time_cancel, SERVER_KERNEL_ONLY | FM_TIME },
+	[TIME_STATS] = { do_time_stats, FM_TIME },
+	[TIME_SET] = { do_set, SERVER_KERNEL_ONLY | FM_TIME },
+};
+
+/* Results of our own calls come outside any request: under the lock too. */
+static void result_locked(const struct myrmex_delivery *d)
+{
+	fm_lock();
+	request_result(d);
+	fm_unlock();
+}
+
 const struct server fm_server = {
 	.name = FM_NAME,
 	.ops = ops,
 	.nops = SERVER_NOPS(ops),
 	.check = request_check,
 	.handled = request_handled,
-	.result = request_result,
+	.result = result_locked,
+	.also_coreid = MYRMEX_COREID_TIME,
+	.also_ops = time_ops,
+	.also_nops = SERVER_NOPS(time_ops),
 };

@@ -178,7 +178,7 @@ static void frame_in(struct slot *s, uint64_t offset, uint64_t length)
 		return;
 	const uint8_t *frame = (const uint8_t *)myrmex_ica_addr(s->buf) + offset - NET_ETH_HLEN;
 	uint16_t total = (uint16_t)(length + NET_ETH_HLEN);
-	struct pbuf *p = pbuf_alloc(PBUF_RAW, total, PBUF_RAM);
+	struct pbuf *p = pbuf_alloc(PBUF_RAW, total, PBUF_POOL);
 	if (!p) {
 		tcpip_counters.frames_dropped++;
 		return;

@@ -2,7 +2,10 @@
  * svcman: the service manager (docs/services.md). sysinit starts it first,
  * with every right and the power to give devices (MYRMEX_SPAWN_MANAGER):
  *
- *     svcman [table]        (table: a boot module, default services.conf)
+ *     svcman [table [fsconf=<name>]]   (table: a boot module, default services.conf)
+ *
+ * fsconf=<name>, sysinit's boot argument (the file service's configuration,
+ * docs/fs.md), reaches every service as FSCONF=<name> in its environment.
  *
  * It starts the table's services in order, each with the server right,
  * exactly the call rights its `calls` names and its device, and waits until
@@ -23,6 +26,7 @@
 #include "svcman.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,7 +45,25 @@
 
 static struct svc_table table;
 static volatile sig_atomic_t stopping;
-static char *const service_env[] = { "HOME=/", NULL };
+static char fsconf_env[32];
+static const char *fsconf = "split";   /* the file service's configuration */
+
+/* Whether s runs in this configuration (its fsconf= list names it). */
+static bool runs_here(const struct service *s)
+{
+	if (!s->fsconf[0])
+		return true;
+	size_t n = strlen(fsconf);
+	for (const char *p = s->fsconf;;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && strncmp(p, fsconf, n) == 0)
+			return true;
+		if (!p[len])
+			return false;
+		p += len + 1;
+	}
+}
+static char *service_env[] = { "HOME=/", NULL, NULL };
 
 static void on_term(int sig)
 {
@@ -222,12 +244,21 @@ static int read_table(const char *module)
 int main(int argc, char **argv)
 {
 	const char *module = argc > 1 ? argv[1] : "services.conf";
+	if (argc > 2 && strncmp(argv[2], "fsconf=", 7) == 0) {
+		snprintf(fsconf_env, sizeof fsconf_env, "FSCONF=%s", argv[2] + 7);
+		service_env[1] = fsconf_env;
+		fsconf = argv[2] + 7;
+	}
 	if (read_table(module) < 0)
 		return 1;
 	struct sigaction sa = { .sa_handler = on_term };   /* no SA_RESTART: waitpid stops */
 	sigaction(SIGTERM, &sa, NULL);
 	for (unsigned i = 0; i < table.n; i++) {
 		struct service *s = &table.s[i];
+		if (!runs_here(s)) {
+			myrmex_log("svcman", "%s: not in configuration %s", s->name, fsconf);
+			continue;
+		}
 		if (s->optional && calls_skipped(s)) {
 			s->skipped = true;
 			myrmex_log("svcman", "%s skipped: a service it calls did not start", s->name);

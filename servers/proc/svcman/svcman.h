@@ -33,6 +33,7 @@ struct service {
 	unsigned nargs;
 	enum svc_restart restart;
 	bool optional;                 /* skipped (logged) when it cannot start at boot */
+	char fsconf[SVC_ARG_LEN];      /* "": always; else the configurations it runs in */
 	/* State. */
 	bool skipped;                  /* optional, and not started at boot */
 	long pid;                      /* 0 when not running */

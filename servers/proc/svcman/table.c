@@ -5,7 +5,9 @@
  * (virtio-blk, virtio-blk:<n> for the n-th, virtio-net, com1), calls (comma-separated
  * coreids or service names already listed, or "-"), args (comma-separated),
  * restart (always, reboot, never), optional (yes: a service whose device is
- * missing, or that calls a skipped one, is skipped, not fatal).
+ * missing, or that calls a skipped one, is skipped, not fatal), fsconf (the
+ * file service's configurations, comma-separated, in which the service
+ * runs; all without).
  */
 #include "svcman.h"
 
@@ -72,6 +74,9 @@ static int parse_key(struct svc_table *t, struct service *s, char *word, unsigne
 				return fail(line, "too many args at", w);
 			copy_word(s->args[s->nargs++], w, SVC_ARG_LEN);
 		}
+	} else if (!strcmp(word, "fsconf")) {
+		/* Only in these configurations of the file service (docs/fs.md). */
+		copy_word(s->fsconf, value, sizeof s->fsconf);
 	} else if (!strcmp(word, "restart")) {
 		if (!strcmp(value, "always"))
 			s->restart = RESTART_ALWAYS;

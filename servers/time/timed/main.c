@@ -15,6 +15,7 @@
  * table.c): it answers each request at once, except a sleep, which is
  * parked for the alarm thread. Exits with 1 when it cannot start.
  */
+/* server-libraries: servers/time/timesvc */
 #include "timed.h"
 
 int main(void)

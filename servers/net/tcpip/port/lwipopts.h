@@ -1,10 +1,10 @@
 /*
  * lwIP's configuration for the TCP/IP server (servers/net/tcpip): NO_SYS
- * (one thread, the raw API, no lwIP threads or semaphores), memory from
- * musl's malloc, IPv4 with ARP, ICMP, UDP, TCP (window scaling, SACK out,
- * a window large enough for bulk transfer), DHCP, and a loopback
- * interface. lwIP is Debian's source package, built at build time
- * (tools/build_lwip.py); nothing of it is kept in the repository.
+ * (one thread, the raw API, no lwIP threads or semaphores), IPv4 with ARP,
+ * ICMP, UDP, TCP (window scaling, SACK out, a window large enough for bulk
+ * transfer), DHCP, a loopback interface, memory in static pools. lwIP is
+ * Debian's source package, built at build time (tools/build_lwip.py);
+ * nothing of it is kept in the repository.
  */
 #ifndef MYRMEX_LWIPOPTS_H
 #define MYRMEX_LWIPOPTS_H
@@ -15,9 +15,19 @@
 #define LWIP_NETCONN               0
 #define LWIP_SOCKET                0
 
-#define MEM_LIBC_MALLOC            1
-#define MEMP_MEM_MALLOC            1
+/* lwIP's own heap and pools, static (in the server's BSS): memory that
+ * stays mapped once touched, where musl's malloc gave freed buffers back to
+ * the kernel and faulted them in again (0.59 page faults per KB of bulk
+ * TCP, docs/benchmarks.md). */
+#define MEM_LIBC_MALLOC            0
+#define MEMP_MEM_MALLOC            0
+#define MEM_SIZE                   (4 * 1024 * 1024)
 #define MEM_ALIGNMENT              8
+#define MEMP_NUM_PBUF              256
+#define MEMP_NUM_REASSDATA         8
+#define IP_REASS_MAX_PBUFS         32
+#define MEMP_NUM_FRAG_PBUF         32
+#define MEMP_NUM_ARP_QUEUE         64
 
 #define LWIP_IPV4                  1
 #define LWIP_IPV6                  0

@@ -64,6 +64,25 @@ struct linux_iovec {
 };
 _Static_assert(sizeof(struct linux_iovec) == 8, "struct iovec of i386 Linux");
 
+/* struct msghdr of sendmsg and recvmsg (32-bit Linux: 28 bytes). */
+struct linux_msghdr {
+	uint32_t name;
+	uint32_t namelen;
+	uint32_t iov;
+	uint32_t iovlen;
+	uint32_t control;
+	uint32_t controllen;
+	int32_t flags;
+};
+_Static_assert(sizeof(struct linux_msghdr) == 28, "struct msghdr of 32-bit Linux");
+
+/* struct ifconf of SIOCGIFCONF (32-bit Linux: 8 bytes). */
+struct linux_ifconf {
+	int32_t len;
+	uint32_t buf;
+};
+_Static_assert(sizeof(struct linux_ifconf) == 8, "struct ifconf of 32-bit Linux");
+
 struct linux_sigaction {
 	uint32_t handler;
 	uint32_t flags;

@@ -78,6 +78,28 @@ struct linux_iovec {
 };
 _Static_assert(sizeof(struct linux_iovec) == 16, "struct iovec of x86-64 Linux");
 
+/* struct msghdr of sendmsg and recvmsg (x86-64 Linux: 56 bytes). */
+struct linux_msghdr {
+	uint64_t name;
+	uint32_t namelen;
+	uint32_t pad0;
+	uint64_t iov;
+	uint64_t iovlen;
+	uint64_t control;
+	uint64_t controllen;
+	int32_t flags;
+	uint32_t pad1;
+};
+_Static_assert(sizeof(struct linux_msghdr) == 56, "struct msghdr of x86-64 Linux");
+
+/* struct ifconf of SIOCGIFCONF (x86-64 Linux: 16 bytes). */
+struct linux_ifconf {
+	int32_t len;
+	uint32_t pad;
+	uint64_t buf;
+};
+_Static_assert(sizeof(struct linux_ifconf) == 16, "struct ifconf of x86-64 Linux");
+
 /* The kernel's struct sigaction, of rt_sigaction. */
 struct linux_sigaction {
 	uint64_t handler;    /* SIG_DFL, SIG_IGN or the handler's address */

@@ -8,7 +8,7 @@
  * timer runs at 1 kHz, so a sleep is answered within about a millisecond
  * of its time, as the kernel's own nanosleep.
  */
-#include "timed.h"
+#include "timesvc.h"
 
 #define MAX_WAIT_NS (3600ull * 1000000000ull)   /* then look again */
 

@@ -2,10 +2,10 @@
  * The clocks: CLOCK_MONOTONIC from the TSC with the kernel's calibration
  * and formula (learnt once with clock_info), CLOCK_REALTIME the epoch (the
  * RTC's time at boot, moved by TIME_SET) plus that; TIME_GET, TIME_GETRES
- * and TIME_SET; and the same clock published to the vDSO's clock page. Reading a clock makes no system call: rdtsc, a
- * multiply and a shift.
+ * and TIME_SET; and the same clock published to the vDSO's clock page.
+ * Reading a clock makes no system call: rdtsc, a multiply and a shift.
  */
-#include "timed.h"
+#include "timesvc.h"
 
 #include <errno.h>
 

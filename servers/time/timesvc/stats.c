@@ -3,11 +3,11 @@
  * thread or the alarm thread), so none needs a lock; a reading may be a
  * moment old.
  */
-#include "timed.h"
+#include "timesvc.h"
 
 struct timed_counts counts_main, counts_alarm;
 
-int64_t do_stats(struct server_request *rq)
+int64_t do_time_stats(struct server_request *rq)
 {
 	uint64_t *v = SERVER_OUT(rq, struct time_stats_result)->v;
 	v[TIME_STAT_GETS] = counts_main.gets;

@@ -8,7 +8,7 @@
  * sleep is answered twice. At most TIME_MAX_SLEEPS: a scan over so few is
  * as cheap as keeping a heap, and simpler.
  */
-#include "timed.h"
+#include "timesvc.h"
 
 #include <errno.h>
 
@@ -114,7 +114,7 @@ int64_t do_sleep(struct server_request *rq)
 
 /* The library lets only the kernel's TIME_CANCEL through (the table's
  * SERVER_KERNEL_ONLY). */
-int64_t do_cancel(struct server_request *rq)
+int64_t do_time_cancel(struct server_request *rq)
 {
 	uint64_t handle = SERVER_IN(rq, struct time_cancel_args)->handle;
 	struct server_request gone;
