@@ -73,6 +73,11 @@ long myrmex_callasync(void *p);
 long myrmex_get(void *p, struct myrmex_delivery *out);
 long myrmex_ret(void *p);
 long myrmex_claim(void *p);
+/* A call without arguments (opcode) to coreid on a control ICA of its own,
+ * retried every millisecond for up to wait_ms while no server has
+ * registered the coreid: 0 with the result words in out (may be NULL), the
+ * server's -errno status, or the mechanism's -errno (-ESRCH: nobody came). */
+long myrmex_ask(uint32_t coreid, uint32_t opcode, unsigned wait_ms, uint64_t out[8]);
 /* Returns request d (as get() delivered it) with status and the data ICAs
  * that came with it, mending a parked ICA or a rewritten frame once (see
  * lib/libmyrmex/reply.c); who names the server in the one line it writes

@@ -17,31 +17,17 @@
 
 #include <errno.h>
 
-#define DRIVER_WAIT_TRIES 10000    /* 1 ms apart */
+#define DRIVER_WAIT_MS 10000
 
 uint64_t eth_mac;
 
 /* NET_INFO at the driver, once it is registered: 0 or -errno. */
 static long ask_driver(void)
 {
-	long c = myrmex_ica_alloc(1);
-	if (c < 0)
-		return c;
-	struct myrmex_ctl_header *h = myrmex_ica_addr((uint32_t)c);
-	long r = -ESRCH;
-	for (int i = 0; i < DRIVER_WAIT_TRIES && r == -ESRCH; i++) {
-		myrmex_ctl_init(h);
-		myrmex_ctl_push(h, 1, MYRMEX_COREID_NIC, NET_INFO);
-		r = myrmex_callsync(h);
-		if (r == -ESRCH)
-			myrmex_sleep_ns(1000 * 1000);
-	}
-	const struct myrmex_frame *res = myrmex_ctl_result(h);
-	if (r == 0 && res && res->status < 0)
-		r = res->status;
+	uint64_t res[8];
+	long r = myrmex_ask(MYRMEX_COREID_NIC, NET_INFO, DRIVER_WAIT_MS, res);
 	if (r == 0)
-		eth_mac = res->arg[0];
-	myrmex_ica_free((uint32_t)c);
+		eth_mac = res[0];
 	return r;
 }
 

@@ -23,7 +23,7 @@
 #define RX_SLOTS 16u              /* the first RX_ARP_SLOTS for ARP, the rest IPv4 */
 #define TX_SLOTS 64u
 #define WIRE_MIN 60u              /* a frame shorter is padded with zeros */
-#define DRIVER_WAIT_TRIES 10000   /* 1 ms apart */
+#define ETH_WAIT_MS 10000
 
 struct slot {
 	uint32_t ctl, buf;            /* control ICA; the data ICA (0: none) */
@@ -40,24 +40,10 @@ static void put_mac(uint8_t *p, uint64_t mac)
 
 long link_ask_mac(uint8_t mac[6])
 {
-	long c = myrmex_ica_alloc(1);
-	if (c < 0)
-		return c;
-	struct myrmex_ctl_header *h = myrmex_ica_addr((uint32_t)c);
-	long r = -ESRCH;
-	for (int i = 0; i < DRIVER_WAIT_TRIES && r == -ESRCH; i++) {
-		myrmex_ctl_init(h);
-		myrmex_ctl_push(h, 1, MYRMEX_COREID_ETH, NET_INFO);
-		r = myrmex_callsync(h);
-		if (r == -ESRCH)
-			myrmex_sleep_ns(1000 * 1000);
-	}
-	const struct myrmex_frame *res = myrmex_ctl_result(h);
-	if (r == 0 && res && res->status < 0)
-		r = res->status;
+	uint64_t res[8];
+	long r = myrmex_ask(MYRMEX_COREID_ETH, NET_INFO, ETH_WAIT_MS, res);
 	if (r == 0)
-		put_mac(mac, res->arg[0]);
-	myrmex_ica_free((uint32_t)c);
+		put_mac(mac, res[0]);
 	return r;
 }
 

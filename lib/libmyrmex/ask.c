@@ -1,0 +1,35 @@
+/*
+ * myrmex_ask: one synchronous call without arguments to a server that may
+ * not have registered yet (a server starting after the one it needs, as the
+ * Ethernet server after the NIC driver): retried every millisecond while
+ * the coreid is unregistered (-ESRCH), on a control ICA of its own.
+ */
+#include "myrmex.h"
+
+#include <errno.h>
+#include <string.h>
+
+long myrmex_ask(uint32_t coreid, uint32_t opcode, unsigned wait_ms, uint64_t out[8])
+{
+	long c = myrmex_ica_alloc(1);
+	if (c < 0)
+		return c;
+	struct myrmex_ctl_header *h = myrmex_ica_addr((uint32_t)c);
+	long r = -ESRCH;
+	for (unsigned i = 0; i <= wait_ms && r == -ESRCH; i++) {
+		if (i)
+			myrmex_sleep_ns(1000 * 1000);
+		myrmex_ctl_init(h);
+		myrmex_ctl_push(h, 1, coreid, opcode);
+		r = myrmex_callsync(h);
+	}
+	const struct myrmex_frame *res = myrmex_ctl_result(h);
+	if (r == 0 && !res)
+		r = -EIO;
+	if (r == 0 && res->status < 0)
+		r = (long)res->status;
+	if (r == 0 && out)
+		memcpy(out, res->arg, sizeof(res->arg));
+	myrmex_ica_free((uint32_t)c);
+	return r;
+}
