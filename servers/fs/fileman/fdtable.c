@@ -35,13 +35,19 @@ struct fd_table {
 
 static struct fd_table tables[TABLES];
 
+/* pid's table: the last one found first (requests of one process come
+ * in runs; a table freed since has pid 0 and fails the check), else a
+ * scan of all TABLES. */
 static struct fd_table *table_of(int pid)
 {
+	static struct fd_table *last;
 	if (pid <= 0)
 		return NULL;
+	if (last && last->pid == pid)
+		return last;
 	for (unsigned i = 0; i < TABLES; i++)
 		if (tables[i].pid == pid)
-			return &tables[i];
+			return last = &tables[i];
 	return NULL;
 }
 

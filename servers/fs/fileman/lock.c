@@ -16,6 +16,11 @@
 
 static volatile int lock_word;
 static volatile int wake_seq;
+/* Threads in fm_wait: changed and read under the lock only, so that
+ * fm_wake_all makes the futex call only when someone sleeps on wake_seq
+ * (one thread serving, the common case, makes none: two system calls a
+ * request otherwise). */
+static unsigned waiters;
 static const struct server_request *volatile holder;   /* whose request holds it */
 
 /* The gate: exclusive holder, shared holders; requests go in strictly in
@@ -104,12 +109,14 @@ void fm_wait(void)
 	void *ctx = fm_fs.dev.ctx;
 	int seq = __atomic_load_n(&wake_seq, __ATOMIC_ACQUIRE);
 	holder = NULL;
+	waiters++;
 	fm_unlock();
 	if (ult_active())
 		ult_park();   /* the other user-level threads run meanwhile (ult.c) */
 	else
 		myrmex_futex_wait(&wake_seq, seq, -1);
 	fm_lock();
+	waiters--;
 	holder = me;
 	fm_fs.dev.ctx = ctx;
 }
@@ -117,7 +124,8 @@ void fm_wait(void)
 void fm_wake_all(void)
 {
 	__atomic_add_fetch(&wake_seq, 1, __ATOMIC_RELEASE);
-	myrmex_futex_wake(&wake_seq, INT_MAX);
+	if (waiters)
+		myrmex_futex_wake(&wake_seq, INT_MAX);
 	ult_wake_all();
 }
 
@@ -211,10 +219,19 @@ static bool admissible(const struct server_request *rq, uint32_t flags,
 	return !gate_exclusive && !(*f && claimed(*f));
 }
 
+/* Whether several threads serve (klt, ult): otherwise each request runs
+ * alone by construction, and the gate's bookkeeping is skipped. */
+static bool many(void)
+{
+	return fsconf == FSCONF_KLT || fsconf == FSCONF_ULT;
+}
+
 void fm_request_begin(struct server_request *rq, uint32_t flags)
 {
 	fm_lock();
 	holder = rq;
+	if (!many())
+		return;
 	if (turn_owner == rq) {   /* in the lock: the next thread may get() */
 		turn_owner = NULL;
 		fm_turn_give();
@@ -243,6 +260,11 @@ void fm_request_end(struct server_request *rq)
 {
 	if (!fm_lock_held_by(rq))
 		return;
+	if (!many()) {
+		holder = NULL;
+		fm_unlock();
+		return;
+	}
 	uint32_t flags = mode_take(rq);
 	bool wake = claim_drop(rq);
 	if (flags & FM_NO_GATE) {
