@@ -13,6 +13,7 @@
  *   - the loopback interface: TCP and UDP to 127.0.0.1, ECONNREFUSED;
  *   - sendmsg and recvmsg (vectors, the source, MSG_TRUNC), the interface
  *     ioctls of ifconfig (SIOCGIFCONF, flags, address, mask, MTU, MAC),
+ *   - a listener closed with connections it never accepted (reset),
  *   - names, options, non-blocking connect/recv/accept, poll with a pipe,
  *     read/write on sockets, a socket shared with a forked child, SIGPIPE
  *     and EPIPE, a blocking recv interrupted by a signal (EINTR) whose
@@ -459,6 +460,30 @@ static void loopback_bulk(void)
 	close(c);
 }
 
+/* A listener closed with connections it never accepted: they are reset
+ * (as Linux does); the clients' receive says so once, then the end. */
+static void listener_closed(void)
+{
+	int l = (int)raw3(SYS_socket, AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in pl = addr_of("127.0.0.1", 5004);
+	CHECK_EQ(raw3(SYS_bind, l, (long)&pl, sizeof(pl)), 0);
+	CHECK_EQ(raw2(SYS_listen, l, 4), 0);
+	int c[3];
+	for (int i = 0; i < 3; i++) {
+		c[i] = (int)raw3(SYS_socket, AF_INET, SOCK_STREAM, 0);
+		CHECK_EQ(sys_connect(c[i], &pl, sizeof(pl)), 0);
+	}
+	CHECK_EQ(close(l), 0);
+	char b;
+	for (int i = 0; i < 3; i++) {
+		guard(10);
+		CHECK_EQ(raw3(SYS_read, c[i], (long)&b, 1), -ECONNRESET);
+		CHECK_EQ(raw3(SYS_read, c[i], (long)&b, 1), 0);
+		alarm(0);
+		close(c[i]);
+	}
+}
+
 /* A child writes on the connection its parent made; SIGPIPE kills a
  * writer on a dead connection. */
 static void fork_and_sigpipe(void)
@@ -658,6 +683,8 @@ int main(void)
 	udp_from_host();
 	phase("accept from the host");
 	accept_from_host();
+	phase("listener closed");
+	listener_closed();
 	phase("fork and SIGPIPE");
 	fork_and_sigpipe();
 	phase("interrupted recv");

@@ -389,8 +389,10 @@ int64_t try_recv(struct isock *s, struct server_request *rq)
 		s->err = 0;
 		return -e;
 	}
+	if (!s->tcp)   /* the connection is gone, its error told: the end */
+		return s->connected ? 0 : -ENOTCONN;
 	if (!s->connected && !s->connecting)
-		return s->tcp ? -ENOTCONN : 0;
+		return -ENOTCONN;
 	if (want == 0)
 		return 0;
 	return rq->in[2] & INET_NONBLOCK ? -EAGAIN : SERVER_LATER;

@@ -246,8 +246,10 @@ void sock_tcp_attach(struct isock *s, struct tcp_pcb *pcb)
 	tcp_err(pcb, on_err);
 }
 
-/* Lets go of s's pcb: graceful close, or a reset when lwIP cannot. */
-static void tcp_let_go(struct tcp_pcb *pcb)
+/* Lets go of s's pcb: a graceful close (a reset when lwIP cannot, or when
+ * reset is asked: a connection never accepted, as Linux resets those of a
+ * listener that closes). */
+static void tcp_let_go(struct tcp_pcb *pcb, bool reset)
 {
 	tcp_arg(pcb, NULL);
 	if (pcb->state == LISTEN) {
@@ -258,7 +260,7 @@ static void tcp_let_go(struct tcp_pcb *pcb)
 	tcp_recv(pcb, NULL);
 	tcp_sent(pcb, NULL);
 	tcp_err(pcb, NULL);
-	if (tcp_close(pcb) != ERR_OK)
+	if (reset || tcp_close(pcb) != ERR_OK)
 		tcp_abort(pcb);
 }
 
@@ -277,7 +279,7 @@ void sock_free(struct isock *s)
 {
 	answer_parked(s, -EBADF);
 	if (s->tcp)
-		tcp_let_go(s->tcp);
+		tcp_let_go(s->tcp, s->parent >= 0);
 	s->tcp = NULL;
 	if (s->udp)
 		udp_remove(s->udp);
@@ -288,9 +290,9 @@ void sock_free(struct isock *s)
 		s->dq_head = (s->dq_head + 1) % DGRAM_QUEUE;
 		s->dq_count--;
 	}
-	for (unsigned i = 0; i < s->acc_count; i++)
-		sock_free(&socks[s->accq[i]]);
-	s->acc_count = 0;
+	/* Each queued connection takes itself out of this queue as it goes. */
+	while (s->acc_count)
+		sock_free(&socks[s->accq[0]]);
 	if (s->parent >= 0) {   /* accepted, never taken: out of its listener's queue */
 		struct isock *l = &socks[s->parent];
 		for (unsigned i = 0; i < l->acc_count; i++)
