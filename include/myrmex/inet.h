@@ -2,8 +2,9 @@
  * The TCP/IP protocol: what the file manager (and native programs with the
  * right) send to the TCP/IP server (servers/net/tcpip, coreid
  * MYRMEX_COREID_INET), which runs lwIP over the Ethernet server; docs/net.md,
- * "TCP/IP". A socket is named by a handle the server gives (index and
- * generation: a closed socket's handle never names a later one).
+ * "TCP/IP". A socket is named by a handle the server gives (a number of
+ * the server's run, the slot and a generation: a closed socket's handle, or
+ * one kept across a restart of the server, never names another).
  *
  * POSIX programs reach it through the file manager, which keeps their
  * sockets as descriptors and passes every call on, with the handle in
