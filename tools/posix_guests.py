@@ -40,7 +40,7 @@ import posix_compare
 import qemu
 
 LINUX_APPLETS = ["sh", "mount", "umount", "poweroff", "cat", "cut", "mkdir", "sleep", "ln",
-                 "insmod", "chroot", "sync", "uname", "setsid", "env"]
+                 "insmod", "chroot", "sync", "uname", "setsid", "env", "ifconfig"]
 LINUX_MOUNT = "/mnt/posix"
 # posix_start's environment (user/posix_start), given to run.sh on Linux too.
 POSIX_ENV = ["PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/root", "TERM=vt100",
@@ -219,6 +219,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/printk
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) $(uname -r)"
+ifconfig lo 127.0.0.1 up
 {disk}mount -t devtmpfs devtmpfs {mount}/dev
 mount -t proc proc {mount}/proc
 # as udev makes them on a running Linux system (devtmpfs does not)
@@ -336,7 +337,8 @@ def prune_cache(cache_dir):
 MYRMEX_INIT = "user/sysinit"
 MYRMEX_FIRST = "user/posix_start"
 MYRMEX_SERVERS = ["servers/timed", "servers/virtio_blk", "servers/uart", "servers/fileman",
-                  "servers/pm", "servers/procfs", "servers/svcman", "servers/services.conf"]
+                  "servers/pm", "servers/procfs", "servers/svcman", "servers/services.conf",
+                  "servers/virtio_net", "servers/eth", "servers/tcpip"]
 
 
 def myrmex_boot(build, args=()):
@@ -385,7 +387,11 @@ def run_myrmex(image, kernel, build, out, names, args=(), timeout=1800, echo=Tru
         except qemu.QemuError as e:
             total.error = str(e)
             return total
-        cmd = qemu.qemu_command(kernel, modules, accel, disk=disk)
+        # A NIC on QEMU's restricted user network, so that the service table
+        # starts the network servers (the sockets program uses 127.0.0.1 only).
+        net = ["-netdev", qemu.user_netdev(0, qemu.free_udp_port(), qemu.free_tcp_port()),
+               "-device", "virtio-net-pci,netdev=net0,mac=%s" % qemu.USER_MAC]
+        cmd = qemu.qemu_command(kernel, modules, accel, disk=disk, extra=net)
         if echo:
             print("posix: booting Myrmex (%s, %s)%s, log %s" % (
                 accel, reason, " again after a hang" if number > 1 else "", log), flush=True)

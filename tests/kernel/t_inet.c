@@ -627,7 +627,7 @@ static void bad_inputs(void)
 	CHECK_EQ(raw5(SYS_setsockopt, t, SOL_SOCKET, SO_REUSEADDR, BAD_PTR, sizeof(v)), -EFAULT);
 	socklen_t vlen = sizeof(v);
 	CHECK_EQ(raw5(SYS_getsockopt, t, SOL_SOCKET, SO_ERROR, BAD_PTR, (long)&vlen), -EFAULT);
-	CHECK_EQ(raw5(SYS_setsockopt, u, IPPROTO_TCP, TCP_NODELAY, (long)&v, sizeof(v)), -EOPNOTSUPP);
+	CHECK_EQ(raw5(SYS_setsockopt, u, IPPROTO_TCP, TCP_NODELAY, (long)&v, sizeof(v)), -ENOPROTOOPT);
 	CHECK_EQ(myrmex_syscall6(SYS_sendto, u, (long)"x", 1, 0, 0, 0), -EDESTADDRREQ);
 	CHECK_EQ(myrmex_syscall6(SYS_sendto, u, BAD_PTR, 10, 0, (long)&a, sizeof(a)), -EFAULT);
 	CHECK_EQ(myrmex_syscall6(SYS_sendto, u, (long)big, 70000, 0, (long)&a, sizeof(a)), -EMSGSIZE);

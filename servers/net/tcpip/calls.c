@@ -487,7 +487,7 @@ int64_t do_setopt(struct server_request *rq)
 		return 0;
 	case INET_OPT_NODELAY:
 		if (s->type != INET_STREAM)
-			return -EOPNOTSUPP;
+			return -ENOPROTOOPT;   /* as Linux: no TCP level on a datagram socket */
 		s->nodelay = on;
 		if (s->tcp && !s->listening) {
 			if (on)
@@ -525,7 +525,7 @@ int64_t do_getopt(struct server_request *rq)
 	case INET_OPT_BROADCAST: v = s->broadcast; break;
 	case INET_OPT_NODELAY:
 		if (s->type != INET_STREAM)
-			return -EOPNOTSUPP;
+			return -ENOPROTOOPT;   /* as Linux: no TCP level on a datagram socket */
 		v = s->nodelay;
 		break;
 	case INET_OPT_RCVBUF: v = s->rcvbuf; break;

@@ -190,7 +190,10 @@ static void on_err(void *arg, err_t err)
 	if (!s)
 		return;
 	s->tcp = NULL;
-	s->err = s->connecting && err == ERR_RST ? ECONNREFUSED : sock_errno(err);
+	/* As Linux's tcp_reset: refused while connecting, EPIPE once the other
+	 * end had closed its side (CLOSE_WAIT), else reset. */
+	s->err = s->connecting && err == ERR_RST ? ECONNREFUSED
+	       : err == ERR_RST && s->rx_eof ? EPIPE : sock_errno(err);
 	if (s->connecting && err == ERR_ABRT)
 		s->err = ECONNREFUSED;
 	s->connecting = false;
@@ -246,6 +249,20 @@ void sock_tcp_attach(struct isock *s, struct tcp_pcb *pcb)
 	tcp_err(pcb, on_err);
 }
 
+/* Data for a connection its program has closed: as Linux, the connection
+ * is reset (the sender's next write gets EPIPE and SIGPIPE); the other
+ * end's FIN only finishes the close. */
+static err_t on_recv_after_close(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
+{
+	(void)arg;
+	(void)err;
+	if (!p)
+		return tcp_close(pcb);
+	pbuf_free(p);
+	tcp_abort(pcb);
+	return ERR_ABRT;
+}
+
 /* Lets go of s's pcb: a graceful close (a reset when lwIP cannot, or when
  * reset is asked: a connection never accepted, as Linux resets those of a
  * listener that closes). */
@@ -257,7 +274,7 @@ static void tcp_let_go(struct tcp_pcb *pcb, bool reset)
 		tcp_close(pcb);
 		return;
 	}
-	tcp_recv(pcb, NULL);
+	tcp_recv(pcb, on_recv_after_close);
 	tcp_sent(pcb, NULL);
 	tcp_err(pcb, NULL);
 	if (reset || tcp_close(pcb) != ERR_OK)
