@@ -79,15 +79,10 @@ DEV_LINKS = [("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
              ("stderr", "/proc/self/fd/2"), ("fd", "/proc/self/fd")]
 
 
-def make_dev_nodes(image):
-    """Adds DEV_NODES and DEV_LINKS to the image's /dev (which must exist)."""
-    cmds = ["cd /dev"]
-    for name, major, minor, mode in DEV_NODES:
-        cmds.append("mknod %s c %d %d" % (name, major, minor))
-        cmds.append("sif %s mode 0%o" % (name, 0o20000 | mode))
-    for name, target in DEV_LINKS:
-        cmds.append("symlink %s %s" % (name, target))
-    fd, script = tempfile.mkstemp(prefix="myrmex-dev.")
+def debugfs_write(image, cmds, what):
+    """Runs debugfs -w on image with cmds (one per line, from a script
+    file); E2fsError naming what when debugfs reports an error."""
+    fd, script = tempfile.mkstemp(prefix="myrmex-debugfs.")
     try:
         with os.fdopen(fd, "w") as f:
             f.write("\n".join(cmds) + "\n")
@@ -96,7 +91,18 @@ def make_dev_nodes(image):
         os.remove(script)
     text = (res.stdout + res.stderr).decode("utf-8", "replace")
     if "rror" in text or "not found" in text:
-        raise E2fsError("debugfs could not make /dev: " + text[-1000:])
+        raise E2fsError("debugfs could not %s: %s" % (what, text[-1000:]))
+
+
+def make_dev_nodes(image):
+    """Adds DEV_NODES and DEV_LINKS to the image's /dev (which must exist)."""
+    cmds = ["cd /dev"]
+    for name, major, minor, mode in DEV_NODES:
+        cmds.append("mknod %s c %d %d" % (name, major, minor))
+        cmds.append("sif %s mode 0%o" % (name, 0o20000 | mode))
+    for name, target in DEV_LINKS:
+        cmds.append("symlink %s %s" % (name, target))
+    debugfs_write(image, cmds, "make /dev")
 
 
 def set_owners(image, owners):
@@ -106,16 +112,7 @@ def set_owners(image, owners):
     for path, uid, gid in owners:
         cmds.append("sif %s uid %d" % (path, uid))
         cmds.append("sif %s gid %d" % (path, gid))
-    fd, script = tempfile.mkstemp(prefix="myrmex-own.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write("\n".join(cmds) + "\n")
-        res = run_tool("debugfs", ["-w", "-f", script, image])
-    finally:
-        os.remove(script)
-    text = (res.stdout + res.stderr).decode("utf-8", "replace")
-    if "rror" in text or "not found" in text:
-        raise E2fsError("debugfs could not set owners: " + text[-1000:])
+    debugfs_write(image, cmds, "set owners")
 
 
 def fsck(image):
