@@ -9,6 +9,8 @@ The guest names what it wants on a first line:
     echo            every byte comes back, until the guest closes
     source N        N pattern bytes (byte i is (i * 7 + 3) mod 256), then close
     sink N          N pattern bytes read and checked: "ok N" or "bad at K"
+    discard         every byte read and dropped until the guest closes
+                    (bench/posix/net_send.c: segments whose time is measured)
     udp             datagrams "udp-ping K" to 127.0.0.1:UDP_PORT (forwarded to
                     the guest's UDP port 7), one every 0.25 s, until the
                     guest sends a line back on this connection that is one
@@ -94,6 +96,15 @@ def do_sink(inp, out, n):
     out.flush()
 
 
+def do_discard(inp):
+    total = 0
+    while True:
+        data = inp.read1(65536)
+        if not data:
+            return total
+        total += len(data)
+
+
 def do_udp(inp, out, port):
     sent = set()
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
@@ -169,6 +180,8 @@ def main():
             do_source(out, int(words[1]))
         elif len(words) == 2 and words[0] == "sink":
             do_sink(inp, out, int(words[1]))
+        elif words == ["discard"]:
+            log(args.log, "discard: %d bytes" % do_discard(inp))
         elif words == ["udp"]:
             do_udp(inp, out, args.udp_port)
         elif words[:1] == ["GET"]:

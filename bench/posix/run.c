@@ -37,6 +37,7 @@ static const char *const all_benchmarks[] = {
 	"eventfd_roundtrip",
 	"unix_roundtrip",
 	"net_loopback",
+	"net_send",
 };
 
 /* Run again once the time server is stopped: the kernel's answers. */

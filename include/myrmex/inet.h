@@ -27,7 +27,15 @@
  *                 their length, arg3 flags (INET_NONBLOCK, INET_ADDRESSED),
  *                 arg4 address, arg5 port (INET_ADDRESSED: a datagram's
  *                 destination) -> status the bytes taken; TCP waits for
- *                 room in the send buffer unless INET_NONBLOCK
+ *                 room in the send buffer unless INET_NONBLOCK.
+ *                 With INET_ZEROCOPY (paper 002's send path, TCP): data
+ *                 ICA 0 is one page, the payload at offset arg1 >=
+ *                 INET_ZC_HEADROOM, arg2 at most the connection's MSS; the
+ *                 server keeps that ICA (its headroom takes the headers,
+ *                 the device reads the frame from it) and the answer
+ *                 carries another one-page ICA in its place, once the NIC
+ *                 driver has given the frame to the device; -EMSGSIZE
+ *                 above the MSS, -EINVAL for a bad ICA or offset
  *   INET_RECV     arg0 handle, arg1 the most bytes wanted, arg2 flags
  *                 (INET_NONBLOCK, INET_PEEK) -> status the bytes, written at
  *                 offset 0 of data ICA 0; arg2 a datagram's full length, the
@@ -40,13 +48,19 @@
  *   INET_POLL     arg0 handle -> status the POLL* bits ready now
  *   INET_IFINFO   -> arg0 address, arg1 mask, arg2 gateway, arg3 MAC,
  *                 arg4 INET_IF_* flags, arg5 MTU (the Ethernet interface)
- *   INET_STATS    -> arg0..7 struct inet_stats
+ *   INET_STATS    arg0 0 -> arg0..7 struct inet_stats; arg0
+ *                 INET_STATS_MORE -> struct inet_stats_more
  *   INET_CANCEL   the kernel only: arg0 the control ICA handle of a parked
  *                 call of the notice's process, whose thread a signal took
  *                 away: answered -EINTR at once (to nobody) -> 0 or -ENOENT
  *   INET_EXIT     the kernel only: arg0 a pid that ended: its parked calls
  *                 are answered (to nobody), so that what they would take
  *                 goes to the sockets' other users -> 0
+ *
+ * Every call that names a handle must come from the process that made the
+ * socket (the file manager for POSIX programs' sockets; a native program
+ * for its own): another caller gets -EBADF. A native program's sockets are
+ * closed when it ends (INET_EXIT).
  *
  * An address in a result: word 4 INET_FAMILY (Linux's AF_INET, so that a
  * result word tells an inet answer from a packet socket's), word 5 the
@@ -93,6 +107,10 @@
 #define INET_ADDRESSED 2u
 #define INET_PEEK      4u
 #define INET_WAITALL   8u
+#define INET_ZEROCOPY  16u
+
+#define INET_ZC_HEADROOM 64u    /* >= Ethernet + IPv4 + TCP headers (54) */
+#define INET_STATS_MORE  1u
 
 #define INET_IF_UP       1u
 #define INET_IF_RUNNING  2u
@@ -120,5 +138,16 @@ struct inet_stats {
 	uint64_t ticks;                   /* timer rounds run */
 };
 _Static_assert(sizeof(struct inet_stats) == 64, "inet_stats fills arg[]");
+
+/* Paper 002's send path (INET_ZEROCOPY), INET_STATS with INET_STATS_MORE. */
+struct inet_stats_more {
+	uint64_t sends;                   /* INET_ZEROCOPY sends taken */
+	uint64_t frames;                  /* frames sent from a kept ICA (no copy) */
+	uint64_t kept;                    /* ICAs kept now (segments refer to them) */
+	uint64_t spare;                   /* spare ICAs now */
+	uint64_t released;                /* kept ICAs let go (no segment left) */
+	uint64_t reserved[3];
+};
+_Static_assert(sizeof(struct inet_stats_more) == 64, "inet_stats_more fills arg[]");
 
 #endif

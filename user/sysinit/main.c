@@ -6,11 +6,18 @@
  * rights the table gives them and restarts the ones that die; then the first
  * POSIX process with its arguments:
  *
- *     sysinit [fsconf=<name>] /bin/sh [args...]     (make run: an interactive shell)
+ *     sysinit [fsconf=<name>] [calls=<coreid>,...] /bin/sh [args...]
+ *                                                   (make run: an interactive shell)
  *
  * fsconf=<name> (one of the file service's configurations, docs/fs.md:
  * split, the default, one or klt) is handed to the service manager, which
  * gives it to every service as FSCONF=<name> in its environment.
+ *
+ * calls=<coreid>,... gives the first POSIX process (and so what it forks)
+ * the right to call those servers natively, which POSIX processes otherwise
+ * lack (docs/services.md): the benchmark boot uses calls=10 so that
+ * bench/posix/net_send.c can measure paper 002's send path, a program
+ * calling the TCP/IP server itself.
  *
  * When that process ends, sysinit stops the service manager (which shuts
  * the file manager down: everything written reaches the disk, the file
@@ -20,7 +27,9 @@
  * so and powers off with status 1.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <myrmex.h>
@@ -41,16 +50,43 @@ static int code_of(int status)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* calls=<coreid>,...: the rights named (coreids, decimal). false when a
+ * word is not one. */
+static bool parse_calls(const char *list, struct myrmex_rights *rights)
+{
+	while (*list) {
+		char *end;
+		unsigned long c = strtoul(list, &end, 10);
+		if (end == list || c > MYRMEX_MAX_COREID || (*end && *end != ','))
+			return false;
+		myrmex_rights_add(rights, (unsigned)c);
+		list = *end ? end + 1 : end;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	char *fsconf = NULL;
-	if (argc > 1 && strncmp(argv[1], "fsconf=", 7) == 0) {
-		fsconf = argv[1];
+	struct myrmex_rights first_rights = { { 0 } };
+	bool named_rights = false;
+	for (;;) {
+		if (argc > 1 && strncmp(argv[1], "fsconf=", 7) == 0) {
+			fsconf = argv[1];
+		} else if (argc > 1 && strncmp(argv[1], "calls=", 6) == 0) {
+			if (!parse_calls(argv[1] + 6, &first_rights)) {
+				printf("sysinit: %s: not a list of coreids\n", argv[1]);
+				myrmex_poweroff(2);
+			}
+			named_rights = true;
+		} else {
+			break;
+		}
 		argv++;
 		argc--;
 	}
 	if (argc < 2) {
-		printf("usage: sysinit [fsconf=<name>] program [args...]\n");
+		printf("usage: sysinit [fsconf=<name>] [calls=<coreid>,...] program [args...]\n");
 		myrmex_poweroff(2);
 	}
 	char *const svc_argv[] = { "svcman", "services.conf", fsconf, NULL };
@@ -67,7 +103,10 @@ int main(int argc, char **argv)
 	char *first_argv[64] = { "posix_start" };
 	for (int i = 1; i < argc && i < 63; i++)
 		first_argv[i] = argv[i];
-	long pid = myrmex_spawn_flags("posix_start", first_argv, env, -1, MYRMEX_SPAWN_POSIX);
+	long pid = named_rights ? myrmex_spawn_rights("posix_start", first_argv, env, -1,
+	                                              MYRMEX_SPAWN_POSIX, &first_rights)
+	                        : myrmex_spawn_flags("posix_start", first_argv, env, -1,
+	                                             MYRMEX_SPAWN_POSIX);
 	int status = 0, code = 1;
 	if (pid < 0) {
 		printf("sysinit: cannot start posix_start: error %ld\n", -pid);

@@ -47,6 +47,7 @@ struct posix_process {
 	 * no longer move it to another group (setpgid gives -EACCES). */
 	bool execed;
 	struct posix_cred cred;          /* ids and groups (sys_cred.c); zeroed: root */
+	int8_t nice;                     /* -20..19 (sys_nice.c); 0 at the start, fork copies it */
 };
 
 

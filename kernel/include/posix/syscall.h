@@ -155,6 +155,8 @@ long sys_rt_sigqueueinfo(const struct syscall_args *a);
 long sys_rt_tgsigqueueinfo(const struct syscall_args *a);
 long sys_waitid(const struct syscall_args *a);
 long sys_getrusage(const struct syscall_args *a);
+long sys_getpriority(const struct syscall_args *a);
+long sys_setpriority(const struct syscall_args *a);
 long sys_mremap(const struct syscall_args *a);
 long sys_clock_settime(const struct syscall_args *a);
 long sys_settimeofday(const struct syscall_args *a);

@@ -26,9 +26,10 @@ static void put_addr(struct server_request *rq, uint64_t addr, uint64_t port)
 	server_out(rq, INET_RESULT_PORT, port);
 }
 
-static struct isock *sock_of(struct server_request *rq)
+struct isock *sock_of(struct server_request *rq)
 {
-	return sock_get(rq->in[0]);
+	struct isock *s = sock_get(rq->in[0]);
+	return s && s->owner == rq->d.requester ? s : NULL;
 }
 
 static void ip_of(ip_addr_t *ip, uint64_t addr)
@@ -66,6 +67,7 @@ int64_t do_socket(struct server_request *rq)
 	struct isock *s = sock_new((uint8_t)type);
 	if (!s)
 		return -ENFILE;
+	s->owner = rq->d.requester;
 	if (type == INET_DGRAM) {
 		s->udp = udp_new();
 		if (s->udp)
@@ -159,6 +161,7 @@ int64_t try_accept(struct isock *s, struct server_request *rq)
 	memmove(&s->accq[0], &s->accq[1], (s->acc_count - 1) * sizeof(int));
 	s->acc_count--;
 	n->parent = -1;
+	n->owner = rq->d.requester;
 	uint64_t addr = 0, port = 0;
 	if (n->tcp) {
 		tcp_backlog_accepted(n->tcp);
@@ -279,6 +282,8 @@ static int64_t send_udp(struct isock *s, struct server_request *rq, const uint8_
 
 int64_t try_send(struct isock *s, struct server_request *rq)
 {
+	if (rq->in[3] & INET_ZEROCOPY)
+		return zc_try_send(s, rq);
 	uint64_t len = rq->in[2], done = rq->in[SEND_PROGRESS];
 	const uint8_t *bytes = io_area(rq, rq->in[1], len);
 	if (!bytes)
@@ -323,6 +328,10 @@ int64_t do_send(struct server_request *rq)
 	if (!s)
 		return -EBADF;
 	uint64_t len = rq->in[2];
+	if (rq->in[3] & INET_ZEROCOPY) {
+		int64_t r = zc_try_send(s, rq);
+		return r == SERVER_LATER ? sock_park(s, rq, PARK_SEND) : r;
+	}
 	if (len > INET_SEND_MAX)
 		return -EMSGSIZE;
 	const uint8_t *bytes = io_area(rq, rq->in[1], len);
@@ -562,7 +571,12 @@ int64_t do_ifinfo(struct server_request *rq)
 
 int64_t do_stats(struct server_request *rq)
 {
-	*SERVER_OUT(rq, struct inet_stats) = tcpip_counters;
+	if (rq->in[0] == INET_STATS_MORE)
+		*SERVER_OUT(rq, struct inet_stats_more) = tcpip_zc_counters;
+	else if (rq->in[0] == 0)
+		*SERVER_OUT(rq, struct inet_stats) = tcpip_counters;
+	else
+		return -EINVAL;
 	return 0;
 }
 
@@ -572,6 +586,7 @@ int64_t do_tick(struct server_request *rq)
 		return -EPERM;
 	sys_check_timeouts();
 	link_retry();
+	zc_pending = true;   /* a closed connection's pcb may have gone quietly */
 	tcpip_counters.ticks++;
 	return 0;
 }

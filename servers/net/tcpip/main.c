@@ -109,6 +109,11 @@ int main(int argc, char **argv)
 		myrmex_log(TCPIP_NAME, "cannot post the receives: %ld", r);
 		return 1;
 	}
+	r = zc_start();
+	if (r < 0) {
+		myrmex_log(TCPIP_NAME, "cannot make the spare ICAs: %ld", r);
+		return 1;
+	}
 	r = myrmex_registserver(MYRMEX_COREID_INET);
 	if (r < 0) {
 		myrmex_log(TCPIP_NAME, "registserver(%u): %ld", MYRMEX_COREID_INET, r);

@@ -179,6 +179,7 @@ static err_t on_sent(void *arg, struct tcp_pcb *pcb, u16_t len)
 {
 	(void)pcb;
 	(void)len;
+	zc_pending = true;
 	mark(arg);
 	return ERR_OK;
 }
@@ -187,6 +188,7 @@ static err_t on_sent(void *arg, struct tcp_pcb *pcb, u16_t len)
 static void on_err(void *arg, err_t err)
 {
 	struct isock *s = arg;
+	zc_pending = true;   /* lwIP freed the pcb with its segments */
 	if (!s)
 		return;
 	s->tcp = NULL;
@@ -380,6 +382,8 @@ static void settle_one(struct isock *s)
 
 void sock_settle(void)
 {
+	if (zc_pending)
+		zc_reclaim();
 	for (int round = 0; round < 8; round++) {
 		netif_poll_all();
 		bool any = false;
@@ -441,6 +445,9 @@ bool sock_cancel(int pid, uint64_t handle)
 
 void sock_exit(int pid)
 {
+	for (unsigned i = 0; i < SOCK_MAX; i++)
+		if (socks[i].used && socks[i].owner == pid)
+			sock_free(&socks[i]);
 	for (unsigned i = 0; i < PARK_MAX; i++) {
 		struct parked *p = &parked[i];
 		if (!p->used || p->rq.d.client != pid)

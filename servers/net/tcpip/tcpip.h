@@ -52,6 +52,21 @@ void link_result(const struct myrmex_delivery *d);
 /* Posts again the receives that are not out (after a server died). */
 void link_retry(void);
 
+struct isock;
+
+/* ---- zcopy.c: paper 002's send path (the payload kept in its ICA) ---- */
+extern struct inet_stats_more tcpip_zc_counters;
+extern bool zc_pending;
+/* The spare ICAs and the send control ICA: 0 or -errno. */
+int zc_start(void);
+/* An INET_SEND with INET_ZEROCOPY: as try_send (SERVER_LATER: not yet). */
+int64_t zc_try_send(struct isock *s, struct server_request *rq);
+/* lwIP's frame p, if its data is one payload in a kept ICA: sent from
+ * there (true); false: not such a frame, the caller copies it. */
+bool zc_output(struct pbuf *p);
+/* Kept ICAs no segment refers to any more go back to the spare pool. */
+void zc_reclaim(void);
+
 /* ---- sock.c ---- */
 enum park_kind { PARK_RECV, PARK_SEND, PARK_ACCEPT, PARK_CONNECT };
 
@@ -87,12 +102,16 @@ struct isock {
 	int backlog;
 	bool nodelay, keepalive, reuseaddr, broadcast;
 	uint32_t rcvbuf, sndbuf;      /* as set (lwIP's own buffers are fixed) */
+	int owner;                    /* the pid that made it (the file manager, or a
+	                                 native program): the only one that may use it */
 };
 
 extern struct isock socks[SOCK_MAX];
 
 /* The socket a handle names, or NULL. */
 struct isock *sock_get(uint64_t handle);
+/* The socket a request's arg0 names, if the caller owns it; else NULL. */
+struct isock *sock_of(struct server_request *rq);
 uint64_t sock_handle(const struct isock *s);
 /* A free slot, with its generation advanced; NULL when all are used. */
 struct isock *sock_new(uint8_t type);
@@ -114,7 +133,8 @@ err_t sock_on_connected(void *arg, struct tcp_pcb *pcb, err_t err);
 /* A signal took pid's thread out of the call on control ICA handle: the
  * call parked for it is answered -EINTR (to nobody). Whether one was. */
 bool sock_cancel(int pid, uint64_t handle);
-/* pid ended: its parked calls are answered (to nobody). */
+/* pid ended: its parked calls are answered (to nobody), the sockets it
+ * made itself (a native program's) closed. */
 void sock_exit(int pid);
 /* The stream receive ring of s (sock.c): push a chain lwIP gave (false:
  * full, lwIP keeps it and offers it again); take up to want bytes into to

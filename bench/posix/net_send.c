@@ -1,0 +1,342 @@
+/*
+ * net.tcp.send.* (suite posix, issue 17; paper 002's figures 9 and 10): the
+ * time to send one TCP segment of 256, 512, 768, 1,024 and 1,280 bytes on
+ * an open connection, from the program's send call until it returns, to
+ * the host peer (tools/inet_peer.py `discard`, at 10.0.2.100:7 through
+ * QEMU's restricted user network). The same static binary on Myrmex and on
+ * Linux (whose guest loads its NIC driver for this boot).
+ *
+ *   net.tcp.send.<B>       send() of B bytes from a buffer. Myrmex: the
+ *                          kernel copies them into a data ICA, the file
+ *                          manager passes the call on, the TCP/IP server
+ *                          copies them into lwIP and the frame into a frame
+ *                          ICA it sends to the driver asynchronously. Linux:
+ *                          copied into an skb; the driver's transmit runs
+ *                          within the call.
+ *   net.tcp.send.<B>.ica   Myrmex only, paper 002's path: the payload is in
+ *                          a data ICA beforehand (after INET_ZC_HEADROOM),
+ *                          and INET_SEND with INET_ZEROCOPY goes straight to
+ *                          the TCP/IP server, which writes the headers into
+ *                          the headroom and has the driver send the frame
+ *                          from that ICA: no copy. The call returns once
+ *                          the driver has given the frame to the device.
+ *   net.tcp.send.busy.<B>[.ica]  the same with a process of the lowest
+ *                          priority beside (nice 19), reading and writing a
+ *                          32 KB area without end (the paper's co-runner).
+ *
+ * One line per figure:
+ *   BENCH posix <name> median=<ticks> min=<ticks> runs=<sends> busy=<ticks>
+ *         syscalls=.. ctxsw=.. ipc=.. attach=.. pgfault=.. tlbinval=..
+ *         link_copies=.. zc_frames=..
+ * ticks per send call (rdtsc around it; under -icount instructions, plus
+ * the clock's jumps while the CPU halted); busy: the median of ticks minus
+ * the halted ticks within the call (kstats idle_tsc; on Linux there is no
+ * such counter and busy is the median); the counts per send (Myrmex):
+ * kernel events, the TCP/IP server's frame copies (INET_STATS copies_out)
+ * and frames sent from a kept ICA (INET_STATS_MORE). The plain path's other
+ * two copies (the kernel's copy-in, lwIP's tcp_write) have no counter: they
+ * happen on every send (docs/benchmarks.md).
+ * Without a network (no route, no peer) it says BENCH-SKIP.
+ */
+#define _GNU_SOURCE
+#include "bench.h"
+#include "posix.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <myrmex/inet.h>
+
+#define PEER "10.0.2.100"
+#define PEER_PORT 7
+#define SENDS 201                 /* measured per figure */
+#define WARMUP 20
+#define BUSY_AREA (32u * 1024u)
+#define PAGE 4096u
+
+static const unsigned sizes[] = { 256, 512, 768, 1024, 1280 };
+static unsigned char buf[2048];
+static uint64_t ticks[SENDS], busy[SENDS];
+
+static inline uint64_t tsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* ---- the co-runner ---- */
+
+static volatile unsigned char area[BUSY_AREA];
+
+static _Noreturn void co_runner(void)
+{
+	setpriority(PRIO_PROCESS, 0, 19);
+	for (unsigned round = 0;; round++)
+		for (unsigned i = 0; i < BUSY_AREA; i += 64)
+			area[i] = (unsigned char)(area[i] + round);
+}
+
+/* ---- Myrmex's native path to the TCP/IP server ---- */
+
+static struct myrmex_ctl_header *ctl;
+static uint32_t data_ica;         /* the payload's ICA (changes at every send) */
+
+/* One call to the TCP/IP server; *back the data ICA the answer carries. */
+static long inet_call(uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                      uint32_t data, uint64_t out[8], uint32_t *back)
+{
+	myrmex_ctl_init(ctl);
+	struct myrmex_frame *f = myrmex_ctl_push(ctl, 1, MYRMEX_COREID_INET, op);
+	f->arg[0] = a0;
+	f->arg[1] = a1;
+	f->arg[2] = a2;
+	f->arg[3] = a3;
+	if (data) {
+		f->ndata = 1;
+		f->data[0] = data;
+	}
+	long r = myrmex_callsync(ctl);
+	if (r < 0)
+		return r;
+	const struct myrmex_frame *res = myrmex_ctl_result(ctl);
+	if (out)
+		memcpy(out, res->arg, sizeof res->arg);
+	if (back)
+		*back = res->ndata ? res->data[0] : 0;
+	return res->status;
+}
+
+/* Myrmex: the control ICA of our calls to the TCP/IP server, if we may
+ * call it (the benchmark boot's sysinit calls=10); ctl stays NULL else. */
+static void native_setup(void)
+{
+	if (!myrmex_is_native())
+		return;
+	long c = myrmex_ica_alloc(1);
+	if (c < 0)
+		return;
+	ctl = myrmex_ica_addr((uint32_t)c);
+	uint64_t out[8];
+	if (inet_call(INET_STATS, 0, 0, 0, 0, 0, out, NULL) < 0)
+		ctl = NULL;   /* no right, or no server */
+}
+
+/* A connection of our own to the peer, `discard` said: its handle, or -errno. */
+static long native_connect(void)
+{
+	if (!ctl)
+		return -EPERM;
+	long d = myrmex_ica_alloc(1);
+	if (d < 0)
+		return d;
+	data_ica = (uint32_t)d;
+	long h = inet_call(INET_SOCKET, INET_STREAM, 0, 0, 0, 0, NULL, NULL);
+	if (h < 0)
+		return h;
+	long r = inet_call(INET_CONNECT, (uint64_t)h, inet_addr(PEER), PEER_PORT, 0, 0, NULL, NULL);
+	if (r == 0)
+		r = inet_call(INET_SETOPT, (uint64_t)h, INET_OPT_NODELAY, 1, 0, 0, NULL, NULL);
+	if (r == 0) {
+		memcpy(myrmex_ica_addr(data_ica), "discard\n", 8);
+		uint32_t back = 0;
+		r = inet_call(INET_SEND, (uint64_t)h, 0, 8, 0, data_ica, NULL, &back);
+		if (back)
+			data_ica = back;
+		r = r == 8 ? 0 : (r < 0 ? r : -EIO);
+	}
+	if (r < 0) {
+		inet_call(INET_CLOSE, (uint64_t)h, 0, 0, 0, 0, NULL, NULL);
+		return r;
+	}
+	return h;
+}
+
+/* One zero-copy send of len bytes, put in the ICA beforehand. */
+static long native_send(long h, unsigned len)
+{
+	uint32_t back = 0;
+	long r = inet_call(INET_SEND, (uint64_t)h, INET_ZC_HEADROOM, len, INET_ZEROCOPY, data_ica,
+	                   NULL, &back);
+	if (back)
+		data_ica = back;
+	return r;
+}
+
+static void fill_payload(unsigned len)
+{
+	memcpy((uint8_t *)myrmex_ica_addr(data_ica) + INET_ZC_HEADROOM, buf, len);
+}
+
+/* The TCP/IP server's copies and zero-copy frames so far (0 without). */
+static void server_counts(uint64_t *copies, uint64_t *zc_frames)
+{
+	uint64_t out[8] = { 0 };
+	*copies = *zc_frames = 0;
+	if (!ctl)
+		return;
+	if (inet_call(INET_STATS, 0, 0, 0, 0, 0, out, NULL) == 0)
+		*copies = ((const struct inet_stats *)(const void *)out)->copies_out;
+	if (inet_call(INET_STATS, INET_STATS_MORE, 0, 0, 0, 0, out, NULL) == 0)
+		*zc_frames = ((const struct inet_stats_more *)(const void *)out)->frames;
+}
+
+/* ---- measuring ---- */
+
+struct path {
+	bool ica;                     /* the zero-copy path, else send() */
+	int fd;                       /* send(): the socket */
+	long handle;                  /* the zero-copy path: our own connection */
+};
+
+static long send_one(const struct path *p, unsigned len)
+{
+	if (p->ica)
+		return native_send(p->handle, len);
+	ssize_t n = send(p->fd, buf, len, 0);
+	return n < 0 ? -errno : n;
+}
+
+/* Sends SENDS segments of len bytes (after a warm-up) and prints the line. */
+static int measure(const char *name, const struct path *p, unsigned len)
+{
+	for (int i = 0; i < WARMUP; i++) {
+		if (p->ica)
+			fill_payload(len);
+		if (send_one(p, len) != (long)len) {
+			bench_fail(name, "warm-up send", send_one(p, len));
+			return -1;
+		}
+	}
+	bool native = myrmex_is_native();
+	struct myrmex_kstats k0, k1, a, b;
+	uint64_t copies0, zc0, copies1, zc1;
+	server_counts(&copies0, &zc0);
+	if (native)
+		myrmex_kstats(&k0);
+	for (int i = 0; i < SENDS; i++) {
+		if (p->ica)
+			fill_payload(len);
+		if (native)
+			myrmex_kstats(&a);
+		uint64_t t0 = tsc();
+		long r = send_one(p, len);
+		uint64_t t1 = tsc();
+		if (native)
+			myrmex_kstats(&b);
+		if (r != (long)len) {
+			bench_fail(name, "send", r);
+			return -1;
+		}
+		uint64_t idle = native ? b.idle_tsc - a.idle_tsc : 0;
+		ticks[i] = t1 - t0;
+		busy[i] = ticks[i] > idle ? ticks[i] - idle : 0;
+	}
+	if (native)
+		myrmex_kstats(&k1);
+	server_counts(&copies1, &zc1);
+	bench_sort_u64(ticks, SENDS);
+	bench_sort_u64(busy, SENDS);
+	char line[512];
+	size_t n = (size_t)snprintf(line, sizeof line,
+	                            "BENCH posix %s median=%llu min=%llu runs=%d busy=%llu", name,
+	                            (unsigned long long)ticks[SENDS / 2],
+	                            (unsigned long long)ticks[0], SENDS,
+	                            (unsigned long long)busy[SENDS / 2]);
+	if (native) {
+		/* Each send's two kstats calls are system calls, no IPC. */
+		uint64_t sys = k1.syscalls - k0.syscalls;
+		sys = sys > 2u * SENDS ? sys - 2u * SENDS : 0;
+		bench_put_per_op(line, sizeof line, &n, "syscalls", sys, SENDS);
+		bench_put_per_op(line, sizeof line, &n, "ctxsw", k1.context_switches - k0.context_switches, SENDS);
+		bench_put_per_op(line, sizeof line, &n, "ipc", k1.ipc_calls - k0.ipc_calls, SENDS);
+		bench_put_per_op(line, sizeof line, &n, "attach", k1.ica_attaches - k0.ica_attaches, SENDS);
+		bench_put_per_op(line, sizeof line, &n, "pgfault", k1.page_faults - k0.page_faults, SENDS);
+		bench_put_per_op(line, sizeof line, &n, "tlbinval", k1.tlb_invalidations - k0.tlb_invalidations, SENDS);
+		bench_put_per_op(line, sizeof line, &n, "link_copies", copies1 - copies0, SENDS);
+		bench_put_per_op(line, sizeof line, &n, "zc_frames", zc1 - zc0, SENDS);
+	}
+	if (n + 1 < sizeof line) {
+		line[n++] = '\n';
+		line[n] = 0;
+	}
+	fwrite(line, 1, n, stdout);
+	fflush(stdout);
+	return 0;
+}
+
+static int run_sizes(const struct path *p, bool with_busy)
+{
+	int ret = 0;
+	for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "net.tcp.send.%s%u%s", with_busy ? "busy." : "", sizes[i],
+		         p->ica ? ".ica" : "");
+		if (measure(name, p, sizes[i]))
+			ret = -1;
+	}
+	return ret;
+}
+
+/* The measurements of one path, alone and with the co-runner. */
+static int run_path(const struct path *p)
+{
+	int ret = run_sizes(p, false);
+	pid_t child = fork();
+	if (child < 0) {
+		bench_fail("net.tcp.send", "fork", -errno);
+		return -1;
+	}
+	if (child == 0)
+		co_runner();
+	if (run_sizes(p, true))
+		ret = -1;
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return ret;
+}
+
+int main(void)
+{
+	for (unsigned i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)(i * 7 + 3);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0) {
+		posix_skip("net.tcp.send", "socket(AF_INET)", errno);
+		return 0;
+	}
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(PEER_PORT) };
+	to.sin_addr.s_addr = inet_addr(PEER);
+	if (connect(fd, (void *)&to, sizeof to)) {
+		posix_skip("net.tcp.send", "connect to the host peer", errno);
+		return 0;
+	}
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (send(fd, "discard\n", 8, 0) != 8) {
+		bench_fail("net.tcp.send", "discard", -errno);
+		return 1;
+	}
+	native_setup();
+	struct path plain = { .ica = false, .fd = fd };
+	int ret = run_path(&plain);
+	close(fd);
+	if (!myrmex_is_native())
+		return ret ? 1 : 0;
+	struct path zc = { .ica = true, .fd = -1 };
+	zc.handle = native_connect();
+	if (zc.handle < 0) {
+		posix_skip("net.tcp.send.ica", "a connection of our own at the TCP/IP server",
+		           (int)-zc.handle);
+		return ret ? 1 : 0;
+	}
+	if (run_path(&zc))
+		ret = -1;
+	inet_call(INET_CLOSE, (uint64_t)zc.handle, 0, 0, 0, 0, NULL, NULL);
+	return ret ? 1 : 0;
+}
