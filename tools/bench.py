@@ -526,7 +526,8 @@ def run_linux(args):
         results = linux_guest.run_bench(bench_dir, args.out, args.modes,
                                         timeout=args.linux_timeout,
                                         quiet=args.quiet, only=words[1:],
-                                        disk=args.disk)
+                                        disk=args.disk,
+                                        net_models=args.net_model if args.net else ())
     except KeyboardInterrupt:
         warn("Linux run interrupted; the Myrmex results are kept")
         return ["**Linux run interrupted.**"], True

@@ -12,7 +12,7 @@ which bench.py merges into its report.
 
     python3 tools/linux_guest.py bench --bench-dir build/bench --out build/bench \\
         [--modes icount,native] [--timeout 600] [--quiet] [--only bench_getpid ...] \\
-        [--disk build/bench/fs.img]
+        [--disk build/bench/fs.img] [--net-model virtio]
     python3 tools/linux_guest.py fetch         (only get the kernel, modules and busybox)
     python3 tools/linux_guest.py cmd --bench-dir build/bench [--icount] [--disk IMG]
                                                (build the initramfs, print QEMU's argv)
@@ -25,6 +25,12 @@ where bench_fs reads it. The Debian kernel has virtio-pci and virtio-blk as modu
 (ext2 is served by the built-in ext4 driver): they and their dependencies are taken
 from the kernel package into build/linux/modules/ (tools/linux_modules.py) and loaded
 by /init with insmod, in dependency order.
+
+The NIC: with --net-model (bench.py passes its own) the guest gets a NIC of the
+first model its kernel drives, wired to its own tools/net_peer.py as Myrmex's boot
+is (qemu.net_args); /init loads that NIC's modules (linux_kernel.get_nic_modules:
+virtio_net and its failover modules; Debian's cloud kernel has no 8139too, so no
+RTL8139) and brings eth0 up without an address, for bench_eth's packet socket.
 
 The kernel, its disk modules and busybox come from tools/linux_kernel.py
 (build/linux/vmlinuz, fetched once from Debian's cloud kernel package, or
@@ -43,13 +49,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (tools/bench.py: the BENCH-line parser and records)
 import qemu   # noqa: E402  (tools/qemu.py: the machine and the console reader)
 from linux_initramfs import INIT_MARK, base_archive, add_modules, disk_script, \
-    write_archive  # noqa: E402
+    net_script, write_archive  # noqa: E402
 from linux_kernel import ROOT, LINUX_DIR, LinuxSetupError, say, get_kernel, \
     get_modules, get_busybox, elf_is_static, bzimage_version, kernel_append, \
-    describe_linux_run, disk_command  # noqa: E402,F401  (re-exported for bench.py)
+    describe_linux_run, disk_command, get_nic_modules  # noqa: E402,F401
 
 BUSYBOX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "ls", "dmesg", "uname",
-                   "insmod", "mkdir", "sleep"]
+                   "insmod", "mkdir", "sleep", "ifconfig", "grep"]
 
 # Where /init mounts the bench disk (bench/bench_fs.c's FS_LINUX_MOUNT).
 DISK_MOUNT = "/mnt/benchfs"
@@ -58,11 +64,15 @@ DISK_NAME = "fs.img"        # the default disk, in the bench folder
 
 # ---------------------------------------------------------------- initramfs
 
-def init_script(only, disk_modules=None):
+def init_script(only, disk_modules=None, nic_modules=None):
     """The initramfs's /init: mount, run benchinit on the console, power off.
-    disk_modules (a list, maybe empty) adds the disk: modules loaded, mounted."""
+    disk_modules (a list, maybe empty) adds the disk: modules loaded, mounted;
+    nic_modules (a list, maybe empty) the NIC: modules loaded, eth0 up
+    without an address (bench_eth's packet socket needs none)."""
     args = "".join(" " + name for name in only)
     disk = disk_script(disk_modules, DISK_MOUNT) if disk_modules is not None else ""
+    if nic_modules is not None:
+        disk += net_script(nic_modules)
     return """#!/bin/sh
 # /init of the Myrmex benchmark initramfs (written by tools/linux_guest.py).
 export PATH=/bin
@@ -90,10 +100,11 @@ def bench_programs(bench_dir):
     return found
 
 
-def build_initramfs(bench_dir, busybox, dest, only=(), disk_modules=None):
+def build_initramfs(bench_dir, busybox, dest, only=(), disk_modules=None, nic_modules=None):
     """Write a gzip'd newc initramfs to dest; return the bench program names.
     disk_modules: None (no disk), or [(name, bytes)] to load, in order, before
-    the disk is mounted (lib/modules/<name>.ko)."""
+    the disk is mounted (lib/modules/<name>.ko); nic_modules the same for the
+    NIC (None: no NIC)."""
     for name in only:
         if not re.match(r"^[A-Za-z0-9_.-]+$", name):
             raise LinuxSetupError("bad benchmark name %r" % name)
@@ -102,9 +113,10 @@ def build_initramfs(bench_dir, busybox, dest, only=(), disk_modules=None):
     for name, path in programs.items():
         with open(path, "rb") as f:
             cpio.file("bench/" + name, f.read())
-    add_modules(cpio, disk_modules)
+    add_modules(cpio, (disk_modules or []) + (nic_modules or []))
     names = None if disk_modules is None else [n for n, _ in disk_modules]
-    cpio.file("init", init_script(only, names).encode())
+    nic_names = None if nic_modules is None else [n for n, _ in nic_modules]
+    cpio.file("init", init_script(only, names, nic_names).encode())
     write_archive(cpio, dest)
     return list(programs)
 
@@ -122,6 +134,7 @@ class LinuxBenchParser(bench.BenchParser):
         self.init_at = None
         self.init_exit = None
         self.disk = None        # the /init's disk line, words after "disk"
+        self.net = None         # the /init's net line, words after "net"
         self.errors = []
 
     def is_panic(self, line):
@@ -143,6 +156,11 @@ class LinuxBenchParser(bench.BenchParser):
             self.progress("disk %s" % self.disk)
             if words[2:3] != ["mounted"]:
                 self.errors.append(line)
+        elif words[:2] == [INIT_MARK, "net"] and words[2:3] != ["insmod"]:
+            self.net = " ".join(words[2:])
+            self.progress("net %s" % self.net)
+            if words[2:3] == ["failed:"]:
+                self.errors.append(line)
         elif words[:2] == [INIT_MARK, "exit"]:
             self.init_exit = words[2] if len(words) > 2 else "?"
             self.progress("benchinit exited with status %s" % self.init_exit)
@@ -161,9 +179,29 @@ class LinuxBenchParser(bench.BenchParser):
 
 
 
-def prepare(bench_dir, linux_dir, only=(), disk=None):
+def choose_nic(linux_dir, kernel, models):
+    """(model, its modules, notes): the first of the NIC models the kernel
+    can drive (the Linux guest gets one NIC, eth0), or (None, None, notes);
+    the notes say which models were left out and why."""
+    notes, chosen = [], (None, None)
+    for model in models:
+        try:
+            mods = get_nic_modules(linux_dir, kernel, model)
+        except LinuxSetupError as e:
+            notes.append("NIC %s not given to Linux: %s" % (model, e))
+            continue
+        if chosen[0] is None:
+            chosen = (model, mods)
+        else:
+            notes.append("NIC %s not given to Linux: it gets one NIC (%s)" % (
+                model, chosen[0]))
+    return chosen[0], chosen[1], notes
+
+
+def prepare(bench_dir, linux_dir, only=(), disk=None, nic_modules=None):
     """Kernel path and initramfs path for a run (with the disk modules and the
-    mount in /init when a disk is given)."""
+    mount in /init when a disk is given, with the NIC's modules and eth0
+    brought up when nic_modules is a list)."""
     kernel = get_kernel(linux_dir)
     busybox = get_busybox(linux_dir)
     mods = get_modules(linux_dir, kernel) if disk else None
@@ -171,17 +209,20 @@ def prepare(bench_dir, linux_dir, only=(), disk=None):
         raise LinuxSetupError("disk image not found: %s" % disk)
     os.makedirs(linux_dir, exist_ok=True)
     initrd = os.path.join(linux_dir, "bench-initramfs.cpio.gz")
-    names = build_initramfs(bench_dir, busybox, initrd, only, mods)
-    say("initramfs: %s (%d KiB: busybox from %s, /bench: %s%s)" % (
+    names = build_initramfs(bench_dir, busybox, initrd, only, mods, nic_modules)
+    say("initramfs: %s (%d KiB: busybox from %s, /bench: %s%s%s)" % (
         initrd, os.path.getsize(initrd) // 1024, busybox, " ".join(names),
         "; disk modules: %s" % (" ".join(n for n, _ in mods) or "none")
-        if mods is not None else ""))
+        if mods is not None else "",
+        "; NIC modules: %s" % (" ".join(n for n, _ in nic_modules) or "none")
+        if nic_modules is not None else ""))
     return kernel, initrd
 
 
-def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None):
+def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None, nic=None):
     """Boot Linux in one mode; return a bench.ModeResult. disk: the pristine
-    image, copied afresh to <out>/linux-disk.img for this boot."""
+    image, copied afresh to <out>/linux-disk.img for this boot; nic: a NIC
+    model (qemu.NET_MODELS) wired to its host peer, as Myrmex's boot gets it."""
     res = bench.ModeResult(mode, parser=LinuxBenchParser(mode))
     try:
         res.accel, icount, res.reason = bench.mode_accel(mode)
@@ -192,12 +233,20 @@ def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None)
     if disk:
         work_disk = os.path.join(out, "linux-disk.img")
         bench.copy_disk(disk, work_disk)
-    cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk)
+    peers = []
+    if nic:
+        peers = qemu.net_peers_start([nic], os.path.join(
+            out, "linux-%s.net_peer.log" % mode), timeout + 60)
+    cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk,
+                       qemu.net_args(qemu.net_links(peers)) if nic else ())
     say("== mode %s: accelerator %s (%s), timeout %d s" % (
         mode, res.accel, res.reason, timeout))
     res.parser.start = time.monotonic()
     log_path = os.path.join(out, "linux-%s.log" % mode)
-    run = bench.run_boot(res, cmd, log_path, timeout, quiet, describe_linux_run)
+    try:
+        run = bench.run_boot(res, cmd, log_path, timeout, quiet, describe_linux_run)
+    finally:
+        qemu.net_peers_stop(peers)
     p = res.parser
     res.notes.extend(p.errors)
     if disk and p.init_at is not None and p.disk is None:
@@ -228,16 +277,24 @@ def merge_records(path, records, modes_run):
 
 
 def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
-              linux_dir=LINUX_DIR, disk=None):
+              linux_dir=LINUX_DIR, disk=None, net_models=()):
     """Run the bench programs on Linux in each mode; write <out>/results.linux.jsonl.
     disk: a raw image given to the guest as its virtio-blk disk (a fresh copy
-    per boot), mounted at DISK_MOUNT; None for none.
+    per boot), mounted at DISK_MOUNT; None for none. net_models: the NIC
+    models Myrmex's boots got (bench.py --net-model); Linux gets the first
+    one its kernel drives (choose_nic), wired to a host peer of its own.
 
     Returns the bench.ModeResult list. Raises LinuxSetupError if the guest cannot
     be prepared.
     """
     os.makedirs(out, exist_ok=True)
-    kernel, initrd = prepare(bench_dir, linux_dir, only, disk)
+    nic, nic_mods, nic_notes = None, None, []
+    if net_models:
+        nic, nic_mods, nic_notes = choose_nic(linux_dir, get_kernel(linux_dir),
+                                              list(net_models))
+        for note in nic_notes:
+            say(note)
+    kernel, initrd = prepare(bench_dir, linux_dir, only, disk, nic_mods)
     version = bzimage_version(kernel)
     if version is None:
         raise LinuxSetupError("%s is not a bzImage (no HdrS setup header)" % kernel)
@@ -247,7 +304,8 @@ def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     results, records = [], []
     for mode in modes:
-        res = run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk)
+        res = run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk, nic)
+        res.notes.extend(nic_notes)
         results.append(res)
         records += bench.make_records(res, os_name="linux", extra={
             "kernel": kernel_label, "cmdline": append, "date": date})
@@ -266,7 +324,8 @@ def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
 def cli_bench(args):
     start = time.monotonic()
     results = run_bench(args.bench_dir, args.out, args.modes, args.timeout,
-                        args.quiet, args.only, args.linux_dir, cli_disk(args))
+                        args.quiet, args.only, args.linux_dir, cli_disk(args),
+                        args.net_model or ())
     failed = False
     for r in results:
         for note in r.notes:
@@ -295,6 +354,12 @@ def cli_fetch(args):
     print("kernel: %s (%s)" % (kernel, bzimage_version(kernel)))
     mods = get_modules(args.linux_dir, kernel)
     print("disk modules: %s" % (" ".join(n for n, _ in mods) or "none needed"))
+    for model in ("virtio", "rtl8139"):
+        try:
+            nic = get_nic_modules(args.linux_dir, kernel, model)
+            print("NIC %s modules: %s" % (model, " ".join(n for n, _ in nic) or "none needed"))
+        except LinuxSetupError as e:
+            print("NIC %s: %s" % (model, e))
     print("busybox: %s" % get_busybox(args.linux_dir))
     return 0
 
@@ -336,6 +401,9 @@ def parse_args(argv):
     b.add_argument("--timeout", type=float, default=600,
                    help="seconds per mode for the whole guest run (default 600)")
     b.add_argument("--quiet", action="store_true", help="do not echo the console")
+    b.add_argument("--net-model", type=bench.net_models, default=None,
+                   help="NIC models (comma-separated, as bench.py's): Linux gets the "
+                   "first its kernel drives, wired to tools/net_peer.py")
     c.add_argument("--icount", action="store_true", help="the icount machine")
     return p.parse_args(argv)
 

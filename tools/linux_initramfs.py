@@ -3,7 +3,8 @@
 
 Role: a newc cpio archive (Cpio) as the kernel unpacks it, so /dev/console can
 be a device node without root, and the pieces of /init that every Linux run
-shares: the disk part (load the virtio modules, wait for /dev/vda, mount it).
+shares: the disk part (load the virtio modules, wait for /dev/vda, mount it)
+and the network part (load a NIC's modules, bring eth0 up).
 Used by tools/linux_guest.py (benchmarks) and tools/posix_suite.py (the POSIX
 conformance suite).
 """
@@ -73,6 +74,38 @@ fi
            fstype=DISK_FSTYPE, options=options)
 
 
+def net_script(modules, address=None, netmask="255.255.255.0", iface="eth0"):
+    """The part of /init that loads a NIC's modules (lib/modules/<name>.ko, in
+    order; one already loaded, e.g. virtio_pci by the disk part, is skipped),
+    waits for iface and brings it up, with address/netmask when an address is
+    given (else up without one: enough for packet sockets). It prints
+    `LINUX-INIT net <iface> up <mac> [<address>]` or `LINUX-INIT net failed:
+    <why>`. IPv6 is turned off first (when the kernel has it), so that the
+    kernel sends no frames of its own (router and neighbour solicitations)
+    which a packet socket would see. Needs the insmod, ifconfig, cat, grep
+    and sleep applets."""
+    addr = " %s netmask %s" % (address, netmask) if address else ""
+    return """v6=/proc/sys/net/ipv6/conf/default/disable_ipv6
+[ -e $v6 ] && echo 1 > $v6
+for m in {modules}; do
+    grep -q "^$m " /proc/modules || insmod /lib/modules/$m.ko || echo "{mark} net insmod $m failed"
+done
+i=0
+while [ ! -e /sys/class/net/{iface} ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -e /sys/class/net/{iface} ]; then
+    echo "{mark} net failed: no {iface}"
+elif ifconfig {iface}{addr} up; then
+    echo "{mark} net {iface} up $(cat /sys/class/net/{iface}/address){shown}"
+else
+    echo "{mark} net failed: ifconfig {iface}{addr} up"
+fi
+""".format(modules=" ".join(modules), mark=INIT_MARK, iface=iface, addr=addr,
+           shown=" " + address if address else "")
+
+
+NET_APPLETS = ["insmod", "ifconfig", "cat", "grep", "sleep"]
+
+
 def base_archive(busybox, applets, dirs=()):
     """A Cpio holding the folders every /init needs (plus dirs), /dev/console,
     /bin/busybox (the file at path busybox) and a symbolic link per applet."""
@@ -88,9 +121,13 @@ def base_archive(busybox, applets, dirs=()):
 
 
 def add_modules(cpio, disk_modules):
-    """The disk modules [(name, bytes)] as lib/modules/<name>.ko."""
+    """The modules [(name, bytes)] (disk, NIC) as lib/modules/<name>.ko; each
+    name once (the disk's and a NIC's share virtio_pci and what it needs)."""
+    seen = set()
     for name, data in disk_modules or []:
-        cpio.file("lib/modules/%s.ko" % name, data, 0o644)
+        if name not in seen:
+            seen.add(name)
+            cpio.file("lib/modules/%s.ko" % name, data, 0o644)
 
 
 def write_archive(cpio, dest):

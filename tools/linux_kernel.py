@@ -10,7 +10,9 @@ The kernel: $MYRMEX_LINUX_KERNEL (a bzImage) if set; else <linux-dir>/vmlinuz,
 fetched once from Debian's linux-image-<version>-cloud-amd64 (the package
 linux-image-cloud-amd64 depends on) with `apt-get download` and `dpkg-deb -x`.
 Its virtio-pci and virtio-blk modules (and what they depend on,
-tools/linux_modules.py) are kept in <linux-dir>/modules. Busybox: /bin/busybox
+tools/linux_modules.py) are kept in <linux-dir>/modules, the modules of
+each NIC model (NIC_MODULES: virtio_net and its failover modules; 8139too and
+mii, which the cloud kernel lacks) in <linux-dir>/modules-<model>. Busybox: /bin/busybox
 when it is static, else <linux-dir>/busybox from Debian's busybox-static,
 fetched the same way. $MYRMEX_LINUX_APPEND replaces the kernel command line
 (default: DEFAULT_APPEND). With $MYRMEX_LINUX_KERNEL, $MYRMEX_LINUX_MODULES may
@@ -26,7 +28,7 @@ import struct
 import subprocess
 import tempfile
 
-import linux_modules  # tools/linux_modules.py: the disk modules
+import linux_modules  # tools/linux_modules.py: the disk and NIC modules
 import qemu           # tools/qemu.py: the machine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -56,6 +58,12 @@ REPORTED_CONFIG = ["VIRTIO_PCI", "VIRTIO_BLK", "PAGE_TABLE_ISOLATION", "HZ"]
 
 # The modules that drive the virtio disk (their dependencies are found).
 DISK_MODULES = ["virtio_pci", "virtio_blk"]
+
+# The modules that drive each NIC model of qemu.NET_MODELS ("user" is a
+# virtio-net NIC too); their dependencies (net_failover, failover; mii) are
+# found the same way. Each set is kept in <linux-dir>/modules-<model>.
+NIC_MODULES = {"virtio": ["virtio_pci", "virtio_net"], "user": ["virtio_pci", "virtio_net"],
+               "rtl8139": ["8139too"]}
 
 
 class LinuxSetupError(Exception):
@@ -207,6 +215,7 @@ def fetch_kernel(linux_dir):
             keep_modules(tree, os.path.join(linux_dir, "modules"))
         except LinuxSetupError as e:
             say("warning: no disk modules kept (%s): the disk benchmarks will fail" % e)
+        keep_nic_modules(tree, linux_dir)
         install_file(images[0], os.path.join(linux_dir, "vmlinuz"))
     say("kernel: %s -> %s" % (label, os.path.join(linux_dir, "vmlinuz")))
 
@@ -230,21 +239,53 @@ def get_kernel(linux_dir):
 
 # ---------------------------------------------------------------- kernel modules
 
-def keep_modules(source, dest, package=True):
-    """linux_modules.save_modules of DISK_MODULES from an extracted kernel package
-    (package) or a lib/modules/<release> folder into dest, errors as
-    LinuxSetupError."""
+def keep_modules(source, dest, package=True, roots=DISK_MODULES, label="disk"):
+    """linux_modules.save_modules of roots (by default DISK_MODULES) from an
+    extracted kernel package (package) or a lib/modules/<release> folder into
+    dest, errors as LinuxSetupError."""
     try:
         moddir = linux_modules.package_module_dir(source) if package else source
-        names = linux_modules.save_modules(moddir, DISK_MODULES, dest)
+        names = linux_modules.save_modules(moddir, roots, dest)
     except (linux_modules.ModuleError, OSError) as e:
         raise LinuxSetupError(str(e))
-    say("disk modules: %s -> %s" % (" ".join(names) or "none (built in)", dest))
+    say("%s modules: %s -> %s" % (label, " ".join(names) or "none (built in)", dest))
+
+
+def nic_module_roots(model):
+    """The modules that drive NIC model (a qemu.NET_MODELS name), without
+    their dependencies; LinuxSetupError for an unknown model."""
+    if model not in NIC_MODULES:
+        raise LinuxSetupError("no Linux modules known for NIC model %r (known: %s)" % (
+            model, ", ".join(sorted(NIC_MODULES))))
+    return list(NIC_MODULES[model])
+
+
+def nic_module_dir(linux_dir, model):
+    return os.path.join(linux_dir, "modules-" + model)
+
+
+def keep_nic_modules(source, linux_dir, package=True):
+    """The NIC modules of every model from source (as keep_modules) into
+    <linux-dir>/modules-<model>; a model whose driver the kernel lacks (the
+    cloud kernel has no 8139too) gets a folder holding only `missing`, the
+    reason, so that it is not fetched again."""
+    for model in sorted(NIC_MODULES):
+        dest = nic_module_dir(linux_dir, model)
+        try:
+            keep_modules(source, dest, package, NIC_MODULES[model], "NIC %s" % model)
+        except LinuxSetupError as e:
+            shutil.rmtree(dest, ignore_errors=True)
+            os.makedirs(dest)
+            with open(os.path.join(dest, "missing"), "w") as f:
+                f.write("%s\n" % e)
+            say("NIC %s: no modules (%s)" % (model, e))
 
 
 def fetch_modules(linux_dir, dest):
     """The modules of the cached Debian kernel: the same package version again
-    (build/linux/kernel-package), its vmlinuz checked to be the cached one."""
+    (build/linux/kernel-package), its vmlinuz checked to be the cached one;
+    the disk modules into dest (None: not these) and the NIC modules of every
+    model (keep_nic_modules)."""
     try:
         with open(os.path.join(linux_dir, "kernel-package")) as f:
             package, version = f.read().split()[:2]
@@ -264,7 +305,9 @@ def fetch_modules(linux_dir, dest):
             raise LinuxSetupError("%s %s does not hold the cached %s/vmlinuz: remove "
                                   "it to fetch the kernel again" % (
                                       package, version, linux_dir))
-        keep_modules(tree, dest)
+        if dest:
+            keep_modules(tree, dest)
+        keep_nic_modules(tree, linux_dir)
 
 
 def same_file(a, b):
@@ -302,6 +345,54 @@ def get_modules(linux_dir, kernel):
         raise LinuxSetupError("the modules in %s are for %s, the kernel is %s" % (
             folder, release, version))
     return mods
+
+
+def get_nic_modules(linux_dir, kernel, model):
+    """The modules that drive NIC model (qemu.NET_MODELS: "virtio", "user",
+    "rtl8139") for `kernel`, as [(name, bytes)] in load order, dependencies
+    first. Debian's kernel: <linux-dir>/modules-<model>, made when the kernel
+    is fetched (or now, from the same package version). $MYRMEX_LINUX_KERNEL:
+    from $MYRMEX_LINUX_MODULES, else none (the driver must be built in).
+    Raises LinuxSetupError when the kernel has no such driver (Debian's cloud
+    kernel has no 8139too) or a module is not for this kernel."""
+    roots = nic_module_roots(model)
+    if os.environ.get(KERNEL_ENV, "").strip():
+        source = os.environ.get(MODULES_ENV, "").strip()
+        if not source:
+            return []
+        folder = os.path.join(linux_dir, "modules-custom-" + model)
+        keep_modules(source, folder, False, roots, "NIC %s" % model)
+    else:
+        folder = nic_module_dir(linux_dir, model)
+        if not os.path.isdir(folder):
+            fetch_modules(linux_dir, None)
+    missing = os.path.join(folder, "missing")
+    if os.path.isfile(missing):
+        with open(missing) as f:
+            raise LinuxSetupError("the Linux kernel cannot drive the %s NIC: %s (%s; "
+                                  "remove the folder to look again)" % (
+                                      model, f.read().strip(), folder))
+    try:
+        mods, release = linux_modules.read_modules(folder)
+    except OSError as e:
+        raise LinuxSetupError("%s: %s (remove the folder to make it again)" % (folder, e))
+    version = bzimage_version(kernel) or ""
+    if mods and version.split()[:1] != [release]:
+        raise LinuxSetupError("the modules in %s are for %s, the kernel is %s" % (
+            folder, release, version))
+    return mods
+
+
+def merge_modules(*lists):
+    """Module lists [(name, bytes)] joined in order, each module once (the
+    disk's and the NIC's share virtio_pci and what it needs)."""
+    seen, out = set(), []
+    for mods in lists:
+        for name, data in mods or []:
+            if name not in seen:
+                seen.add(name)
+                out.append((name, data))
+    return out
 
 
 # ---------------------------------------------------------------- busybox
@@ -366,11 +457,13 @@ def kernel_append():
 
 
 
-def disk_command(kernel, initrd, append, accel, icount, disk):
+def disk_command(kernel, initrd, append, accel, icount, disk, extra=()):
     """QEMU's argv: qemu.linux_command's machine, plus the disk as Myrmex gets it
-    (qemu_command's -drive/-device virtio-blk-pci) when disk is a path."""
+    (qemu_command's -drive/-device virtio-blk-pci) when disk is a path, plus
+    extra (e.g. qemu.net_args' NICs)."""
     if not disk:
-        return qemu.linux_command(kernel, initrd, append, accel, icount=icount)
+        return qemu.linux_command(kernel, initrd, append, accel, icount=icount,
+                                  extra=extra)
     return qemu.qemu_command(kernel, [initrd], accel, icount=icount, disk=disk,
-                             extra=["-append", append])
+                             extra=["-append", append] + list(extra))
 

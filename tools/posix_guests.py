@@ -8,7 +8,9 @@ each running `/bin/sh /posix/run.sh` from that disk with the console as fds 0,
 1 and 2; they return the console lines.
 
 Linux: Debian's kernel (tools/linux_kernel.py) with an initramfs whose /init
-loads the virtio modules, mounts the disk read-write, mounts devtmpfs on its
+loads the virtio modules, mounts the disk read-write, brings eth0 up (a
+virtio-net NIC on QEMU's restricted user network, as Myrmex gets; its modules
+from linux_kernel.get_nic_modules), mounts devtmpfs on its
 /dev, and runs run.sh chrooted into it, as Myrmex's posix_start does: in a new
 session with the console as controlling terminal and posix_start's
 environment. Kernel messages are silenced (printk level 1) so that an OOM kill
@@ -40,7 +42,9 @@ import posix_compare
 import qemu
 
 LINUX_APPLETS = ["sh", "mount", "umount", "poweroff", "cat", "cut", "mkdir", "sleep", "ln",
-                 "insmod", "chroot", "sync", "uname", "setsid", "env", "ifconfig"]
+                 "insmod", "chroot", "sync", "uname", "setsid", "env", "ifconfig", "grep"]
+# The guest's address on QEMU's user network, as Myrmex's TCP/IP server takes it.
+USER_NET_ADDRESS = "10.0.2.15"
 LINUX_MOUNT = "/mnt/posix"
 # posix_start's environment (user/posix_start), given to run.sh on Linux too.
 POSIX_ENV = ["PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/root", "TERM=vt100",
@@ -208,9 +212,10 @@ def boot(system, cmd, log, timeout, echo):
 
 # ---------------------------------------------------------------- Linux
 
-def linux_init(args, modules):
+def linux_init(args, modules, nic_modules=()):
     """The initramfs's /init: the disk mounted read-write (after loading the
-    modules named), run.sh chrooted, its arguments args."""
+    modules named), eth0 up at USER_NET_ADDRESS (after loading nic_modules),
+    run.sh chrooted, its arguments args."""
     return """#!/bin/sh
 # /init of the POSIX suite's Linux initramfs (written by tools/posix_guests.py).
 export PATH=/bin
@@ -220,7 +225,7 @@ mount -t devtmpfs devtmpfs /dev
 echo 1 > /proc/sys/kernel/printk
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) $(uname -r)"
 ifconfig lo 127.0.0.1 up
-{disk}mount -t devtmpfs devtmpfs {mount}/dev
+{disk}{net}mount -t devtmpfs devtmpfs {mount}/dev
 mount -t proc proc {mount}/proc
 # as udev makes them on a running Linux system (devtmpfs does not)
 ln -s /proc/self/fd/0 {mount}/dev/stdin
@@ -235,6 +240,7 @@ umount {mount} && echo "{mark} disk unmounted"
 poweroff -f
 """.format(mark=linux_initramfs.INIT_MARK, mount=LINUX_MOUNT, run=RUN_SH,
            disk=linux_initramfs.disk_script(modules, LINUX_MOUNT, "rw"),
+           net=linux_initramfs.net_script(nic_modules, USER_NET_ADDRESS),
            env=" ".join(POSIX_ENV), args="".join(" " + a for a in args))
 
 
@@ -243,9 +249,10 @@ def linux_parts(linux_dir, args):
     when they cannot be had."""
     kernel = linux_kernel.get_kernel(linux_dir)
     busybox = linux_kernel.get_busybox(linux_dir)
-    mods = linux_kernel.get_modules(linux_dir, kernel)
-    init = linux_init(args, [n for n, _ in mods])
-    return kernel, busybox, mods, init
+    disk_mods = linux_kernel.get_modules(linux_dir, kernel)
+    nic_mods = linux_kernel.get_nic_modules(linux_dir, kernel, "user")
+    init = linux_init(args, [n for n, _ in disk_mods], [n for n, _ in nic_mods])
+    return kernel, busybox, linux_kernel.merge_modules(disk_mods, nic_mods), init
 
 
 def linux_key(image_inputs, kernel, busybox, mods, init):
@@ -267,6 +274,13 @@ def linux_key(image_inputs, kernel, busybox, mods, init):
     h.update(linux_kernel.kernel_append().encode())
     h.update(" ".join(qemu.accel_args("tcg")).encode())
     return h.hexdigest()[:24]
+
+
+def user_nic():
+    """QEMU's arguments for the NIC both guests get: virtio-net on QEMU's
+    restricted user network (qemu.user_netdev), the MAC the tests expect."""
+    return ["-netdev", qemu.user_netdev(0, qemu.free_udp_port(), qemu.free_tcp_port()),
+            "-device", "virtio-net-pci,netdev=net0,mac=%s" % qemu.USER_MAC]
 
 
 def run_linux(image, image_inputs, out, linux_dir, args=(), timeout=900, echo=True,
@@ -300,7 +314,7 @@ def run_linux(image, image_inputs, out, linux_dir, args=(), timeout=900, echo=Tr
         res.error = str(e)
         return res
     cmd = linux_kernel.disk_command(kernel, initrd, linux_kernel.kernel_append(), accel,
-                                    False, disk)
+                                    False, disk, user_nic())
     if echo:
         print("posix: booting Linux (%s, %s), log %s" % (accel, reason,
               os.path.join(out, "linux.log")), flush=True)
@@ -389,9 +403,7 @@ def run_myrmex(image, kernel, build, out, names, args=(), timeout=1800, echo=Tru
             return total
         # A NIC on QEMU's restricted user network, so that the service table
         # starts the network servers (the sockets program uses 127.0.0.1 only).
-        net = ["-netdev", qemu.user_netdev(0, qemu.free_udp_port(), qemu.free_tcp_port()),
-               "-device", "virtio-net-pci,netdev=net0,mac=%s" % qemu.USER_MAC]
-        cmd = qemu.qemu_command(kernel, modules, accel, disk=disk, extra=net)
+        cmd = qemu.qemu_command(kernel, modules, accel, disk=disk, extra=user_nic())
         if echo:
             print("posix: booting Myrmex (%s, %s)%s, log %s" % (
                 accel, reason, " again after a hang" if number > 1 else "", log), flush=True)
