@@ -123,6 +123,9 @@ class PosixParser(bench.BenchParser):
         return super().feed(raw)
 
 
+USER_NET_ADDRESS = "10.0.2.15"   # eth0 of the Linux guest, as Myrmex's tcpip service
+
+
 def runner_command(only):
     """The runner with the programs it is to run (all of its list when none)."""
     return " ".join([RUNNER] + list(only))
@@ -148,9 +151,11 @@ def run_myrmex(args, image, out, only=()):
 
 # ---------------------------------------------------------------- Linux
 
-def linux_init(modules, only=()):
-    """/init of the Linux guest: the disk mounted, the runner in a chroot."""
-    from linux_initramfs import INIT_MARK, disk_script
+def linux_init(modules, only=(), nic_modules=()):
+    """/init of the Linux guest: the disk mounted, eth0 up at 10.0.2.15 on
+    QEMU's restricted user network (as Myrmex's tcpip service: net_send's
+    peer is 10.0.2.100), the runner in a chroot."""
+    from linux_initramfs import INIT_MARK, disk_script, net_script
     return """#!/bin/sh
 # /init of the POSIX benchmark initramfs (written by tools/bench_posix.py).
 export PATH=/bin
@@ -160,10 +165,11 @@ mount -t devtmpfs devtmpfs /dev
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) clocksource=$(cat $cs) $(uname -r)"
 ifconfig lo 127.0.0.1 up
-{disk}chroot {mount} {runner} </dev/null >/dev/console 2>&1
+{disk}{net}chroot {mount} {runner} </dev/null >/dev/console 2>&1
 echo "{mark} exit $?"
 poweroff -f
 """.format(mark=INIT_MARK, disk=disk_script(modules, MOUNT, "ro"), mount=MOUNT,
+           net=net_script(nic_modules, USER_NET_ADDRESS) if nic_modules else "",
            runner=runner_command(only))
 
 
@@ -176,9 +182,11 @@ def run_linux(args, image, out, only=()):
     kernel = lk.get_kernel(lk.LINUX_DIR)
     busybox = lk.get_busybox(lk.LINUX_DIR)
     mods = lk.get_modules(lk.LINUX_DIR, kernel)
-    cpio = initramfs.base_archive(busybox, LINUX_APPLETS)
-    initramfs.add_modules(cpio, mods)
-    cpio.file("init", linux_init([name for name, _ in mods], only).encode())
+    nic_mods = lk.get_nic_modules(lk.LINUX_DIR, kernel, "user")
+    cpio = initramfs.base_archive(busybox, sorted(set(LINUX_APPLETS + initramfs.NET_APPLETS)))
+    initramfs.add_modules(cpio, lk.merge_modules(mods, nic_mods))
+    cpio.file("init", linux_init([name for name, _ in mods], only,
+                                 [name for name, _ in nic_mods]).encode())
     initrd = os.path.join(out, "linux-initramfs.cpio.gz")
     initramfs.write_archive(cpio, initrd)
     version = lk.bzimage_version(kernel) or "unknown"
@@ -189,7 +197,7 @@ def run_linux(args, image, out, only=()):
         print("== POSIX boot on Linux: chroot %s %s" % (MOUNT, runner_command(only)),
               flush=True)
         res = linux_guest.run_linux_mode(mode, kernel, initrd, append, out,
-                                         args.linux_timeout, args.quiet, image)
+                                         args.linux_timeout, args.quiet, image, nic="user")
         records += bench.make_records(res, os_name="linux", extra={
             "kernel": version.split()[0], "cmdline": append, "date": date})
         notes += ["POSIX boot, Linux %s: %s" % (mode, n) for n in res.notes]

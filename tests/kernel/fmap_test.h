@@ -51,17 +51,6 @@ static int touch(volatile uint8_t *p, int write, uint8_t v)
 	return fault_sig;
 }
 
-static void console_for_messages(void)
-{
-	int fd = open("/dev/console", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
-}
-
 static void map_stats(uint64_t out[8])
 {
 	long r = myrmex_fs_call(FS_STATS, FS_STATS_MAPS, 0, 0, NULL, 0, out);

@@ -57,15 +57,6 @@ static void phase(const char *what)
 	test_note("%s (at %llu ms)", what, (unsigned long long)((now - started_ns) / 1000000u));
 }
 
-static void console_for_messages(void)
-{
-	long fd = raw3(SYS_open, (long)"/dev/console", O_RDWR, 0);
-	if (fd >= 0) {
-		raw2(SYS_dup2, fd, 1);
-		raw2(SYS_dup2, fd, 2);
-	}
-}
-
 static struct sockaddr_in addr_of(const char *ip, int port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
@@ -666,7 +657,7 @@ static void bad_inputs(void)
 
 int main(void)
 {
-	console_for_messages();
+	test_console_for_messages();
 	phase("bad inputs");
 	bad_inputs();
 	phase("interfaces");

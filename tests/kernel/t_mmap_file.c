@@ -118,7 +118,7 @@ static int child_store(char **argv)
  */
 static int notice_self(void)
 {
-	console_for_messages();
+	test_console_for_messages();
 	make_file(DATA, DATA_SIZE, SEED);
 	long fm = myrmex_server_pid(MYRMEX_COREID_FS);
 	uint64_t before[8], pending[8], after[8];
@@ -462,7 +462,7 @@ int main(int argc, char **argv)
 		return child_store(argv);
 	if (argc >= 2 && strcmp(argv[1], "notice-self") == 0)
 		return notice_self();
-	console_for_messages();
+	test_console_for_messages();
 	catch_faults();
 	uint64_t start[8], end[8];
 	map_stats(start);

@@ -585,7 +585,7 @@ int main(int argc, char **argv)
 		return child_pingpong(argv);
 	if (argc >= 4 && strcmp(argv[1], "child-race") == 0)
 		return child_race(argv);
-	console_for_messages();
+	test_console_for_messages();
 	catch_faults();
 	if (argc >= 2 && strcmp(argv[1], "dma") == 0) {
 		dma_race();

@@ -29,15 +29,6 @@
 
 static char big_a[LONG_READ], big_b[LONG_READ];
 
-static void console_for_messages(void)
-{
-	long fd = raw3(SYS_open, (long)"/dev/console", O_RDWR, 0);
-	if (fd >= 0) {
-		raw2(SYS_dup2, fd, 1);
-		raw2(SYS_dup2, fd, 2);
-	}
-}
-
 static void bad_paths(void)
 {
 	char *longpath = malloc(5000);
@@ -168,7 +159,7 @@ static void channel_is_kernels(void)
 
 int main(void)
 {
-	console_for_messages();
+	test_console_for_messages();
 	bad_paths();
 	long_read();
 	relay();

@@ -62,8 +62,12 @@ struct test {
  * --net-model ...,user puts on QEMU's user network (docs/net.md, "TCP/IP").
  * Bit 7: below MYRMEX_SPAWN_DEVICE's bits, above the spawn flags. */
 #define INET (1u << 7)
+/* testinit only (with INET): the test may call the TCP/IP server itself
+ * (paper 002's send path, t_inet_zc). Bit 6, below INET. */
+#define INET_RIGHT (1u << 6)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
-                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET)
+                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET | \
+                        INET_RIGHT)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -250,6 +254,10 @@ static const struct test tests[] = {
 	 * and the TCP/IP server, to a host peer over QEMU's user network. */
 	{ "inet-sockets", "t_inet", { 0 }, EXITS, 0, 1,
 	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET },
+	/* Paper 002's send path: a POSIX program calling the TCP/IP server
+	 * itself, the payload sent from its data ICAs without a copy. */
+	{ "inet-zerocopy", "t_inet_zc", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET | INET_RIGHT },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

@@ -205,12 +205,14 @@ static long start_test(const struct test *t)
 	argv[argc] = NULL;
 	if (!native)
 		return host_spawn(t->module, argv);
-	if (t->spawn_flags & (MEASURE | NO_RIGHTS | SERVER_RIGHTS)) {
+	if (t->spawn_flags & (MEASURE | NO_RIGHTS | SERVER_RIGHTS | INET_RIGHT)) {
 		struct myrmex_rights rights = { { 0 } };
 		if (t->spawn_flags & MEASURE) {
 			myrmex_rights_add(&rights, MYRMEX_COREID_FS);
 			myrmex_rights_add(&rights, MYRMEX_COREID_TIME);
 		}
+		if (t->spawn_flags & INET_RIGHT)
+			myrmex_rights_add(&rights, MYRMEX_COREID_INET);
 		if (t->spawn_flags & SERVER_RIGHTS)
 			for (unsigned c = MYRMEX_COREID_DISK; c <= MYRMEX_COREID_TIME; c++)
 				myrmex_rights_add(&rights, c);
