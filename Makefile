@@ -262,6 +262,9 @@ $(SERVICE_TABLE): servers/proc/svcman/services.conf
 $(BUILD)/tests/kernel/services.test: tests/kernel/services.test
 	@mkdir -p $(dir $@)
 	cp $< $@
+$(BUILD)/tests/kernel/services.net: tests/kernel/services.net
+	@mkdir -p $(dir $@)
+	cp $< $@
 $(BUILD)/bench/services.bench: bench/services.bench
 	@mkdir -p $(dir $@)
 	cp $< $@
@@ -306,7 +309,7 @@ all: kernel user servers tests benchmarks unit posix
 kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
 servers: $(SERVER_BINS) $(SERVICE_TABLE)
-tests: $(KTEST_BINS) $(BUILD)/tests/kernel/services.test
+tests: $(KTEST_BINS) $(BUILD)/tests/kernel/services.test $(BUILD)/tests/kernel/services.net
 benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS) $(BENCH_FMAP_BINS)
 unit: $(UNIT_BINS)
 posix: $(POSIX_BINS)
@@ -324,7 +327,7 @@ RUN_MODULES  := "$(BUILD)/user/sysinit /bin/sh" $(BUILD)/user/posix_start $(SERV
 DEMO_MODULES := $(BUILD)/user/init $(filter-out $(BUILD)/user/init $(BUILD)/user/sysinit,$(USER_BINS)) \
 	$(SERVER_BINS)
 TEST_MODULES := $(filter-out $(BUILD)/tests/kernel/testinit,$(KTEST_BINS)) $(SERVER_BINS) \
-	$(BUILD)/tests/kernel/services.test
+	$(BUILD)/tests/kernel/services.test $(BUILD)/tests/kernel/services.net
 BENCH_SERVERS := $(BUILD)/servers/virtio_blk $(BUILD)/servers/fileman $(BUILD)/servers/svcman \
 	$(BUILD)/servers/timed $(BUILD)/servers/uart $(BUILD)/servers/virtio_net $(BUILD)/servers/eth \
 	$(BUILD)/servers/rtl8139 \

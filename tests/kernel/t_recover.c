@@ -30,20 +30,34 @@
  * manager must stop the system in order by itself, shutting the file
  * manager down cleanly (the runner's e2fsck of fs.img follows) and ending
  * with status 3, which sysinit turns into a message and a power-off.
+ *
+ * "net" (the entry recover-net) does the same for the network, with the
+ * table tests/kernel/services.net: two POSIX programs move NET_BYTES each
+ * over TCP to and from the host peer (tools/inet_peer.py `sink` and
+ * `source`, the pattern checked at both ends) through the TCP/IP server,
+ * the Ethernet server and the virtio-net driver, while the test kills the
+ * driver and then the Ethernet server, KILLS times each: the service
+ * manager restarts them, lwIP sends the lost segments again, and both
+ * transfers must end complete and intact.
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_recover"
 #include "test_check.h"
 #include "ipc_test.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include <myrmex/console.h>
 #include <myrmex/disk.h>
 #include <myrmex/fs.h>
+#include <myrmex/inet.h>
+#include <myrmex/net.h>
 #include <myrmex/time.h>
 
 #define KILLS 3
@@ -203,6 +217,83 @@ static int unstop_program(void)
 	return unlink(STOP_FILE) == 0 ? 0 : 2;
 }
 
+/* The host peer's pattern (tools/inet_peer.py): byte i is (i * 7 + 3) mod 256. */
+#define NET_BYTES (8u << 20)
+#define NET_CHUNK 65536u
+
+static uint8_t net_buf[NET_CHUNK];
+
+static uint8_t peer_byte(uint64_t i)
+{
+	return (uint8_t)(i * 7 + 3);
+}
+
+/* A connection to the host peer with its first line said: the socket. */
+static int peer_connect(const char *line)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(7) };
+	to.sin_addr.s_addr = inet_addr("10.0.2.100");
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (void *)&to, sizeof to) != 0)
+		return -1;
+	size_t n = strlen(line);
+	return write(fd, line, n) == (ssize_t)n ? fd : -1;
+}
+
+/* NET_BYTES of the pattern to the peer's sink, which answers "ok N". */
+static int net_sink_program(void)
+{
+	char line[64];
+	snprintf(line, sizeof line, "sink %u\n", NET_BYTES);
+	int fd = peer_connect(line);
+	if (fd < 0)
+		return 2;
+	for (uint64_t sent = 0; sent < NET_BYTES;) {
+		size_t n = NET_BYTES - sent < NET_CHUNK ? NET_BYTES - sent : NET_CHUNK;
+		for (size_t i = 0; i < n; i++)
+			net_buf[i] = peer_byte(sent + i);
+		ssize_t w = write(fd, net_buf, n);
+		if (w <= 0)
+			return 3;   /* the connection did not survive */
+		sent += (uint64_t)w;
+	}
+	char answer[64] = { 0 }, want[64];
+	size_t got = 0;
+	while (got < sizeof answer - 1 && !memchr(answer, '\n', got)) {
+		ssize_t r = read(fd, answer + got, sizeof answer - 1 - got);
+		if (r <= 0)
+			return 4;
+		got += (size_t)r;
+	}
+	snprintf(want, sizeof want, "ok %u\n", NET_BYTES);
+	close(fd);
+	return strcmp(answer, want) == 0 ? 0 : 5;
+}
+
+/* NET_BYTES from the peer's source, checked byte by byte, then its close. */
+static int net_source_program(void)
+{
+	char line[64];
+	snprintf(line, sizeof line, "source %u\n", NET_BYTES);
+	int fd = peer_connect(line);
+	if (fd < 0)
+		return 2;
+	uint64_t got = 0;
+	for (;;) {
+		ssize_t r = read(fd, net_buf, sizeof net_buf);
+		if (r < 0)
+			return 3;
+		if (r == 0)
+			break;
+		for (ssize_t i = 0; i < r; i++)
+			if (net_buf[i] != peer_byte(got + (uint64_t)i))
+				return 4;   /* lost, doubled or mixed-up bytes */
+		got += (uint64_t)r;
+	}
+	close(fd);
+	return got == NET_BYTES ? 0 : 5;
+}
+
 /* ------------------------------------------------------------ the test */
 
 static char *const env[] = { "MYRMEX_TEST=1", NULL };
@@ -340,6 +431,42 @@ static int run_test(void)
 	return test_exit_code();
 }
 
+/* The network mode: transfers while the driver and the Ethernet server die. */
+static int run_net_test(void)
+{
+	char *svc_argv[] = { "svcman", "services.net", NULL };
+	long svcman = myrmex_spawn_flags("svcman", svc_argv, env, -1,
+	                                 MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_MANAGER);
+	if (svcman <= 0) {
+		test_fail("spawn svcman: %ld", svcman);
+		return test_exit_code();
+	}
+	static const unsigned needed[] = { MYRMEX_COREID_NIC, MYRMEX_COREID_ETH,
+	                                   MYRMEX_COREID_INET, MYRMEX_COREID_FS,
+	                                   MYRMEX_COREID_PM };
+	for (unsigned i = 0; i < sizeof needed / sizeof needed[0]; i++)
+		if (await_new(needed[i], 0) < 0)
+			test_fail("coreid %u never registered", needed[i]);
+	char *sink[] = { "t_recover", "net-sink", NULL };
+	char *source[] = { "t_recover", "net-source", NULL };
+	long pids[] = { spawn_program(sink), spawn_program(source) };
+	kill_and_wait("virtio_net", MYRMEX_COREID_NIC);
+	kill_and_wait("eth", MYRMEX_COREID_ETH);
+	for (unsigned i = 0; i < sizeof pids / sizeof pids[0]; i++) {
+		if (pids[i] <= 0)
+			continue;
+		int status = ipc_reap(pids[i]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "transfer %u ended with %#x (2 connect, 3 the connection broke, 4 bad bytes, "
+		      "5 short)", i, status);
+	}
+	raw2(SYS_kill, myrmex_server_pid(MYRMEX_COREID_PM), SIGKILL);
+	int status = ipc_reap(svcman);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 3,
+	      "svcman ended with %#x after the process manager died (expected exit 3)", status);
+	return test_exit_code();
+}
+
 int main(int argc, char **argv)
 {
 	if (!myrmex_is_native()) {
@@ -361,6 +488,12 @@ int main(int argc, char **argv)
 		return unstop_program();
 	if (!strcmp(mode, "test"))
 		return run_test();
+	if (!strcmp(mode, "net"))
+		return run_net_test();
+	if (!strcmp(mode, "net-sink"))
+		return net_sink_program();
+	if (!strcmp(mode, "net-source"))
+		return net_source_program();
 	test_fail("unknown mode '%s'", mode);
 	return test_exit_code();
 }

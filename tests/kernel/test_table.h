@@ -200,6 +200,8 @@ static const struct test tests[] = {
 	/* Recovery (issue 14): the service manager restarts the disk driver, the
 	 * time server and the console server killed under load. */
 	{ "recover", "t_recover", { "test" }, EXITS, 0, 0, SERVER | MYRMEX_SPAWN_MANAGER },
+	/* The network's servers killed under TCP transfers (services.net). */
+	{ "recover-net", "t_recover", { "net" }, EXITS, 0, 0, SERVER | MYRMEX_SPAWN_MANAGER },
 	/* The process manager's kernel calls: the test registers as coreid 5. */
 	{ "pm-fork", "t_pm_fork", { "cow" }, EXITS, 0, 0, SERVER },
 	{ "pm-fork-calls", "t_pm_fork", { "calls" }, EXITS, 0, 1, SERVER },

@@ -71,31 +71,49 @@ static void on_term(int sig)
 	stopping = 1;
 }
 
+/* The n-th device (0 the first, in the kernel's list order) of vendor
+ * with one of the device ids: its index, or -1. */
+static int nth_device(uint16_t vendor, const uint16_t *ids, unsigned nids, unsigned nth)
+{
+	struct myrmex_pci_info info;
+	for (unsigned i = 0; i < MYRMEX_MAX_DEVICES; i++) {
+		if (myrmex_syscall6(MYRMEX_SYS_DEV_INFO, i, (long)&info, 0, 0, 0, 0) < 0)
+			break;
+		if (info.vendor != vendor)
+			continue;
+		for (unsigned k = 0; k < nids; k++)
+			if (info.device == ids[k] && nth-- == 0)
+				return (int)i;
+	}
+	return -1;
+}
+
+/* spec is kind or kind:<n>: n (0 without), or -1 when spec names another kind. */
+static int nth_of(const char *spec, const char *kind)
+{
+	size_t n = strlen(kind);
+	if (strncmp(spec, kind, n) || (spec[n] != '\0' && spec[n] != ':'))
+		return -1;
+	return spec[n] == ':' ? atoi(spec + n + 1) : 0;
+}
+
 /* The device a table entry names: its index, or -1. "virtio-blk:n" is the
- * n-th virtio-blk disk (0 the first), in the kernel's list order. */
+ * n-th virtio-blk disk (0 the first), "virtio-net:n" the n-th virtio-net
+ * NIC, in the kernel's list order. */
 static int device_index(const char *spec)
 {
 	if (!strcmp(spec, "com1")) {
 		static const uint16_t com1[] = { MYRMEX_DEV_LEGACY_COM1 };
 		return myrmex_dev_find(MYRMEX_DEV_VENDOR_LEGACY, com1, 1, NULL);
 	}
-	unsigned nth = 0;
-	if (!strcmp(spec, "virtio-net")) {
-		static const uint16_t net[] = { 0x1041, 0x1000 };   /* modern, transitional */
-		return myrmex_dev_find(0x1af4, net, 2, NULL);
-	}
-	if (!strncmp(spec, "virtio-blk", 10) && (spec[10] == '\0' || spec[10] == ':')) {
-		if (spec[10] == ':')
-			nth = (unsigned)atoi(spec + 11);
-		struct myrmex_pci_info info;
-		for (unsigned i = 0; i < MYRMEX_MAX_DEVICES; i++) {
-			if (myrmex_syscall6(MYRMEX_SYS_DEV_INFO, i, (long)&info, 0, 0, 0, 0) < 0)
-				break;
-			if (info.vendor == 0x1af4 && (info.device == 0x1042 || info.device == 0x1001) &&
-			    nth-- == 0)
-				return (int)i;
-		}
-	}
+	static const uint16_t net[] = { 0x1041, 0x1000 };   /* modern, transitional */
+	static const uint16_t blk[] = { 0x1042, 0x1001 };
+	int nth = nth_of(spec, "virtio-net");
+	if (nth >= 0)
+		return nth_device(0x1af4, net, 2, (unsigned)nth);
+	nth = nth_of(spec, "virtio-blk");
+	if (nth >= 0)
+		return nth_device(0x1af4, blk, 2, (unsigned)nth);
 	return -1;
 }
 

@@ -2,8 +2,9 @@
  * table.c - the service table's text form (docs/services.md): one service
  * per line, `service <name>` followed by key=value words; '#' starts a
  * comment. Keys: program (boot module, default the name), coreid, device
- * (virtio-blk, virtio-blk:<n> for the n-th, virtio-net, com1), calls (comma-separated
- * coreids or service names already listed, or "-"), args (comma-separated),
+ * (virtio-blk, virtio-blk:<n> for the n-th, virtio-net, virtio-net:<n>,
+ * com1), calls (comma-separated coreids or service names already listed,
+ * or "-"), args (comma-separated),
  * restart (always, reboot, never), optional (yes: a service whose device is
  * missing, or that calls a skipped one, is skipped, not fatal), fsconf (the
  * file service's configurations, comma-separated, in which the service
