@@ -20,6 +20,14 @@ What it answers (docs/net.md):
                               bytes of valid sizes, any EtherType but 0x88b5/0x88b6),
                               then the "ok";
     `stats`                   answer with "ok stats <frames in> <frames out>";
+    `ipfuzz <seed> <n> <flood> <guest-ip> <flood-port> <live-port> <udp-port>`
+                              play 10.0.3.1 to the guest's TCP/IP server: n
+                              malformed IPv4 packets, a SYN flood of <flood>
+                              SYNs, then a ping, a SYN and a UDP datagram that
+                              must be answered; "ok ipfuzz n flood live" or
+                              "... failed <what>" (tools/net_ipfuzz.py);
+- an ARP request for an address of 10.0.3.0/24 (the TCP/IP server's wire in
+  that test): answered with the peer's MAC;
 - anything else: ignored (counted).
 
 Every loop is bounded: it exits by itself after --timeout seconds, or after
@@ -30,11 +38,15 @@ stderr at the end.
 """
 
 import argparse
+import os
 import random
 import signal
 import socket
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import net_ipfuzz  # noqa: E402  (the IPv4 side of the `ipfuzz` command)
 
 ETH_DATA = 0x88b5
 ETH_CONTROL = 0x88b6
@@ -93,6 +105,11 @@ def control(frame, state, send):
             state["bad_out"] += 1
     elif words == ["stats"]:
         text = "stats %d %d" % (state["in"], state["out"])
+    elif words[:1] == ["ipfuzz"] and len(words) == 8:
+        try:
+            return "ok " + net_ipfuzz.run(state["wire"](frame[6:12]), frame[6:12], words[1:])
+        except (ValueError, IndexError):
+            return "bad " + text
     else:
         return "bad " + text
     return "ok " + text
@@ -106,12 +123,40 @@ def on_term(signum, frame):
     raise Stop()
 
 
+def answer_arp(frame, send):
+    """Answers an ARP request for 10.0.3.x (not the asker's own): whether it was one."""
+    answer = net_ipfuzz.arp_answer(frame, PEER_MAC, frame[28:32])
+    if answer:
+        send(header(answer[0], PEER_MAC, net_ipfuzz.ETH_ARP) + answer[1])
+    return answer is not None
+
+
 def serve(sock, qemu, timeout, idle):
     state = {"mode": "echo", "in": 0, "out": 0, "bad_out": 0, "ignored": 0}
 
     def send(frame):
         sock.sendto(frame, qemu)
         state["out"] += 1
+
+    def wire(guest_mac):
+        """net_ipfuzz's view of the wire while a command runs (ARP answered)."""
+        def send_ip(ethertype, dst, payload):
+            send(header(dst, PEER_MAC, ethertype) + payload)
+
+        def recv(wait):
+            sock.settimeout(max(0.001, min(wait, 1.0)))
+            try:
+                frame, addr = sock.recvfrom(65536)
+            except socket.timeout:
+                return None
+            if addr[0] != LOOPBACK or len(frame) < 14:
+                return None
+            state["in"] += 1
+            if answer_arp(frame, send):
+                return None
+            return frame
+        return net_ipfuzz.Wire(send_ip, recv)
+    state["wire"] = wire
 
     start = time.monotonic()
     try:
@@ -149,7 +194,7 @@ def loop(sock, send, state, start, timeout, idle):
             reply = control(frame, state, send).encode("ascii")
             body = reply + bytes(max(0, FRAME_MIN - 14 - len(reply)))
             send(header(frame[6:12], PEER_MAC, ETH_CONTROL) + body)
-        else:
+        elif not answer_arp(frame, send):
             state["ignored"] += 1
 
 

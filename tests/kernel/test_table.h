@@ -65,9 +65,13 @@ struct test {
 /* testinit only (with INET): the test may call the TCP/IP server itself
  * (paper 002's send path, t_inet_zc). Bit 6, below INET. */
 #define INET_RIGHT (1u << 6)
+/* testinit only (with INET): the TCP/IP server on the first virtio-net NIC,
+ * the one joined to tools/net_peer.py, at 10.0.3.15/24 (the peer plays
+ * 10.0.3.1: t_inet_wire's malformed packets). Bit 5. */
+#define WIRE (1u << 5)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
                         MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET | \
-                        INET_RIGHT)
+                        INET_RIGHT | WIRE)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -260,6 +264,9 @@ static const struct test tests[] = {
 	 * itself, the payload sent from its data ICAs without a copy. */
 	{ "inet-zerocopy", "t_inet_zc", { 0 }, EXITS, 0, 1,
 	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET | INET_RIGHT },
+	/* Malformed IPv4 and a SYN flood from the host peer on the wire. */
+	{ "inet-wire-fuzz", "t_inet_wire", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET | WIRE },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },
