@@ -3,32 +3,11 @@
  * kernel's edges, converted to nanoseconds when read.
  */
 #include <kernel/cputime.h>
+#include <kernel/cputime_edges.h>
 #include <kernel/arch.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
-
-void cputime_from_user(struct thread *t)
-{
-	uint64_t now = arch_read_tsc();
-	t->cpu_user += now - t->cpu_stamp;
-	t->cpu_stamp = now;
-}
-
-void cputime_to_user(struct thread *t)
-{
-	uint64_t now = arch_read_tsc();
-	t->cpu_sys += now - t->cpu_stamp;
-	t->cpu_stamp = now;
-}
-
-void cputime_switch(struct thread *prev, struct thread *next)
-{
-	uint64_t now = arch_read_tsc();
-	prev->cpu_sys += now - prev->cpu_stamp;
-	prev->cpu_stamp = now;
-	next->cpu_stamp = now;
-}
 
 void cputime_thread_exit(struct thread *t)
 {

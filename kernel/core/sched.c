@@ -8,6 +8,7 @@
  * whichever thread runs kernel code and handed to the next one across
  * arch_context_switch; schedule, thread_block and thread_wake assert it.
  */
+#include <kernel/cputime_edges.h>
 #include <kernel/sched.h>
 #include <kernel/proc.h>
 #include <kernel/arch.h>

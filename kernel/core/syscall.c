@@ -6,6 +6,7 @@
  * personality counts it. syscall_run is shared by the trap path and the
  * batch call (batch.c).
  */
+#include <kernel/cputime_edges.h>
 #include <kernel/syscall.h>
 #include <kernel/arch.h>
 #include <kernel/cputime.h>

@@ -130,11 +130,6 @@ void arch_cpu_init(void)
 	       x86_features.smap, x86_features.umip, x86_features.nx);
 }
 
-uint64_t arch_read_tsc(void)
-{
-	return rdtsc();
-}
-
 void arch_wait_for_interrupt(void)
 {
 	__asm__ volatile("sti; hlt; cli" ::: "memory");

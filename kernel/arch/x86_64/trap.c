@@ -5,6 +5,7 @@
  * mode is a panic, except a page fault inside the user-copy routines, which
  * either is resolved (demand paging) or makes the copy fail with -EFAULT.
  */
+#include <kernel/cputime_edges.h>
 #include <kernel/arch.h>
 #include <kernel/device.h>
 #include <kernel/errno.h>

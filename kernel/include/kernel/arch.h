@@ -42,7 +42,12 @@ uint64_t arch_tsc_calibrate(void);
 void arch_timer_start(unsigned hz);
 /* Seconds since the Unix epoch, read from the real-time clock. */
 uint64_t arch_rtc_epoch_seconds(void);
+/* The cycle counter (the CPU-time edges read it on every kernel entry and
+ * exit): a port may define it inline in <arch/arch_types.h> and say so with
+ * ARCH_READ_TSC_INLINE. */
+#ifndef ARCH_READ_TSC_INLINE
 uint64_t arch_read_tsc(void);
+#endif
 /* A random word from the CPU's own generator (x86-64: RDRAND): true and
  * *out set, or false when the CPU has none or it gave nothing after a few
  * tries (the caller then uses its own generator: kernel/posix/random.c). */

@@ -26,10 +26,8 @@ struct cpu_usage {
 	uint64_t user_ns, sys_ns;
 };
 
-/* The edges. */
-void cputime_from_user(struct thread *t);
-void cputime_to_user(struct thread *t);
-void cputime_switch(struct thread *prev, struct thread *next);
+/* The edges are inline, on every kernel entry and exit:
+ * kernel/cputime_edges.h. */
 /* t ends: its time stays with its process. */
 void cputime_thread_exit(struct thread *t);
 /* The parent reaps child (wait): the child's total joins the parent's

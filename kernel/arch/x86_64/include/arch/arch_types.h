@@ -30,6 +30,15 @@ static inline unsigned arch_cpu_id(void)
 	return 0;
 }
 
+/* The time-stamp counter, inline (kernel/arch.h: arch_read_tsc). */
+#define ARCH_READ_TSC_INLINE 1
+static inline uint64_t arch_read_tsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
 /* A user address space: its top-level table and its PCID. */
 /* Leaf page tables of the ICA window remembered per address space, by 2 MiB
  * region, direct-mapped (paging.c: ICA attach and detach). */

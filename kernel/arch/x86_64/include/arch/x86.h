@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <arch/arch_types.h>
 
 #define KERNEL_VMA   0xffffffff80000000ull   /* the kernel image: phys + KERNEL_VMA */
 #define DIRECT_MAP   0xffff800000000000ull   /* all RAM: phys + DIRECT_MAP */
@@ -97,9 +98,7 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 
 static inline uint64_t rdtsc(void)
 {
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
+	return arch_read_tsc();   /* <arch/arch_types.h> */
 }
 
 #define DEFINE_CR(n) \
