@@ -204,7 +204,8 @@ def run_mode(mode, args, parser=None):
                                      args.timeout + 60)
     extra = qemu.net_args(qemu.net_links(peers))
     cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
-                            disk=disk, extra=extra)
+                            disk=disk, extra=extra,
+                            disk_opts=getattr(args, "disk_opts", ""))
     print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
     try:
         run_boot(res, cmd, log_path, args.timeout, args.quiet)
@@ -466,6 +467,8 @@ def parse_args(argv):
     p.add_argument("--posix-modules", nargs="*", default=[], metavar="PATH",
                    help="the POSIX boot's other modules (posix_start, the servers)")
     p.add_argument("--posix-dir", help="the POSIX bench programs, put on its disk")
+    p.add_argument("--gnumake-dir", help="GNU make and its source tree "
+                   "(tools/build_make.py's folder), for the fsconf part's commands")
     p.add_argument("--fmap-dir", help="the On-Memory File bench programs (bench/fmap); "
                    "without it there is no OMF boot (it reuses the POSIX boot's modules)")
     args = p.parse_args(argv)

@@ -179,9 +179,11 @@ def prepare(bench_dir, linux_dir, only=(), disk=None):
     return kernel, initrd
 
 
-def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None):
+def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None,
+                   disk_opts=""):
     """Boot Linux in one mode; return a bench.ModeResult. disk: the pristine
-    image, copied afresh to <out>/linux-disk.img for this boot."""
+    image, copied afresh to <out>/linux-disk.img for this boot; disk_opts:
+    more -drive options (qemu.LATENCY_DISK)."""
     res = bench.ModeResult(mode, parser=LinuxBenchParser(mode))
     try:
         res.accel, icount, res.reason = bench.mode_accel(mode)
@@ -192,7 +194,7 @@ def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None)
     if disk:
         work_disk = os.path.join(out, "linux-disk.img")
         bench.copy_disk(disk, work_disk)
-    cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk)
+    cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk, disk_opts)
     say("== mode %s: accelerator %s (%s), timeout %d s" % (
         mode, res.accel, res.reason, timeout))
     res.parser.start = time.monotonic()
