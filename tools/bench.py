@@ -203,14 +203,26 @@ def run_mode(mode, args, parser=None):
                                      os.path.join(args.out, "%s.net_peer.log" % mode),
                                      args.timeout + 60)
     extra = qemu.net_args(qemu.net_links(peers))
+    nbd = None
+    latency = getattr(args, "disk_latency_us", 0)
+    if disk and latency:   # tools/nbd_latency.py serves the copy, slowly
+        import nbd_latency  # noqa: E402
+        try:
+            nbd, disk = nbd_latency.start(disk, os.path.join(args.out, "nbd.sock"), latency,
+                                          os.path.join(args.out, "%s.nbd.log" % mode))
+        except RuntimeError as e:
+            qemu.net_peers_stop(peers)
+            res.error = str(e)
+            return res
     cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
-                            disk=disk, extra=extra,
-                            disk_opts=getattr(args, "disk_opts", ""))
+                            disk=disk, extra=extra)
     print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
     try:
         run_boot(res, cmd, log_path, args.timeout, args.quiet)
     finally:
         qemu.net_peers_stop(peers)
+        if nbd:
+            nbd_latency.stop(nbd)
     return res
 
 

@@ -19,9 +19,10 @@ reads) and runs the same runner in a chroot, so that the commands, make and
 busybox are the very files Myrmex runs.
 
 The disk: icount mode gets QEMU's plain disk (instruction counts; under
--icount sleep=off a disk wait is not real time anyway); native mode gets a
-disk with latency (qemu.LATENCY_DISK: QEMU's throttling, 1,000 requests and
-16 MiB a second), on both systems alike.
+-icount sleep=off a halted CPU jumps to its next timer, so a disk wait has
+no real length there anyway); native mode gets a disk with latency, on both
+systems alike: the same image served by tools/nbd_latency.py, every request
+answered DISK_LATENCY_US after it came, requests in parallel.
 
 Logs and disk copies go to <out>/fsconf-boot/<cfg>/, the records to
 <out>/fsconf-boot/results.jsonl, which bench.py merges into its results and
@@ -38,7 +39,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (tools/bench.py: boots, parser, records)
 import bench_posix  # noqa: E402  (its disk image and parser)
-import qemu  # noqa: E402  (LATENCY_DISK)
 
 CONFIGS = ("one", "split", "ult", "klt")
 LINUX = "linux"          # the Linux rows' name in place of a configuration
@@ -54,6 +54,7 @@ SRC_DEST = "/bench/src"  # bench/posix/fscmd.c's SRC_TREE
 MAKE_DEST = "/usr/bin/make"
 MK_NAME = "fscmd.mk"
 MOUNT = "/mnt/root"
+DISK_LATENCY_US = 2000   # per request, native mode (an SSD's 0.1, a disk's 5-10 ms)
 
 
 def configs():
@@ -65,9 +66,10 @@ def configs():
     return wanted or list(CONFIGS) + [LINUX]
 
 
-def disk_opts(mode):
-    """The latency disk in native mode, QEMU's plain disk under -icount."""
-    return qemu.LATENCY_DISK if mode == "native" else ""
+def disk_latency(mode):
+    """The disk's latency per request in microseconds: DISK_LATENCY_US in
+    native mode, none (QEMU's plain disk) under -icount."""
+    return DISK_LATENCY_US if mode == "native" else 0
 
 
 def extra_files(gnumake_dir, out):
@@ -126,11 +128,10 @@ def run_linux(args, image, out):
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     records, notes = [], []
     for mode in args.modes:
-        print("== fsconf boot on Linux (%s disk)" % ("latency" if disk_opts(mode) else "plain"),
-              flush=True)
+        print("== fsconf boot on Linux (disk latency %d us)" % disk_latency(mode), flush=True)
         res = linux_guest.run_linux_mode(mode, kernel, initrd, append, out,
                                          args.linux_timeout, args.quiet, image,
-                                         disk_opts(mode))
+                                         disk_latency(mode))
         records += renamed(bench.make_records(res, os_name="linux", extra={
             "kernel": version.split()[0], "cmdline": append, "date": date}), LINUX)
         notes += ["fsconf Linux, %s: %s" % (mode, n) for n in res.notes]
@@ -170,9 +171,9 @@ def run_part(args):
             modules=list(args.posix_modules), out=conf_out, disk=image,
             timeout=args.timeout, quiet=args.quiet)
         for mode in args.modes:
-            boot.disk_opts = disk_opts(mode)
-            print("== fsconf boot on Myrmex, configuration %s (%s disk): %s" % (
-                conf, "latency" if boot.disk_opts else "plain", boot.init), flush=True)
+            boot.disk_latency_us = disk_latency(mode)
+            print("== fsconf boot on Myrmex, configuration %s (disk latency %d us): %s" % (
+                conf, boot.disk_latency_us, boot.init), flush=True)
             res = bench.run_mode(mode, boot, bench_posix.PosixParser())
             results.append(res)
             records += renamed(bench.make_records(res), conf)

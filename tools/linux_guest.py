@@ -42,6 +42,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (tools/bench.py: the BENCH-line parser and records)
 import qemu   # noqa: E402  (tools/qemu.py: the machine and the console reader)
+import nbd_latency  # noqa: E402  (a disk with latency, for the fsconf part)
 from linux_initramfs import INIT_MARK, base_archive, add_modules, disk_script, \
     write_archive  # noqa: E402
 from linux_kernel import ROOT, LINUX_DIR, LinuxSetupError, say, get_kernel, \
@@ -180,10 +181,11 @@ def prepare(bench_dir, linux_dir, only=(), disk=None):
 
 
 def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None,
-                   disk_opts=""):
+                   disk_latency_us=0):
     """Boot Linux in one mode; return a bench.ModeResult. disk: the pristine
-    image, copied afresh to <out>/linux-disk.img for this boot; disk_opts:
-    more -drive options (qemu.LATENCY_DISK)."""
+    image, copied afresh to <out>/linux-disk.img for this boot;
+    disk_latency_us: serve that copy through tools/nbd_latency.py with this
+    latency per request (0: QEMU's plain disk)."""
     res = bench.ModeResult(mode, parser=LinuxBenchParser(mode))
     try:
         res.accel, icount, res.reason = bench.mode_accel(mode)
@@ -194,12 +196,25 @@ def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None,
     if disk:
         work_disk = os.path.join(out, "linux-disk.img")
         bench.copy_disk(disk, work_disk)
-    cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk, disk_opts)
+    nbd = None
+    if work_disk and disk_latency_us:
+        try:
+            nbd, work_disk = nbd_latency.start(work_disk, os.path.join(out, "nbd.sock"),
+                                               disk_latency_us,
+                                               os.path.join(out, "linux-%s.nbd.log" % mode))
+        except RuntimeError as e:
+            res.error = str(e)
+            return res
+    cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk)
     say("== mode %s: accelerator %s (%s), timeout %d s" % (
         mode, res.accel, res.reason, timeout))
     res.parser.start = time.monotonic()
     log_path = os.path.join(out, "linux-%s.log" % mode)
-    run = bench.run_boot(res, cmd, log_path, timeout, quiet, describe_linux_run)
+    try:
+        run = bench.run_boot(res, cmd, log_path, timeout, quiet, describe_linux_run)
+    finally:
+        if nbd:
+            nbd_latency.stop(nbd)
     p = res.parser
     res.notes.extend(p.errors)
     if disk and p.init_at is not None and p.disk is None:

@@ -366,12 +366,11 @@ def kernel_append():
 
 
 
-def disk_command(kernel, initrd, append, accel, icount, disk, disk_opts=""):
+def disk_command(kernel, initrd, append, accel, icount, disk):
     """QEMU's argv: qemu.linux_command's machine, plus the disk as Myrmex gets it
-    (qemu_command's -drive/-device virtio-blk-pci, with disk_opts) when disk
-    is a path."""
+    (qemu_command's -drive/-device virtio-blk-pci) when disk is a path."""
     if not disk:
         return qemu.linux_command(kernel, initrd, append, accel, icount=icount)
     return qemu.qemu_command(kernel, [initrd], accel, icount=icount, disk=disk,
-                             extra=["-append", append], disk_opts=disk_opts)
+                             extra=["-append", append])
 

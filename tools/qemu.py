@@ -286,23 +286,8 @@ def net_peer_stop(proc):
             proc.wait(timeout=5)
 
 
-# A disk whose requests take time (the fsconf part's boots, issue 19): under
-# TCG QEMU's virtio disk completes a request at once, so a server that
-# overlaps disk waits cannot show it. QEMU's I/O throttling on the drive
-# (its leaky buckets, util/throttle.c, timed by the host's real-time clock)
-# limits the disk to THROTTLE_IOPS requests and THROTTLE_BPS bytes a second,
-# requests served in order: a 4 KiB read costs at least 1 ms, a 256 KiB one
-# 16 ms. QEMU lets a burst of a tenth of a second's worth through before it
-# throttles (a bucket of avg/10 when no *-max is given), so after an idle
-# spell the first 100 requests or 1.6 MiB go at once.
-THROTTLE_IOPS = 1000
-THROTTLE_BPS = 16 << 20
-LATENCY_DISK = "throttling.iops-total=%d,throttling.bps-total=%d" % (
-    THROTTLE_IOPS, THROTTLE_BPS)
-
-
 def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
-                 extra=(), interactive=False, disk_opts=""):
+                 extra=(), interactive=False):
     """Return the QEMU argv (a list) booting `kernel` with `modules` (init first).
 
     disk is one raw image or a list of them; each becomes a virtio-blk PCI
@@ -310,8 +295,8 @@ def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
     address the next free PCI slot in command-line order, so the guest finds
     them in this order (the booted tests count on it: docs/testing.md).
     interactive (make run): Ctrl-C goes to the guest (its terminal server
-    turns it into SIGINT), not to QEMU; Ctrl-A x still quits. disk_opts:
-    more -drive options for every disk (LATENCY_DISK for a slow disk).
+    turns it into SIGINT), not to QEMU; Ctrl-A x still quits. A disk may
+    also be a QEMU URL (tools/nbd_latency.py's nbd+unix:///?socket=...).
     """
     cmd = [QEMU, "-kernel", kernel]
     # The kernel's own options (its command line, docs/architecture.md's
@@ -333,8 +318,7 @@ def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
     cmd += accel_args(accel, icount)
     for i, image in enumerate(disk_list(disk)):
         # A comma in a -drive option value is written twice.
-        opts = "file=%s,format=raw,if=none,id=hd%d" % (image.replace(",", ",,"), i)
-        cmd += ["-drive", opts + ("," + disk_opts if disk_opts else ""),
+        cmd += ["-drive", "file=%s,format=raw,if=none,id=hd%d" % (image.replace(",", ",,"), i),
                 "-device", "virtio-blk-pci,drive=hd%d" % i]
     cmd += list(extra)
     return cmd
