@@ -150,18 +150,25 @@ def main(argv):
 def start(image, path, latency_us, log):
     """Starts the server as a child; returns (Popen, QEMU's -drive file= value)
     once the socket is there."""
+    if os.path.exists(path):   # an earlier boot's: it must not pass for ours
+        os.remove(path)
     out = open(log, "w", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), image, path,
                              str(int(latency_us))], stdout=out, stderr=subprocess.STDOUT)
     out.close()
-    for _ in range(100):
-        if os.path.exists(path) or proc.poll() is not None:
+    for _ in range(200):   # until it accepts (a probe: it serves the next one)
+        if proc.poll() is not None:
             break
-        time.sleep(0.05)
-    if proc.poll() is not None or not os.path.exists(path):
-        stop(proc)
-        raise RuntimeError("nbd_latency.py did not start (see %s)" % log)
-    return proc, "nbd+unix:///?socket=%s" % path
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(path)
+            probe.close()
+            return proc, "nbd+unix:///?socket=%s" % path
+        except OSError:
+            probe.close()
+            time.sleep(0.05)
+    stop(proc)
+    raise RuntimeError("nbd_latency.py did not start (see %s)" % log)
 
 
 def stop(proc):

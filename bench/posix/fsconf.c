@@ -31,7 +31,8 @@
  *   fsconf.readers.<k>    k = 1, 2, 4, 8 processes, each reading its own
  *                         READER_BYTES part of DATA_NAME cold with 64 KiB
  *                         reads: ticks per 4 KiB read by all of them
- *                         (bytes=4096)
+ *                         (bytes=4096); .system: the same less the idle
+ *                         ticks, as for the pair
  *
  * Each figure is the median of RUNS runs.
  */
@@ -160,10 +161,11 @@ static int pair(void)
 
 static int readers(unsigned k)
 {
-	uint64_t per4k[RUNS];
+	uint64_t per4k[RUNS], busy4k[RUNS], idle0, idle1;
+	uint64_t reads = (uint64_t)k * READER_BYTES / 4096;
 	for (unsigned r = 0; r < RUNS; r++) {
 		int64_t part = next_part((uint64_t)k * READER_BYTES);
-		if (part < 0 || fsconf_drop_cache() < 0)
+		if (part < 0 || fsconf_drop_cache() < 0 || fsconf_idle_ticks(&idle0) < 0)
 			return -1;
 		pid_t pids[MAX_READERS];
 		uint64_t t0 = myrmex_rdtsc();
@@ -173,13 +175,18 @@ static int readers(unsigned k)
 		int ok = 1;
 		for (unsigned i = 0; i < k; i++)
 			ok &= wait_ok(pids[i]);
-		if (!ok)
+		uint64_t elapsed = myrmex_rdtsc() - t0;
+		if (!ok || fsconf_idle_ticks(&idle1) < 0)
 			return -1;
-		per4k[r] = (myrmex_rdtsc() - t0) / ((uint64_t)k * READER_BYTES / 4096);
+		uint64_t idle = idle1 - idle0;
+		per4k[r] = elapsed / reads;
+		busy4k[r] = (idle < elapsed ? elapsed - idle : 0) / reads;
 	}
 	char name[64];
 	snprintf(name, sizeof name, "fsconf.readers.%u", k);
 	figure(name, per4k, RUNS, 4096);
+	snprintf(name, sizeof name, "fsconf.readers.%u.system", k);
+	figure(name, busy4k, RUNS, 4096);
 	return 0;
 }
 
