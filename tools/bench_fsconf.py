@@ -14,9 +14,9 @@ and fscmd.c (figure 2); their figures fsconf.<figure> come back named
 fsconf.<cfg>.<figure> here, fsconf.linux.<figure> for Linux (os "linux").
 
 Linux: the initramfs's /init mounts the disk read-write at MOUNT, /proc
-inside it (fsconf.c and fscmd.c write /proc/sys/vm/drop_caches for cold
-reads) and runs the same runner in a chroot, so that the commands, make and
-busybox are the very files Myrmex runs.
+inside it (fsconf.c writes /proc/sys/vm/drop_caches before each run, and
+reads /proc/stat) and runs the same runner in a chroot, so that the
+commands, make and busybox are the very files Myrmex runs.
 
 The disk: icount mode gets QEMU's plain disk (instruction counts; under
 -icount sleep=off a halted CPU jumps to its next timer, so a disk wait has
