@@ -254,6 +254,13 @@ $(LWIP_LIB): tools/build_lwip.py tools/debsrc.py $(wildcard $(LWIP_PORT)/*.h $(L
 $(BUILD)/servers/tcpip: $(LWIP_LIB)
 $(BUILD)/servers/tcpip: SERVER_CFLAGS = -I$(LWIP_PORT) -I$(LWIP_DIR)/include
 $(BUILD)/servers/tcpip: SERVER_LIBS = $(LWIP_LIB)
+# GNU make for the fsconf part's commands (paper 003's figure 2): Debian's
+# make-dfsg source, fetched and checked by tools/debsrc.py, built static with
+# musl by tools/build_make.py; its untouched source is the commands' tree.
+GNUMAKE_DIR := $(BUILD)/gnumake
+GNUMAKE     := $(GNUMAKE_DIR)/make
+$(GNUMAKE): tools/build_make.py tools/debsrc.py
+	$(PYTHON) tools/build_make.py $(GNUMAKE_DIR)
 # The service manager's table (docs/services.md), a boot module of its own.
 SERVICE_TABLE := $(BUILD)/servers/services.conf
 $(SERVICE_TABLE): servers/proc/svcman/services.conf
@@ -481,16 +488,17 @@ posix-suite: setup
 # only that, MYRMEX_BENCH_ONLY=benchinit only the others; =fmap the On-Memory File
 # boot, =wsc the wrapped-call boot (bench/posix/wsc_fwd alone, issue 18). Plots
 # with matplotlib (tools/plot_wsc.py, tools/plot_panels.py).
-# The file service's configurations (tools/bench_fsconf.py, Myrmex only):
-# MYRMEX_BENCH_ONLY=fsconf, MYRMEX_FSCONF_CONFIGS=one,klt for some of them.
+# The file service's configurations (tools/bench_fsconf.py, Linux beside):
+# MYRMEX_BENCH_ONLY=fsconf, MYRMEX_FSCONF_CONFIGS=one,klt,linux for some of them.
 bench: setup
 	@$(MAKE) --no-print-directory kernel benchmarks $(BENCH_SERVERS) $(BENCH_DISK) \
-		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES)
+		$(BUILD)/user/sysinit $(BENCH_POSIX_MODULES) $(GNUMAKE)
 	$(PYTHON) tools/bench.py --kernel $(KERNEL_BIN) --init $(BUILD)/bench/benchinit \
 		--modules $(BENCH_MODULES) --disk $(BENCH_DISK) --net --net-model $(NET_MODELS) \
 		--out $(BUILD)/bench \
 		--posix-init $(BUILD)/user/sysinit --posix-modules $(BENCH_POSIX_MODULES) \
-		--posix-dir $(BUILD)/bench/posix --fmap-dir $(BUILD)/bench/fmap
+		--posix-dir $(BUILD)/bench/posix --fmap-dir $(BUILD)/bench/fmap \
+		--gnumake-dir $(GNUMAKE_DIR)
 
 clean:
 	rm -rf $(BUILD)

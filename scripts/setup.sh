@@ -2,6 +2,8 @@
 # setup.sh - check (and as root, install) the host tools Myrmex needs to build,
 # test and benchmark: QEMU, musl-gcc, e2fsprogs, Python 3, GCC/binutils/make,
 # Debian's static busybox (the POSIX suite's shell and the Linux guests' /init),
+# autoconf, automake and autopoint (GNU make for the fsconf benchmark is built
+# from Debian's source, which has no configure script: tools/build_make.py),
 # GCC's AddressSanitizer/UBSan runtime for the host unit tests, and GCC's
 # 32-bit support (gcc-multilib) for the 32-bit port check (make port-check),
 # and Debian's SH-4 cross compiler and qemu-system-sh4 for the SH-4 port
@@ -26,6 +28,9 @@ objcopy:binutils
 nm:binutils
 ar:binutils
 dpkg-source:dpkg-dev
+autoreconf:autoconf
+automake:automake
+autopoint:autopoint
 sh4-linux-gnu-gcc:gcc-sh4-linux-gnu
 qemu-system-sh4:qemu-system-misc
 "

@@ -203,6 +203,17 @@ def run_mode(mode, args, parser=None):
                                      os.path.join(args.out, "%s.net_peer.log" % mode),
                                      args.timeout + 60)
     extra = qemu.net_args(qemu.net_links(peers))
+    nbd = None
+    latency = getattr(args, "disk_latency_us", 0)
+    if disk and latency:   # tools/nbd_latency.py serves the copy, slowly
+        import nbd_latency  # noqa: E402
+        try:
+            nbd, disk = nbd_latency.start(disk, os.path.join(args.out, "nbd.sock"), latency,
+                                          os.path.join(args.out, "%s.nbd.log" % mode))
+        except RuntimeError as e:
+            qemu.net_peers_stop(peers)
+            res.error = str(e)
+            return res
     cmd = qemu.qemu_command(args.kernel, modules, res.accel, icount=icount,
                             disk=disk, extra=extra)
     print("== mode %s: accelerator %s (%s)" % (mode, res.accel, res.reason), flush=True)
@@ -210,6 +221,8 @@ def run_mode(mode, args, parser=None):
         run_boot(res, cmd, log_path, args.timeout, args.quiet)
     finally:
         qemu.net_peers_stop(peers)
+        if nbd:
+            nbd_latency.stop(nbd)
     return res
 
 
@@ -466,6 +479,8 @@ def parse_args(argv):
     p.add_argument("--posix-modules", nargs="*", default=[], metavar="PATH",
                    help="the POSIX boot's other modules (posix_start, the servers)")
     p.add_argument("--posix-dir", help="the POSIX bench programs, put on its disk")
+    p.add_argument("--gnumake-dir", help="GNU make and its source tree "
+                   "(tools/build_make.py's folder), for the fsconf part's commands")
     p.add_argument("--fmap-dir", help="the On-Memory File bench programs (bench/fmap); "
                    "without it there is no OMF boot (it reuses the POSIX boot's modules)")
     args = p.parse_args(argv)

@@ -82,9 +82,10 @@ def programs(posix_dir):
     return found
 
 
-def make_image(posix_dir, out):
-    """Writes <out>/root.img: tools/mkrootfs.py's root plus the programs and
-    the data file in POSIX_DIR. Returns its path."""
+def make_image(posix_dir, out, extra=(), mib=ROOT_MIB):
+    """Writes <out>/root.img (mib MiB): tools/mkrootfs.py's root plus the
+    programs and the data file in POSIX_DIR, and extra: more "SRC:DEST"
+    files or folders (bench_fsconf.py's). Returns its path."""
     data = os.path.join(out, DATA_NAME)
     with open(data, "wb") as f:
         f.write(data_block())
@@ -93,11 +94,13 @@ def make_image(posix_dir, out):
         f.write(big_data())
     image = os.path.join(out, "root.img")
     cmd = [sys.executable, os.path.join(ROOT, "tools", "mkrootfs.py"), image,
-           str(ROOT_MIB), "--add", "%s:%s/%s" % (data, POSIX_DIR, DATA_NAME),
+           str(mib), "--add", "%s:%s/%s" % (data, POSIX_DIR, DATA_NAME),
            "--add", "%s:%s/%s" % (big, POSIX_DIR, BIG_NAME)]
     for path in programs(posix_dir):
         cmd += ["--add", "%s:%s/%s" % (os.path.abspath(path), POSIX_DIR,
                                       os.path.basename(path))]
+    for spec in extra:
+        cmd += ["--add", spec]
     # mkrootfs.py copies rootfs/ from the current folder: the repository's.
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if proc.returncode != 0:

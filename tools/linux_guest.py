@@ -48,6 +48,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (tools/bench.py: the BENCH-line parser and records)
 import qemu   # noqa: E402  (tools/qemu.py: the machine and the console reader)
+import nbd_latency  # noqa: E402  (a disk with latency, for the fsconf part)
 from linux_initramfs import INIT_MARK, base_archive, add_modules, disk_script, \
     net_script, write_archive  # noqa: E402
 from linux_kernel import ROOT, LINUX_DIR, LinuxSetupError, say, get_kernel, \
@@ -219,10 +220,13 @@ def prepare(bench_dir, linux_dir, only=(), disk=None, nic_modules=None):
     return kernel, initrd
 
 
-def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None, nic=None):
+def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None, nic=None,
+                   disk_latency_us=0):
     """Boot Linux in one mode; return a bench.ModeResult. disk: the pristine
-    image, copied afresh to <out>/linux-disk.img for this boot; nic: a NIC
-    model (qemu.NET_MODELS) wired to its host peer, as Myrmex's boot gets it."""
+    image, copied afresh to <out>/linux-disk.img for this boot;
+    disk_latency_us: serve that copy through tools/nbd_latency.py with this
+    latency per request (0: QEMU's plain disk); nic: a NIC model
+    (qemu.NET_MODELS) wired to its host peer, as Myrmex's boot gets it."""
     res = bench.ModeResult(mode, parser=LinuxBenchParser(mode))
     try:
         res.accel, icount, res.reason = bench.mode_accel(mode)
@@ -233,6 +237,15 @@ def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None,
     if disk:
         work_disk = os.path.join(out, "linux-disk.img")
         bench.copy_disk(disk, work_disk)
+    nbd = None
+    if work_disk and disk_latency_us:
+        try:
+            nbd, work_disk = nbd_latency.start(work_disk, os.path.join(out, "nbd.sock"),
+                                               disk_latency_us,
+                                               os.path.join(out, "linux-%s.nbd.log" % mode))
+        except RuntimeError as e:
+            res.error = str(e)
+            return res
     peers = []
     if nic:
         peers = qemu.net_peers_start([nic], os.path.join(
@@ -247,6 +260,8 @@ def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None,
         run = bench.run_boot(res, cmd, log_path, timeout, quiet, describe_linux_run)
     finally:
         qemu.net_peers_stop(peers)
+        if nbd:
+            nbd_latency.stop(nbd)
     p = res.parser
     res.notes.extend(p.errors)
     if disk and p.init_at is not None and p.disk is None:

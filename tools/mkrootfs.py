@@ -2,7 +2,7 @@
 """mkrootfs.py - the root image of `make run`: the folder rootfs/ plus
 Debian's static busybox (/bin/busybox from the busybox-static package) with
 every applet it offers installed as a hard link at its usual path (/bin/sh,
-/bin/ls, /usr/bin/wc, ...), a writable /tmp, and, when given, extra files.
+/bin/ls, /usr/bin/wc, ...), a writable /tmp, and, when given, extra files or folders.
 
     python3 tools/mkrootfs.py build/run/root.img 64 [--busybox /bin/busybox]
                                                    [--add SRC:DEST ...]
@@ -53,7 +53,10 @@ def stage(tree, busybox, extras):
         src, dest = spec.split(":", 1)
         target = os.path.join(tree, dest.lstrip("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy(src, target)
+        if os.path.isdir(src):   # a whole tree (bench_fsconf.py's source tree)
+            shutil.copytree(src, target, symlinks=True)
+        else:
+            shutil.copy(src, target)
 
 
 def main():

@@ -295,7 +295,8 @@ def qemu_command(kernel, modules, accel, icount=False, memory="512M", disk=None,
     address the next free PCI slot in command-line order, so the guest finds
     them in this order (the booted tests count on it: docs/testing.md).
     interactive (make run): Ctrl-C goes to the guest (its terminal server
-    turns it into SIGINT), not to QEMU; Ctrl-A x still quits.
+    turns it into SIGINT), not to QEMU; Ctrl-A x still quits. A disk may
+    also be a QEMU URL (tools/nbd_latency.py's nbd+unix:///?socket=...).
     """
     cmd = [QEMU, "-kernel", kernel]
     # The kernel's own options (its command line, docs/architecture.md's

@@ -559,7 +559,16 @@ static long make_pipe(uptr_t fds, uint64_t flags)
 	if (copy_from_user(probe, fds, sizeof(probe)) < 0 || copy_to_user(fds, probe, sizeof(probe)) < 0)
 		return -EFAULT;
 	uint64_t res[8];
+	/* An uninterruptible wait, as Linux's pipe() never fails with EINTR:
+	 * FS_PIPE never blocks in the file manager, and a call a signal
+	 * orphaned would run there anyway, its two ends left open in the
+	 * caller's table (a shell whose SIGCHLD handler has no SA_RESTART saw
+	 * "can't create pipe: Interrupted system call"). */
+	struct thread *t = current_thread();
+	bool was = t->only_death_wakes;
+	t->only_death_wakes = true;
 	long r = posix_fs_call(FS_PIPE, flags & (O_CLOEXEC | O_NONBLOCK), 0, 0, res);
+	t->only_death_wakes = was;
 	if (r < 0)
 		return r;
 	int32_t ends[2] = { (int32_t)res[0], (int32_t)res[1] };
