@@ -170,8 +170,14 @@
  *                when arg[0] is not 0, and at the data ICA. -EINVAL not a
  *                symbolic link.
  *   FS_OPEN_AS   process manager only: FS_OPEN with the current directory of
- *                pid arg[5] (1..INT32_MAX; arg[4] must be 0, -EINVAL). The
- *                descriptor is the process manager's.
+ *                pid arg[5] (1..INT32_MAX; arg[4] must be 0, -EINVAL), for
+ *                an execve: with the file-system ids the process manager
+ *                stamps in its control ICA header (FS_CRED_*, believed on
+ *                this call from it alone) and pid's supplementary groups,
+ *                every directory on the way searchable (-EACCES) and the
+ *                file executable for them (not readable: -EACCES; a
+ *                directory: -EACCES). The descriptor is the process
+ *                manager's.
  *   FS_LINK      data: old path, NUL, new path, NUL (a hard link; ops_link.c).
  *                The old path starts at arg[3] with FS_AT_DIRFD; the new
  *                one at descriptor arg[2] when arg[1] is 1 (AT_FDCWD there:

@@ -89,6 +89,7 @@ struct myrmex_exec {
 	uint32_t argc, envc;
 	uint32_t args_size;     /* bytes used in the args ICA */
 	uint32_t flags;         /* MYRMEX_EXEC_*, others -EINVAL */
+	uint32_t uid, gid;      /* with MYRMEX_EXEC_SETUID, MYRMEX_EXEC_SETGID */
 };
 
 /* The strings of the thread's own execve follow the args ICA's argc strings
@@ -98,6 +99,11 @@ struct myrmex_exec {
 /* With MYRMEX_EXEC_CALLER_ARGS: leave out the caller's argv[0] (a script,
  * whose interpreter, its argument and the path come first). */
 #define MYRMEX_EXEC_SKIP_ARGV0  2u
-_Static_assert(sizeof(struct myrmex_exec) == 288, "struct myrmex_exec layout");
+/* A set-user-id (set-group-id) file: the effective, saved and file-system
+ * uid (gid) become uid (gid). At every exec, as Linux, the saved and
+ * file-system ids become the effective ones. */
+#define MYRMEX_EXEC_SETUID      4u
+#define MYRMEX_EXEC_SETGID      8u
+_Static_assert(sizeof(struct myrmex_exec) == 296, "struct myrmex_exec layout");
 
 #endif

@@ -32,7 +32,8 @@
 
 /* argv and envp entries, each: as many pointers as Linux's largest limit holds */
 #define EXEC_MAX_STRINGS (EXEC_ARGS_MAX / 8u)
-#define EXEC_FLAGS (MYRMEX_EXEC_CALLER_ARGS | MYRMEX_EXEC_SKIP_ARGV0)
+#define EXEC_FLAGS (MYRMEX_EXEC_CALLER_ARGS | MYRMEX_EXEC_SKIP_ARGV0 | MYRMEX_EXEC_SETUID | \
+                    MYRMEX_EXEC_SETGID)
 
 /* A checked request, ready to install. */
 struct exec_plan {
@@ -43,6 +44,7 @@ struct exec_plan {
 	char name[PROC_NAME_MAX];        /* argv[0]'s last component */
 	char cmdline[POSIX_CMDLINE_MAX]; /* the argv strings, cut (/proc/<pid>/cmdline) */
 	uint32_t cmdline_len;
+	struct posix_cred cred;          /* the ids after the exec */
 };
 
 /* pm waits here for the other threads of its target to end. */
@@ -183,6 +185,21 @@ static int make_vector(struct process *pm, const struct myrmex_exec *how, struct
 	return 0;
 }
 
+/* The ids after an exec, as Linux's: a set-user-id (set-group-id) file
+ * gives its owner (group) as effective id; then the saved and file-system
+ * ids become the effective ones, whatever the file. */
+static void exec_cred(const struct myrmex_exec *how, const struct posix_cred *old,
+                      struct posix_cred *c)
+{
+	*c = *old;
+	if (how->flags & MYRMEX_EXEC_SETUID)
+		c->euid = how->uid;
+	if (how->flags & MYRMEX_EXEC_SETGID)
+		c->egid = how->gid;
+	c->suid = c->fsuid = c->euid;
+	c->sgid = c->fsgid = c->egid;
+}
+
 /* Checks how against pm's ICAs and builds the plan: its ELF information and
  * stack image (loader_prepare). Nothing of the target is touched. 0 or
  * -EINVAL, -E2BIG, -ENOEXEC, -ENOMEM; on success exec_release must follow. */
@@ -199,8 +216,11 @@ static int exec_prepare(struct process *pm, const struct myrmex_exec *how, struc
 	err = make_vector(pm, how, t, &vector, &argc, &envc, &pages);
 	if (err)
 		return err;
+	exec_cred(how, &t->proc->px->cred, &plan->cred);
+	const struct posix_cred *c = &plan->cred;
 	struct program_args pa = { vector, (int)argc, vector ? vector + argc : NULL,
-	                           (int)envc, t->proc->posix };
+	                           (int)envc, t->proc->posix, c->ruid, c->euid, c->rgid, c->egid,
+	                           c->euid != c->ruid || c->egid != c->rgid };   /* Linux's secureexec */
 	err = loader_prepare(&plan->prog, &plan->file, &pa);
 	if (!err && argc > 0) {
 		name_from(plan->name, vector[0]);
@@ -285,6 +305,7 @@ static int replace_image(struct thread *t, const struct exec_plan *plan)
 	p->px->cmdline_len = plan->cmdline_len;
 	memcpy(p->px->cmdline, plan->cmdline, sizeof(p->px->cmdline));
 	signal_exec_reset(p);
+	p->px->cred = plan->cred;
 	p->px->execed = true;
 	return 0;
 }

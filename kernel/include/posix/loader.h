@@ -21,6 +21,10 @@ struct program_args {
 	const char *const *envp;
 	int envc;
 	bool vdso;   /* a POSIX program: the vDSO mapped, AT_SYSINFO_EHDR given */
+	/* The ids the program starts with, for the auxiliary vector (AT_UID,
+	 * AT_EUID, AT_GID, AT_EGID; AT_SECURE when set-user/group-id changed them). */
+	uint32_t uid, euid, gid, egid;
+	bool secure;
 };
 
 /* A checked program and its stack image, ready to install. */

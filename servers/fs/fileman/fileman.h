@@ -626,6 +626,7 @@ void park_cancel(int pid, uint32_t handle);
 #define PERM_X 1u
 struct fm_cred {
 	uint32_t uid, gid;
+	int pid;   /* whose supplementary groups count: the requester, or FS_OPEN_AS's pid */
 };
 struct fm_cred request_cred(const struct server_request *rq);
 int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsigned want);

@@ -87,7 +87,8 @@ int64_t do_exec(struct server_request *rq)
 		gid = h->reserved[FS_CRED_GID];
 	}
 	const struct image *im;
-	long r = image_get(pid, path, uid, gid, &im);
+	struct myrmex_stat st;
+	long r = image_get(pid, path, uid, gid, &im, &st);
 	if (r < 0)
 		return r;
 	char interp[SHEBANG_MAX], optarg[SHEBANG_MAX];
@@ -97,7 +98,7 @@ int64_t do_exec(struct server_request *rq)
 	if (script) {
 		r = parse_shebang(head, n, interp, optarg);
 		if (r == 0)
-			r = image_get(pid, interp, uid, gid, &im);
+			r = image_get(pid, interp, uid, gid, &im, &st);
 		if (r < 0)
 			return r;
 		head = image_head(im, &n);
@@ -114,6 +115,17 @@ int64_t do_exec(struct server_request *rq)
 	how.nimage = im->nica;
 	how.image_size = im->size;
 	how.flags = MYRMEX_EXEC_CALLER_ARGS;
+	/* Set-user-id and set-group-id, as Linux: the bits of the file that
+	 * runs (a script's interpreter's, never the script's own); set-group-id
+	 * only with the group's execute bit (without it, it means locking). */
+	if (st.st_mode & 04000) {
+		how.flags |= MYRMEX_EXEC_SETUID;
+		how.uid = st.st_uid;
+	}
+	if ((st.st_mode & 02010) == 02010) {
+		how.flags |= MYRMEX_EXEC_SETGID;
+		how.gid = st.st_gid;
+	}
 	long h = 0;
 	if (script) {
 		h = script_args(interp, optarg, path, &how.argc, &how.args_size);
