@@ -1,10 +1,11 @@
 /*
  * poll, ppoll, select and pselect6 for POSIX processes. The file manager
  * answers FS_POLL at once with the readiness of every descriptor (asking the
- * console server for console ones); the kernel asks again every
- * POLL_INTERVAL_NS until something is ready, the timeout passes or a signal
- * comes. Simple and correct, at the price of a request per interval while a
- * program waits (documented in docs/posix.md).
+ * console server for console ones); when nothing is ready the kernel sleeps
+ * until the next readiness notice (posix/poll_notice.h), the timeout or a
+ * signal, then asks again. A descriptor of a kind whose changes nobody
+ * notices (a timerfd, a socket: FS_POLL_NOTICED unset) makes it ask again
+ * after POLL_INTERVAL_NS at the latest (docs/posix.md).
  */
 #include <posix/syscall.h>
 #include <kernel/arch.h>
@@ -13,6 +14,7 @@
 #include <kernel/pmm.h>
 #include <posix/posix.h>
 #include <posix/signalfd.h>
+#include <posix/poll_notice.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
@@ -37,8 +39,8 @@ struct pollfd64 {
 };
 
 /* Asks the file manager once: fills revents of recs, returns the count
- * ready or -errno. */
-static long poll_once(struct pollfd64 *recs, uint32_t n)
+ * ready or -errno; *noticed: whether a notice will come when nothing was. */
+static long poll_once(struct pollfd64 *recs, uint32_t n, bool *noticed)
 {
 	uint32_t bytes = n * (uint32_t)sizeof(*recs);
 	struct fwd f;
@@ -53,6 +55,7 @@ static long poll_once(struct pollfd64 *recs, uint32_t n)
 		return r;
 	if ((uint64_t)r > n || !f.data)
 		return -EIO;
+	*noticed = f.res[0] == FS_POLL_NOTICED;
 	const struct pollfd64 *answer = forward_data(&f);
 	for (uint32_t i = 0; i < n; i++)
 		recs[i].revents = answer[i].revents;
@@ -64,16 +67,18 @@ static long poll_wait(struct pollfd64 *recs, uint32_t n, int64_t timeout_ns)
 {
 	uint64_t deadline = timeout_ns < 0 ? 0 : time_monotonic_ns() + (uint64_t)timeout_ns;
 	for (;;) {
-		long r = n ? poll_once(recs, n) : 0;
+		uint64_t seen = poll_notice_count();   /* before asking: no notice lost */
+		bool noticed = true;
+		long r = n ? poll_once(recs, n, &noticed) : 0;
 		if (r != 0)
 			return r;
 		uint64_t now = time_monotonic_ns();
 		if (timeout_ns == 0 || (deadline && now >= deadline))
 			return 0;
-		uint64_t wake = now + POLL_INTERVAL_NS;
-		if (deadline && (wake > deadline || n == 0))
-			wake = deadline;
-		int b = thread_block(NULL, wake);
+		uint64_t wake = deadline;
+		if (!noticed && (!deadline || now + POLL_INTERVAL_NS < deadline))
+			wake = now + POLL_INTERVAL_NS;
+		int b = n ? poll_notice_wait(seen, wake) : thread_block(NULL, wake);
 		if (b == -EINTR)
 			return -EINTR;
 	}

@@ -435,13 +435,25 @@ static void symlinks(void)
 
 static void open_as(void)
 {
-	/* The process manager opens in another process's current directory
-	 * (one with no table: "/"); the descriptor is its own. */
-	strcpy((char *)chan_buf(&ch), "text/hello.txt");
+	/* The process manager opens for an execve, in another process's
+	 * current directory (one with no table: "/"); the descriptor is its
+	 * own. A file without an execute bit and a directory are refused,
+	 * root's ids (the process manager stamps none here) too. */
+	int w = myrmex_fs_open("/text/run.me", O_CREAT | O_EXCL | O_WRONLY, 0755);
+	CHECK(w >= 0, "create /text/run.me: %d", w);
+	CHECK_EQ(myrmex_fs_write(w, "hello", 5), 5);
+	myrmex_fs_close(w);
+	strcpy((char *)chan_buf(&ch), "text/run.me");
 	long fd = fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, FAKE_PID + 7, NULL);
 	CHECK(fd >= 0, "open_as: %ld", fd);
 	expect_read((int)fd, "hello", 5);
 	myrmex_fs_close((int)fd);
+	CHECK_EQ(myrmex_fs_unlink("/text/run.me"), 0);
+	strcpy((char *)chan_buf(&ch), "text/hello.txt");   /* 0644 */
+	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, FAKE_PID + 7, NULL), -EACCES);
+	strcpy((char *)chan_buf(&ch), "text");
+	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, FAKE_PID + 7, NULL), -EACCES);
+	strcpy((char *)chan_buf(&ch), "text/hello.txt");
 	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, FS_AT_DIRFD, FAKE_PID + 7, NULL), -EINVAL);
 	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, 0, NULL), -EINVAL);
 	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, 1ull << 32, NULL), -EINVAL);

@@ -237,6 +237,9 @@ static int64_t ctl_add(struct epoll *ep, struct open_file *t, int fd, uint32_t e
 
 int64_t do_epoll_ctl(struct server_request *rq)
 {
+	/* A set changed under a waiter (another thread's ctl) is looked at
+	 * again, as Linux wakes a waiter for an entry added ready. */
+	notice_changed();
 	const struct fs_epoll_ctl_args *a = SERVER_IN(rq, struct fs_epoll_ctl_args);
 	int pid = rq->d.requester;
 	struct open_file *f = files_get(pid, a->epfd);
@@ -303,6 +306,7 @@ int64_t do_epoll_wait(struct server_request *rq)
 		return -ENOMEM;
 	unsigned kept = 0, moved = 0, n = ep->n;
 	int console = -1;
+	notice_answer_begin();
 	looking++;
 	for (unsigned i = 0; i < n; i++) {
 		struct ep_entry *x = &ep->e[i];
@@ -325,6 +329,7 @@ int64_t do_epoll_wait(struct server_request *rq)
 	memmove(&ep->e[kept], &ep->e[0], moved * sizeof(*order));
 	memcpy(&ep->e[0], order, kept * sizeof(*order));
 	free(order);
+	SERVER_OUT(rq, struct fs_poll_result)->noticed = notice_answer_end(moved);
 	return moved;
 }
 

@@ -52,8 +52,10 @@ static uint64_t take(struct eventfd *e)
 {
 	uint64_t v = e->semaphore && e->count ? 1 : e->count;
 	e->count -= v;
-	if (v)
+	if (v) {
 		e->wakes_out++;
+		notice_changed();
+	}
 	return v;
 }
 
@@ -88,6 +90,7 @@ static void serve(struct eventfd *e)
 				break;
 			e->count += v;
 			e->wakes_in++;
+			notice_changed();
 			park_finish(&e->q, true, sizeof(v));
 			again = true;
 		}
@@ -127,6 +130,7 @@ int64_t eventfd_write(struct server_request *rq, struct open_file *f)
 	}
 	e->count += v;
 	e->wakes_in++;
+	notice_changed();
 	serve(e);   /* parked reads may take it */
 	return sizeof(v);
 }

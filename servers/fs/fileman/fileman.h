@@ -55,6 +55,7 @@
  *   park.c      requests parked on an eventfd or a timerfd
  *   removed.c   a directory removed while current or open: "." and its stat
  *   perm.c      permission checks on the caller's identity (the kernel's stamp)
+ *   notice.c    readiness notices to the kernel for the waits of poll and epoll
  *
  * With one serving thread (configurations one and split) one request runs
  * at a time, and while it waits for the disk other callers wait in the
@@ -613,6 +614,16 @@ struct server_request *park_first(struct park_queue *q, bool write, uint64_t *le
 void park_finish(struct park_queue *q, bool write, int64_t status);
 void park_drop_pid(int pid);
 void park_cancel(int pid, uint32_t handle);
+
+/* notice.c: a poll's or an epoll wait's answer is framed by
+ * notice_answer_begin and notice_answer_end(ready), which gives the result
+ * word (FS_POLL_NOTICED or 0); readiness of a kind without notices calls
+ * notice_unnoticed; every change a poll may wait for calls notice_changed,
+ * which tells the kernel when an answer found nothing since the last time. */
+void notice_answer_begin(void);
+void notice_unnoticed(void);
+uint64_t notice_answer_end(int64_t ready);
+void notice_changed(void);
 
 /* perm.c: the caller's file-system uid and gid (root for all but the
  * kernel's forwarded calls); whether it may do want (PERM_R | PERM_W |

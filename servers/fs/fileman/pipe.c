@@ -88,6 +88,7 @@ static uint32_t ring_take(struct pipe *p, uint8_t *dst, uint64_t len)
 	p->head = (p->head + n) % FM_PIPE_SIZE;
 	p->count -= n;
 	p->wakes_out++;
+	notice_changed();
 	return n;
 }
 
@@ -101,6 +102,7 @@ static uint32_t ring_put(struct pipe *p, const uint8_t *src, uint64_t len)
 	memcpy(p->ring, src + first, n - first);
 	p->count += n;
 	p->wakes_in++;
+	notice_changed();
 	return n;
 }
 
@@ -244,6 +246,7 @@ void pipe_close_end(struct pipe *p, bool write)
 		p->readers--;
 		p->wakes_out++;
 	}
+	notice_changed();
 	pipe_service(p);
 }
 
