@@ -594,11 +594,14 @@ struct fs_poll_args {        /* FS_POLL */
 /* FS_POLL's and FS_EPOLL_WAIT's result arg[0] when nothing is ready:
  * FS_POLL_NOTICED if every descriptor looked at is of a kind whose changes
  * the kernel hears of (MYRMEX_SYS_POLL_NOTICE: pipes, eventfds, signalfds,
- * the console), so that the waiter may sleep until the next notice; 0 when
- * one is not (timerfds, sockets): the kernel then asks again in 10 ms. */
+ * the console; timerfds by arg[1]), so that the waiter may sleep until the
+ * next notice; 0 when one is not (sockets): the kernel then asks again in
+ * 10 ms. arg[1]: the earliest next expiry of an armed timerfd looked at,
+ * on the monotonic clock (ns; 0: none), when the waiter should look again. */
 #define FS_POLL_NOTICED 1u
 struct fs_poll_result {      /* FS_POLL, FS_EPOLL_WAIT */
 	uint64_t noticed;
+	uint64_t wake_by;
 };
 /* poll_notice() (a native call, MYRMEX_SYS_BASE from include/myrmex/syscall.h):
  * something a poll, select, epoll or signalfd wait may wait for has changed;

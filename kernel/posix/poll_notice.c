@@ -39,6 +39,16 @@ void poll_notice(void)
 	waitq_wake(&waiters, INT32_MAX);
 }
 
+uint64_t poll_wake_time(uint64_t deadline, uint64_t now, bool noticed, uint64_t wake_by)
+{
+	uint64_t wake = deadline;
+	if (wake_by && (!wake || wake_by < wake))
+		wake = wake_by > now ? wake_by : now + 1;   /* past: look again at once */
+	if (!noticed && (!wake || now + POLL_NOTICE_INTERVAL_NS < wake))
+		wake = now + POLL_NOTICE_INTERVAL_NS;
+	return wake;
+}
+
 /* poll_notice() for the servers whose objects polls wait for. */
 long sys_poll_notice(const struct syscall_args *a)
 {

@@ -3,8 +3,8 @@
  * processes. The sets live in the file manager (include/myrmex/fsevent.h,
  * servers/fs/fileman/epoll.c), which answers FS_EPOLL_WAIT at once with
  * what is ready; the kernel waits as poll does (sys_poll.c): it asks again
- * after each readiness notice (posix/poll_notice.h), or every
- * EPOLL_INTERVAL_NS when the set holds a kind nobody notices, until
+ * after each readiness notice (posix/poll_notice.h) and at a timerfd's
+ * expiry, or every 10 ms when the set holds a kind nobody notices, until
  * something is ready, the timeout passes or a signal comes (-EINTR, never
  * restarted, as on Linux). Every user pointer
  * and count is checked here, every count the server answers against what
@@ -31,7 +31,6 @@
 #define EPOLL_CTL_DEL     2
 #define EPOLL_CTL_MOD     3
 #define EP_MAX_EVENTS     ((int32_t)(0x7fffffff / FS_EPOLL_EVENT_BYTES))   /* Linux's bound on maxevents */
-#define EPOLL_INTERVAL_NS 10000000ull   /* 10 ms, as poll, for kinds nobody notices */
 #define NS_PER_S          1000000000ll
 #define SIGSET_BYTES      8u
 
@@ -74,7 +73,8 @@ long sys_epoll_ctl(const struct syscall_args *a)
 
 /* Asks the file manager once: the number of events written to the user's
  * array, 0, or -errno; *noticed: whether a notice will come (FS_POLL_NOTICED). */
-static long wait_once(uint64_t epfd, uptr_t events, uint32_t max, bool *noticed)
+static long wait_once(uint64_t epfd, uptr_t events, uint32_t max, bool *noticed,
+                      uint64_t *wake_by)
 {
 	uint32_t bytes = max * FS_EPOLL_EVENT_BYTES;
 	struct fwd f;
@@ -86,6 +86,7 @@ static long wait_once(uint64_t epfd, uptr_t events, uint32_t max, bool *noticed)
 	f.arg[2] = signalfd_pending();   /* a signalfd's readiness */
 	long r = forward_call(&f);
 	*noticed = f.res[0] == FS_POLL_NOTICED;
+	*wake_by = f.res[1];
 	if (r <= 0)
 		return r;
 	if ((uint64_t)r > max || !f.data)
@@ -111,15 +112,14 @@ static long epoll_wait_ns(uint64_t epfd, uptr_t events, uint64_t maxevents, int6
 	for (;;) {
 		uint64_t seen = poll_notice_count();   /* before asking: no notice lost */
 		bool noticed = false;
-		long r = wait_once(epfd, events, max, &noticed);
+		uint64_t wake_by = 0;
+		long r = wait_once(epfd, events, max, &noticed, &wake_by);
 		if (r != 0)
 			return r;
 		uint64_t now = time_monotonic_ns();
 		if (timeout_ns == 0 || (deadline && now >= deadline))
 			return 0;
-		uint64_t wake = deadline;
-		if (!noticed && (!deadline || now + EPOLL_INTERVAL_NS < deadline))
-			wake = now + EPOLL_INTERVAL_NS;
+		uint64_t wake = poll_wake_time(deadline, now, noticed, wake_by);
 		if (poll_notice_wait(seen, wake) == -EINTR)
 			return -EINTR;
 	}

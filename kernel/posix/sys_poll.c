@@ -3,9 +3,10 @@
  * answers FS_POLL at once with the readiness of every descriptor (asking the
  * console server for console ones); when nothing is ready the kernel sleeps
  * until the next readiness notice (posix/poll_notice.h), the timeout or a
- * signal, then asks again. A descriptor of a kind whose changes nobody
- * notices (a timerfd, a socket: FS_POLL_NOTICED unset) makes it ask again
- * after POLL_INTERVAL_NS at the latest (docs/posix.md).
+ * signal, then asks again; at a timerfd's expiry too (the answer's
+ * wake_by). A descriptor of a kind whose changes nobody notices (a socket:
+ * FS_POLL_NOTICED unset) makes it ask again after 10 ms at the latest
+ * (poll_wake_time; docs/posix.md).
  */
 #include <posix/syscall.h>
 #include <kernel/arch.h>
@@ -23,7 +24,6 @@
 #include <arch/linux_abi.h>
 
 #define POLL_MAX          1024                /* records in one poll (RLIMIT_NOFILE) */
-#define POLL_INTERVAL_NS  10000000ull         /* 10 ms */
 #define FD_SETSIZE        1024
 #define POLLIN   0x001
 #define POLLPRI  0x002
@@ -39,8 +39,9 @@ struct pollfd64 {
 };
 
 /* Asks the file manager once: fills revents of recs, returns the count
- * ready or -errno; *noticed: whether a notice will come when nothing was. */
-static long poll_once(struct pollfd64 *recs, uint32_t n, bool *noticed)
+ * ready or -errno; *noticed: whether a notice will come when nothing was;
+ * *wake_by: when a timerfd looked at expires (monotonic ns, 0: none). */
+static long poll_once(struct pollfd64 *recs, uint32_t n, bool *noticed, uint64_t *wake_by)
 {
 	uint32_t bytes = n * (uint32_t)sizeof(*recs);
 	struct fwd f;
@@ -56,6 +57,7 @@ static long poll_once(struct pollfd64 *recs, uint32_t n, bool *noticed)
 	if ((uint64_t)r > n || !f.data)
 		return -EIO;
 	*noticed = f.res[0] == FS_POLL_NOTICED;
+	*wake_by = f.res[1];
 	const struct pollfd64 *answer = forward_data(&f);
 	for (uint32_t i = 0; i < n; i++)
 		recs[i].revents = answer[i].revents;
@@ -69,15 +71,14 @@ static long poll_wait(struct pollfd64 *recs, uint32_t n, int64_t timeout_ns)
 	for (;;) {
 		uint64_t seen = poll_notice_count();   /* before asking: no notice lost */
 		bool noticed = true;
-		long r = n ? poll_once(recs, n, &noticed) : 0;
+		uint64_t wake_by = 0;
+		long r = n ? poll_once(recs, n, &noticed, &wake_by) : 0;
 		if (r != 0)
 			return r;
 		uint64_t now = time_monotonic_ns();
 		if (timeout_ns == 0 || (deadline && now >= deadline))
 			return 0;
-		uint64_t wake = deadline;
-		if (!noticed && (!deadline || now + POLL_INTERVAL_NS < deadline))
-			wake = now + POLL_INTERVAL_NS;
+		uint64_t wake = poll_wake_time(deadline, now, noticed, wake_by);
 		int b = n ? poll_notice_wait(seen, wake) : thread_block(NULL, wake);
 		if (b == -EINTR)
 			return -EINTR;

@@ -23,5 +23,11 @@ uint64_t poll_notice_count(void);
 int poll_notice_wait(uint64_t seen, uint64_t deadline_ns);
 /* Moves the count and wakes every waiter. */
 void poll_notice(void);
+/* When a waiter that found nothing looks again (a monotonic deadline for
+ * poll_notice_wait, 0: only a notice): its own deadline (0: none), the
+ * server's wake_by (a timerfd's expiry, 0: none) if earlier, and at most
+ * POLL_NOTICE_INTERVAL_NS after now when not noticed (a socket). */
+#define POLL_NOTICE_INTERVAL_NS 10000000ull   /* 10 ms */
+uint64_t poll_wake_time(uint64_t deadline, uint64_t now, bool noticed, uint64_t wake_by);
 
 #endif

@@ -329,7 +329,7 @@ int64_t do_epoll_wait(struct server_request *rq)
 	memmove(&ep->e[kept], &ep->e[0], moved * sizeof(*order));
 	memcpy(&ep->e[0], order, kept * sizeof(*order));
 	free(order);
-	SERVER_OUT(rq, struct fs_poll_result)->noticed = notice_answer_end(moved);
+	notice_answer_end(rq, moved);
 	return moved;
 }
 

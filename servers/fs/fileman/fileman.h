@@ -616,13 +616,16 @@ void park_drop_pid(int pid);
 void park_cancel(int pid, uint32_t handle);
 
 /* notice.c: a poll's or an epoll wait's answer is framed by
- * notice_answer_begin and notice_answer_end(ready), which gives the result
- * word (FS_POLL_NOTICED or 0); readiness of a kind without notices calls
- * notice_unnoticed; every change a poll may wait for calls notice_changed,
- * which tells the kernel when an answer found nothing since the last time. */
+ * notice_answer_begin and notice_answer_end(rq, ready), which writes the
+ * result words (struct fs_poll_result); readiness of a kind without
+ * notices calls notice_unnoticed, of an armed timerfd notice_wake_by(its
+ * next expiry, monotonic); every change a poll may wait for calls
+ * notice_changed, which tells the kernel when an answer found nothing
+ * since the last time. */
 void notice_answer_begin(void);
 void notice_unnoticed(void);
-uint64_t notice_answer_end(int64_t ready);
+void notice_wake_by(uint64_t monotonic_ns);
+void notice_answer_end(struct server_request *rq, int64_t ready);
 void notice_changed(void);
 
 /* perm.c: the caller's file-system uid and gid (root for all but the

@@ -6,7 +6,8 @@
  * change after such an answer (data into or out of a pipe or eventfd, an
  * end closed), so a pipe written with nobody polling costs nothing more.
  * The answer says whether every kind it looked at is one of those
- * (FS_POLL_NOTICED); a timerfd or a socket is not, and its waiter looks
+ * (FS_POLL_NOTICED) and when the earliest armed timerfd expires (the
+ * waiter looks again then); a socket posts no notice, and its waiter looks
  * again every 10 ms.
  *
  * Everything here runs under the file manager's lock (lock.h), as the
@@ -17,10 +18,18 @@
 
 static bool waiting;     /* an answer found nothing ready since the last notice */
 static bool unnoticed;   /* the answer being made looked at a kind without notices */
+static uint64_t wake_by;  /* and the earliest timerfd expiry it saw (monotonic ns) */
 
 void notice_answer_begin(void)
 {
 	unnoticed = false;
+	wake_by = 0;
+}
+
+void notice_wake_by(uint64_t monotonic_ns)
+{
+	if (monotonic_ns && (!wake_by || monotonic_ns < wake_by))
+		wake_by = monotonic_ns;
 }
 
 void notice_unnoticed(void)
@@ -28,11 +37,13 @@ void notice_unnoticed(void)
 	unnoticed = true;
 }
 
-uint64_t notice_answer_end(int64_t ready)
+void notice_answer_end(struct server_request *rq, int64_t ready)
 {
 	if (ready == 0)
 		waiting = true;
-	return unnoticed ? 0 : FS_POLL_NOTICED;
+	struct fs_poll_result *res = SERVER_OUT(rq, struct fs_poll_result);
+	res->noticed = unnoticed ? 0 : FS_POLL_NOTICED;
+	res->wake_by = wake_by;
 }
 
 void notice_changed(void)

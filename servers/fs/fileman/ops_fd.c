@@ -199,6 +199,6 @@ int64_t do_poll(struct server_request *rq)
 		memcpy(rq->data + i * sizeof(pfd), &pfd, sizeof(pfd));
 		ready += revents != 0;
 	}
-	SERVER_OUT(rq, struct fs_poll_result)->noticed = notice_answer_end(ready);
+	notice_answer_end(rq, ready);
 	return ready;
 }
