@@ -46,6 +46,7 @@ struct ep_entry {
 struct epoll {
 	struct ep_entry *e;           /* in report order */
 	unsigned n, cap;
+	bool polled;                  /* waited on or polled since the last notice (notice.c) */
 	struct epoll *next;           /* every set, for epoll_forget */
 };
 
@@ -105,8 +106,9 @@ static void entry_remove(struct epoll *ep, struct ep_entry *x)
 
 static unsigned looking;   /* depth of epoll_poll calls in progress */
 
-unsigned epoll_poll(const struct epoll *ep, int *console)
+unsigned epoll_poll(struct epoll *ep, int *console)
 {
+	ep->polled = true;
 	if (looking > EP_MAX_NESTS)
 		return 0;
 	looking++;
@@ -237,9 +239,6 @@ static int64_t ctl_add(struct epoll *ep, struct open_file *t, int fd, uint32_t e
 
 int64_t do_epoll_ctl(struct server_request *rq)
 {
-	/* A set changed under a waiter (another thread's ctl) is looked at
-	 * again, as Linux wakes a waiter for an entry added ready. */
-	notice_changed();
 	const struct fs_epoll_ctl_args *a = SERVER_IN(rq, struct fs_epoll_ctl_args);
 	int pid = rq->d.requester;
 	struct open_file *f = files_get(pid, a->epfd);
@@ -252,6 +251,9 @@ int64_t do_epoll_ctl(struct server_request *rq)
 		return -EPERM;
 	if (f == t || f->kind != FM_EPOLL)
 		return -EINVAL;
+	/* A set changed under a waiter (another thread's ctl) is looked at
+	 * again, as Linux wakes a waiter for an entry added ready. */
+	notice_changed(&f->ep->polled);
 	uint32_t events = (uint32_t)a->events;
 	bool has_event = a->op == EPOLL_CTL_ADD || a->op == EPOLL_CTL_MOD;
 	if (has_event && (events & EPOLLEXCLUSIVE)) {
@@ -297,8 +299,12 @@ int64_t do_epoll_wait(struct server_request *rq)
 	if (max == 0 || !rq->data || max > rq->data_size / FS_EPOLL_EVENT_BYTES)
 		return -EINVAL;
 	struct epoll *ep = f->ep;
-	if (ep->n == 0)
+	ep->polled = true;
+	if (ep->n == 0) {
+		notice_answer_begin();   /* nothing to wait for but an epoll_ctl */
+		notice_answer_end(rq);
 		return 0;
+	}
 	fm_caller_pending = a->pending;   /* signalfd.c */
 	/* Reported entries go to the end, in the order reported. */
 	struct ep_entry *order = malloc(ep->n * sizeof(*order));
@@ -329,7 +335,7 @@ int64_t do_epoll_wait(struct server_request *rq)
 	memmove(&ep->e[kept], &ep->e[0], moved * sizeof(*order));
 	memcpy(&ep->e[0], order, kept * sizeof(*order));
 	free(order);
-	notice_answer_end(rq, moved);
+	notice_answer_end(rq);
 	return moved;
 }
 

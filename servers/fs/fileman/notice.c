@@ -3,8 +3,11 @@
  * include/myrmex/fs.h; docs/posix.md, "Waiting for readiness"). A poll or
  * epoll wait that finds nothing ready leaves its caller asleep in the
  * kernel until the next notice; the file manager posts one at the first
- * change after such an answer (data into or out of a pipe or eventfd, an
- * end closed), so a pipe written with nobody polling costs nothing more.
+ * change to an object a poll looked at since its last notice (data into or
+ * out of a pipe or eventfd, an end closed, a timer set, a set changed): a
+ * flag in each object, set by its poll and cleared by the notice, so a
+ * pipe written with nobody polling it costs nothing more, and a poller is
+ * not woken by every write into pipes it does not watch.
  * The answer says whether every kind it looked at is one of those
  * (FS_POLL_NOTICED) and when the earliest armed timerfd expires (the
  * waiter looks again then); a socket posts no notice, and its waiter looks
@@ -16,7 +19,6 @@
  */
 #include "fileman.h"
 
-static bool waiting;     /* an answer found nothing ready since the last notice */
 static bool unnoticed;   /* the answer being made looked at a kind without notices */
 static uint64_t wake_by;  /* and the earliest timerfd expiry it saw (monotonic ns) */
 
@@ -37,19 +39,17 @@ void notice_unnoticed(void)
 	unnoticed = true;
 }
 
-void notice_answer_end(struct server_request *rq, int64_t ready)
+void notice_answer_end(struct server_request *rq)
 {
-	if (ready == 0)
-		waiting = true;
 	struct fs_poll_result *res = SERVER_OUT(rq, struct fs_poll_result);
 	res->noticed = unnoticed ? 0 : FS_POLL_NOTICED;
 	res->wake_by = wake_by;
 }
 
-void notice_changed(void)
+void notice_changed(bool *polled)
 {
-	if (!waiting)
+	if (!*polled)
 		return;
-	waiting = false;
+	*polled = false;
 	myrmex_syscall6(MYRMEX_SYS_POLL_NOTICE, 0, 0, 0, 0, 0, 0);
 }

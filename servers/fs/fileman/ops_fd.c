@@ -199,6 +199,6 @@ int64_t do_poll(struct server_request *rq)
 		memcpy(rq->data + i * sizeof(pfd), &pfd, sizeof(pfd));
 		ready += revents != 0;
 	}
-	notice_answer_end(rq, ready);
+	notice_answer_end(rq);
 	return ready;
 }

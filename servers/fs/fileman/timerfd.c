@@ -34,6 +34,7 @@ struct timerfd {
 	uint64_t interval;            /* ns; 0: once */
 	uint64_t expirations;         /* not read yet */
 	uint64_t wakes;               /* expirations counted (epoll's EPOLLET) */
+	bool polled;                  /* looked at by a poll since the last notice (notice.c) */
 	struct park_queue q;
 	struct open_file *f;          /* its description (one: dup shares it) */
 	struct timerfd *next;         /* every timer, for the tick */
@@ -208,7 +209,7 @@ int64_t do_timerfd_set(struct server_request *rq)
 		t->deadline = (a->flags & TFD_TIMER_ABSTIME) ? a->value_ns : now + a->value_ns;
 	}
 	serve(t);
-	notice_changed();   /* a waiter's expiry moved */
+	notice_changed(&t->polled);   /* a waiter's expiry moved */
 	return 0;
 }
 
@@ -243,6 +244,7 @@ int64_t timerfd_read(struct server_request *rq, struct open_file *f)
 
 unsigned timerfd_poll(struct timerfd *t)
 {
+	t->polled = true;
 	update(t);
 	if (t->expirations)
 		return POLLIN | POLLRDNORM;
