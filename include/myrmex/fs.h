@@ -150,7 +150,8 @@
  *                CONSOLE_IOCTL (arg[1], arg[2], the data ICA). Others:
  *                -ENOTTY.
  *   FS_POLL      data: arg[0] struct pollfd records (Linux layout); fills
- *                revents without waiting. status: records with revents != 0.
+ *                revents without waiting. status: records with revents != 0;
+ *                result arg[0]: FS_POLL_NOTICED (below) or 0.
  *                -EINVAL more records than the data ICA holds. A negative
  *                fd is skipped (revents 0), a descriptor not open gives
  *                POLLNVAL. Files, directories and /dev/null: POLLIN |
@@ -170,8 +171,14 @@
  *                when arg[0] is not 0, and at the data ICA. -EINVAL not a
  *                symbolic link.
  *   FS_OPEN_AS   process manager only: FS_OPEN with the current directory of
- *                pid arg[5] (1..INT32_MAX; arg[4] must be 0, -EINVAL). The
- *                descriptor is the process manager's.
+ *                pid arg[5] (1..INT32_MAX; arg[4] must be 0, -EINVAL), for
+ *                an execve: with the file-system ids the process manager
+ *                stamps in its control ICA header (FS_CRED_*, believed on
+ *                this call from it alone) and pid's supplementary groups,
+ *                every directory on the way searchable (-EACCES) and the
+ *                file executable for them (not readable: -EACCES; a
+ *                directory: -EACCES). The descriptor is the process
+ *                manager's.
  *   FS_LINK      data: old path, NUL, new path, NUL (a hard link; ops_link.c).
  *                The old path starts at arg[3] with FS_AT_DIRFD; the new
  *                one at descriptor arg[2] when arg[1] is 1 (AT_FDCWD there:
@@ -584,6 +591,24 @@ struct fs_poll_args {        /* FS_POLL */
 	uint64_t nfds;           /* struct pollfd records in the data ICA */
 	uint64_t pending;        /* the caller's pending signals (signalfd, fsevent.h) */
 };
+/* FS_POLL's and FS_EPOLL_WAIT's result arg[0] when nothing is ready:
+ * FS_POLL_NOTICED if every descriptor looked at is of a kind whose changes
+ * the kernel hears of (MYRMEX_SYS_POLL_NOTICE: pipes, eventfds, signalfds,
+ * the console; timerfds by arg[1]), so that the waiter may sleep until the
+ * next notice; 0 when one is not (sockets): the kernel then asks again in
+ * 10 ms. arg[1]: the earliest next expiry of an armed timerfd looked at,
+ * on the monotonic clock (ns; 0: none), when the waiter should look again. */
+#define FS_POLL_NOTICED 1u
+struct fs_poll_result {      /* FS_POLL, FS_EPOLL_WAIT */
+	uint64_t noticed;
+	uint64_t wake_by;
+};
+/* poll_notice() (a native call, MYRMEX_SYS_BASE from include/myrmex/syscall.h):
+ * something a poll, select, epoll or signalfd wait may wait for has changed;
+ * every such waiter looks again. Only the file server and the console
+ * server may (-EPERM); they make it only when a poll found nothing since
+ * their last notice. docs/posix.md, "Waiting for readiness". */
+#define MYRMEX_SYS_POLL_NOTICE (MYRMEX_SYS_BASE + 64)
 struct fs_cancel_args {      /* FS_CANCEL */
 	uint64_t handle;         /* the control ICA of the call given up */
 };
@@ -599,6 +624,7 @@ _Static_assert(sizeof(struct fs_fork_args) <= 64, "fs_fork_args fits arg[]");
 _Static_assert(sizeof(struct fs_pid_args) <= 64, "fs_pid_args fits arg[]");
 _Static_assert(sizeof(struct fs_getcwd_args) <= 64, "fs_getcwd_args fits arg[]");
 _Static_assert(sizeof(struct fs_poll_args) <= 64, "fs_poll_args fits arg[]");
+_Static_assert(sizeof(struct fs_poll_result) <= 64, "fs_poll_result fits arg[]");
 _Static_assert(sizeof(struct fs_cancel_args) <= 64, "fs_cancel_args fits arg[]");
 
 /* The path-taking opcodes: their own words first, then arg[3] and arg[4]

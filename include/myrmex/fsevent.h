@@ -22,7 +22,8 @@
  *   FS_EPOLL_WAIT    arg[0] epfd, arg[1] maxevents (the data ICA holds as
  *                    many 12-byte struct epoll_event, Linux's packed layout)
  *                    -> the number ready now, written to the data ICA; 0
- *                    when none (the kernel waits and asks again). Level-
+ *                    when none (the kernel waits and asks again; result
+ *                    arg[0]: FS_POLL_NOTICED, include/myrmex/fs.h). Level-
  *                    triggered entries are reported while ready; EPOLLET
  *                    ones once per change (a write into a pipe or eventfd,
  *                    a read out of it, an end closed, a timer expiring, or

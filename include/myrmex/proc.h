@@ -9,8 +9,9 @@
  *
  *   PM_FORK  arg[1] the child's stack pointer (0: the caller's). status: the
  *            child's pid, or -EAGAIN, -ENOMEM.
- *   PM_EXEC  data[0]: the path, NUL, argc strings, envc strings (each
- *            NUL-terminated); arg[1] argc, arg[2] envc, arg[3] bytes used.
+ *   PM_EXEC  data[0]: the path, NUL-terminated; arg[1] argc, arg[2] envc
+ *            of the call (the strings stay in the kernel, for proc_exec's
+ *            MYRMEX_EXEC_CALLER_ARGS), arg[3] bytes used (the path's).
  *            status 0 (the thread now runs the new program) or -ENOENT,
  *            -EACCES, -ENOEXEC, -E2BIG, -ENOMEM, -ENAMETOOLONG, -ENOTDIR.
  */
@@ -66,9 +67,10 @@ _Static_assert(sizeof(struct pm_exec_args) <= 64, "pm_exec_args fits arg[]");
  *     mapping goes (not the ICA window), handlers reset to default (ignored
  *     signals stay ignored), the name becomes argv[0]'s last component, and
  *     tid starts at the entry point with Linux's initial stack.
- *     -ENOEXEC bad ELF, -E2BIG strings too large (over 8192 argv or envp
- *     entries), -EINVAL bad handles or lengths (or tid is a thread of the
- *     caller's), -EFAULT how unreadable, -ENOMEM (before the point of no
+ *     -ENOEXEC bad ELF, -E2BIG strings too large (over 786432 argv or
+ *     envp entries, or a stack image over 6 MiB and a bit), -EINVAL bad
+ *     handles, lengths or flags (or tid is a thread of the caller's, or
+ *     MYRMEX_EXEC_CALLER_ARGS for a thread not in execve), -EFAULT how unreadable, -ENOMEM (before the point of no
  *     return; after it the process is killed with SIGKILL, as Linux does).
  * server_pid(unsigned coreid) -> pid
  *     Anyone: the pid of the server registered for coreid, or -ESRCH.
@@ -86,8 +88,22 @@ struct myrmex_exec {
 	uint64_t image_size;    /* bytes of the executable */
 	uint32_t argc, envc;
 	uint32_t args_size;     /* bytes used in the args ICA */
-	uint32_t reserved;
+	uint32_t flags;         /* MYRMEX_EXEC_*, others -EINVAL */
+	uint32_t uid, gid;      /* with MYRMEX_EXEC_SETUID, MYRMEX_EXEC_SETGID */
 };
-_Static_assert(sizeof(struct myrmex_exec) == 288, "struct myrmex_exec layout");
+
+/* The strings of the thread's own execve follow the args ICA's argc strings
+ * (envc must then be 0; args may be 0 when argc is): the kernel keeps them
+ * from the system call on, so that they need not travel (Linux's 2 MiB). */
+#define MYRMEX_EXEC_CALLER_ARGS 1u
+/* With MYRMEX_EXEC_CALLER_ARGS: leave out the caller's argv[0] (a script,
+ * whose interpreter, its argument and the path come first). */
+#define MYRMEX_EXEC_SKIP_ARGV0  2u
+/* A set-user-id (set-group-id) file: the effective, saved and file-system
+ * uid (gid) become uid (gid). At every exec, as Linux, the saved and
+ * file-system ids become the effective ones. */
+#define MYRMEX_EXEC_SETUID      4u
+#define MYRMEX_EXEC_SETGID      8u
+_Static_assert(sizeof(struct myrmex_exec) == 296, "struct myrmex_exec layout");
 
 #endif

@@ -28,8 +28,12 @@
 #include <posix/signal.h>
 #include <kernel/string.h>
 #include <myrmex/proc.h>
+#include <posix/exec_strings.h>
 
-#define EXEC_MAX_STRINGS 8192   /* argv and envp entries, each */
+/* argv and envp entries, each: as many pointers as Linux's largest limit holds */
+#define EXEC_MAX_STRINGS (EXEC_ARGS_MAX / 8u)
+#define EXEC_FLAGS (MYRMEX_EXEC_CALLER_ARGS | MYRMEX_EXEC_SKIP_ARGV0 | MYRMEX_EXEC_SETUID | \
+                    MYRMEX_EXEC_SETGID)
 
 /* A checked request, ready to install. */
 struct exec_plan {
@@ -40,6 +44,7 @@ struct exec_plan {
 	char name[PROC_NAME_MAX];        /* argv[0]'s last component */
 	char cmdline[POSIX_CMDLINE_MAX]; /* the argv strings, cut (/proc/<pid>/cmdline) */
 	uint32_t cmdline_len;
+	struct posix_cred cred;          /* the ids after the exec */
 };
 
 /* pm waits here for the other threads of its target to end. */
@@ -113,53 +118,116 @@ static void name_from(char *name, const char *argv0)
 	strlcpy(name, base, PROC_NAME_MAX);
 }
 
-/* Checks how against pm's ICAs and builds the plan: its ELF information and
- * stack image (loader_prepare). Nothing of the target is touched. 0 or
- * -EINVAL, -E2BIG, -ENOEXEC, -ENOMEM; on success exec_release must follow. */
-static int exec_prepare(struct process *pm, const struct myrmex_exec *how, bool posix,
-                        struct exec_plan *plan)
+/* /proc/<pid>/cmdline: the argv strings with their NULs, cut. */
+static void keep_cmdline(struct exec_plan *plan, const char **argv, uint32_t argc)
 {
-	memset(plan, 0, sizeof(*plan));
-	if (how->reserved != 0)
+	uint32_t at = 0;
+	for (uint32_t i = 0; i < argc && at < sizeof(plan->cmdline); i++) {
+		uint32_t len = (uint32_t)MIN(strlen(argv[i]) + 1, sizeof(plan->cmdline) - at);
+		memcpy(plan->cmdline + at, argv[i], len);
+		at += len;
+	}
+	plan->cmdline_len = at;
+}
+
+/* The vector of every string, in order: the args ICA's, then (with
+ * MYRMEX_EXEC_CALLER_ARGS) the waiting thread's argv, less argv[0] with
+ * MYRMEX_EXEC_SKIP_ARGV0, then its envp. The strings stay where they are
+ * (the ICA and the thread's runs change not until loader_prepare has
+ * copied them). 0 or -EINVAL, -E2BIG, -ENOMEM; *pages: the vector's. */
+static int make_vector(struct process *pm, const struct myrmex_exec *how, struct thread *t,
+                       const char ***out, uint32_t *argc, uint32_t *envc, uint64_t *pages)
+{
+	bool caller = how->flags & MYRMEX_EXEC_CALLER_ARGS;
+	const struct exec_strings *cs = caller ? t->px->exec_args : NULL;
+	if ((how->flags & ~EXEC_FLAGS) || (caller && (!cs || how->envc != 0)) ||
+	    ((how->flags & MYRMEX_EXEC_SKIP_ARGV0) && (!caller || cs->argc == 0)))
 		return -EINVAL;
-	int err = check_images(pm, how, plan);
-	if (err)
-		return err;
-	struct ica *args = caller_ica(pm, how->args);
-	if (!args || how->args_size > (uint64_t)args->npages * PAGE_SIZE)
+	struct ica *args = NULL;
+	if (how->args || !caller || how->argc) {
+		args = caller_ica(pm, how->args);
+		if (!args || how->args_size > (uint64_t)args->npages * PAGE_SIZE)
+			return -EINVAL;
+	} else if (how->args_size) {
 		return -EINVAL;
+	}
 	if (how->argc > EXEC_MAX_STRINGS || how->envc > EXEC_MAX_STRINGS)
 		return -E2BIG;
-	const char *strings = ica_kernel_ptr(args, 0);
-	uint32_t count = how->argc + how->envc;
-	err = check_strings(strings, how->args_size, count);
+	const char *strings = args ? ica_kernel_ptr(args, 0) : NULL;
+	int err = args ? check_strings(strings, how->args_size, how->argc + how->envc) : 0;
 	if (err)
 		return err;
-	/* The vectors point into the args ICA, which nothing changes until
-	 * loader_prepare has copied the strings into the stack image. */
-	uint64_t vector_pages = ALIGN_UP((uint64_t)count * sizeof(char *), PAGE_SIZE) / PAGE_SIZE;
-	paddr_t vectors = count ? pmm_alloc(vector_pages) : 0;
-	if (count && !vectors)
+	uint32_t skip = (how->flags & MYRMEX_EXEC_SKIP_ARGV0) ? 1 : 0;
+	uint32_t own = how->argc + how->envc;
+	*argc = how->argc + (cs ? cs->argc - skip : 0);
+	*envc = how->envc + (cs ? cs->envc : 0);
+	uint32_t count = own + (cs ? cs->argc + cs->envc : 0);   /* skip included */
+	*pages = ALIGN_UP((uint64_t)count * sizeof(char *), PAGE_SIZE) / PAGE_SIZE;
+	*out = NULL;
+	if (count == 0)
+		return 0;
+	paddr_t vectors = pmm_alloc(*pages);
+	if (!vectors)
 		return -ENOMEM;
-	const char **vector = count ? arch_phys_to_virt(vectors) : NULL;
-	for (uint32_t i = 0; i < count; i++) {
+	const char **vector = arch_phys_to_virt(vectors);
+	for (uint32_t i = 0; i < own; i++) {
 		vector[i] = strings;
 		strings += strlen(strings) + 1;
 	}
-	struct program_args pa = { vector, (int)how->argc, vector ? vector + how->argc : NULL,
-	                           (int)how->envc, posix };
-	err = loader_prepare(&plan->prog, &plan->file, &pa);
-	if (!err && how->argc > 0) {
-		name_from(plan->name, vector[0]);
-		/* The argv strings lie end to end at the start of the args ICA
-		 * (checked above). */
-		const char *last = vector[how->argc - 1];
-		uint64_t len = (uint64_t)(last - vector[0]) + strlen(last) + 1;
-		plan->cmdline_len = (uint32_t)MIN(len, sizeof(plan->cmdline));
-		memcpy(plan->cmdline, vector[0], plan->cmdline_len);
+	if (cs) {
+		exec_strings_vector(cs, vector + own);
+		/* argv[0] goes: the caller's strings move up one place. */
+		if (skip)
+			memmove(vector + own, vector + own + 1,
+			        (size_t)(cs->argc + cs->envc - 1) * sizeof(char *));
 	}
-	if (vectors)
-		pmm_free(vectors, vector_pages);
+	*out = vector;
+	return 0;
+}
+
+/* The ids after an exec, as Linux's: a set-user-id (set-group-id) file
+ * gives its owner (group) as effective id; then the saved and file-system
+ * ids become the effective ones, whatever the file. */
+static void exec_cred(const struct myrmex_exec *how, const struct posix_cred *old,
+                      struct posix_cred *c)
+{
+	*c = *old;
+	if (how->flags & MYRMEX_EXEC_SETUID)
+		c->euid = how->uid;
+	if (how->flags & MYRMEX_EXEC_SETGID)
+		c->egid = how->gid;
+	c->suid = c->fsuid = c->euid;
+	c->sgid = c->fsgid = c->egid;
+}
+
+/* Checks how against pm's ICAs and builds the plan: its ELF information and
+ * stack image (loader_prepare). Nothing of the target is touched. 0 or
+ * -EINVAL, -E2BIG, -ENOEXEC, -ENOMEM; on success exec_release must follow. */
+static int exec_prepare(struct process *pm, const struct myrmex_exec *how, struct thread *t,
+                        struct exec_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	int err = check_images(pm, how, plan);
+	if (err)
+		return err;
+	const char **vector;
+	uint32_t argc, envc;
+	uint64_t pages;
+	err = make_vector(pm, how, t, &vector, &argc, &envc, &pages);
+	if (err)
+		return err;
+	exec_cred(how, &t->proc->px->cred, &plan->cred);
+	const struct posix_cred *c = &plan->cred;
+	struct program_args pa = { vector, (int)argc, vector ? vector + argc : NULL,
+	                           (int)envc, t->proc->posix, c->ruid, c->euid, c->rgid, c->egid,
+	                           c->euid != c->ruid || c->egid != c->rgid };   /* Linux's secureexec */
+	err = loader_prepare(&plan->prog, &plan->file, &pa);
+	if (!err && argc > 0) {
+		name_from(plan->name, vector[0]);
+		keep_cmdline(plan, vector, argc);
+	}
+	if (vector)
+		pmm_free(arch_virt_to_phys(vector), pages);
 	return err;
 }
 
@@ -237,6 +305,7 @@ static int replace_image(struct thread *t, const struct exec_plan *plan)
 	p->px->cmdline_len = plan->cmdline_len;
 	memcpy(p->px->cmdline, plan->cmdline, sizeof(p->px->cmdline));
 	signal_exec_reset(p);
+	p->px->cred = plan->cred;
 	p->px->execed = true;
 	return 0;
 }
@@ -249,7 +318,7 @@ int proc_exec(struct process *pm, int tid, const struct myrmex_exec *how)
 	if (t->proc == pm)
 		return -EINVAL;   /* it would wait for its own threads */
 	struct exec_plan plan;
-	int err = exec_prepare(pm, how, t->proc->posix, &plan);
+	int err = exec_prepare(pm, how, t, &plan);
 	if (err)
 		return err;
 	/* The point of no return. */
@@ -261,7 +330,7 @@ int proc_exec(struct process *pm, int tid, const struct myrmex_exec *how)
 		if (!err && !t)
 			err = -ESRCH;   /* the thread stopped waiting (a signal) */
 		if (!err)
-			err = exec_prepare(pm, how, t->proc->posix, &plan);
+			err = exec_prepare(pm, how, t, &plan);
 		if (err) {
 			kill_pid(pid);
 			return err;

@@ -82,7 +82,6 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 		f->arg[i] = f->res[i] = 0;
 	f->data = NULL;
 	f->data_size = 0;
-	f->own_data = 0;
 	f->real_ids = false;
 	if (data_bytes == 0)
 		return 0;
@@ -93,32 +92,6 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 		return err;
 	f->data_size = f->data->npages * PAGE_SIZE;
 	return 0;
-}
-
-int forward_begin_own(struct fwd *f, enum posix_service service, uint32_t opcode,
-                      uint32_t npages)
-{
-	int err = forward_begin(f, service, opcode, 0);
-	if (err)
-		return err;
-	struct ica *ica;
-	err = ica_alloc(f->t->proc, npages, &ica);
-	if (err)
-		return err;
-	ica_make_channel(ica);
-	f->data = ica;
-	f->data_size = npages * PAGE_SIZE;
-	f->own_data = ica->handle;
-	return 0;
-}
-
-void forward_end(struct fwd *f)
-{
-	struct ica *ica = f->own_data ? own(f->t->proc, f->own_data) : NULL;
-	if (ica)
-		ica_destroy(ica);
-	f->own_data = 0;
-	f->data = NULL;
 }
 
 void *forward_data(struct fwd *f)

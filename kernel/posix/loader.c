@@ -69,6 +69,8 @@ static int build_stack(struct program *prog, const struct program_args *args)
 		.phdr = info->phdr_vaddr, .phent = info->phentsize, .phnum = info->phnum,
 		.entry = info->entry, .hwcap = 0, .clktck = 100, .pagesz = PAGE_SIZE,
 		.sysinfo_ehdr = args->vdso ? vdso_ehdr() : 0,
+		.uid = args->uid, .euid = args->euid, .gid = args->gid, .egid = args->egid,
+		.secure = args->secure,
 	};
 	struct ustack_layout layout = { 0, 0 };
 	p.layout = &layout;

@@ -12,6 +12,7 @@
  */
 #include <posix/posix.h>
 #include <posix/signal.h>
+#include <posix/poll_notice.h>
 #include <kernel/errno.h>
 #include <posix/itimer.h>
 #include <kernel/proc.h>
@@ -71,9 +72,11 @@ static bool blocks(const struct thread *t, int sig)
 }
 
 /* The first instance stays: a standard signal is pending at most once; a
- * real-time one queues the others behind it (sigqueue.c). */
+ * real-time one queues the others behind it (sigqueue.c). A readiness
+ * notice follows: a signalfd, polled or read, may wait for it. */
 static void queue(struct sig_pending *q, int sig, const struct sig_info *info)
 {
+	poll_notice();
 	if (q->set & sig_bit(sig)) {
 		if (sig >= SIGRTMIN)
 			sigq_push(q, sig, info);

@@ -75,7 +75,7 @@ int personality_load_module(struct vm_space *vm, const struct boot_module *m,
                             const char *const *envp, int envc, bool posix,
                             uptr_t *entry, uptr_t *sp)
 {
-	struct program_args args = { argv, argc, envp, envc, posix };
+	struct program_args args = { argv, argc, envp, envc, posix, 0, 0, 0, 0, false };   /* root */
 	return loader_load(vm, m, &args, entry, sp);
 }
 

@@ -3,8 +3,10 @@
  * processes. The sets live in the file manager (include/myrmex/fsevent.h,
  * servers/fs/fileman/epoll.c), which answers FS_EPOLL_WAIT at once with
  * what is ready; the kernel waits as poll does (sys_poll.c): it asks again
- * every EPOLL_INTERVAL_NS until something is ready, the timeout passes or a
- * signal comes (-EINTR, never restarted, as on Linux). Every user pointer
+ * after each readiness notice (posix/poll_notice.h) and at a timerfd's
+ * expiry, or every 10 ms when the set holds a kind nobody notices, until
+ * something is ready, the timeout passes or a signal comes (-EINTR, never
+ * restarted, as on Linux). Every user pointer
  * and count is checked here, every count the server answers against what
  * was asked.
  */
@@ -16,6 +18,7 @@
 #include <kernel/sched.h>
 #include <posix/signal.h>
 #include <posix/signalfd.h>
+#include <posix/poll_notice.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
@@ -28,7 +31,6 @@
 #define EPOLL_CTL_DEL     2
 #define EPOLL_CTL_MOD     3
 #define EP_MAX_EVENTS     ((int32_t)(0x7fffffff / FS_EPOLL_EVENT_BYTES))   /* Linux's bound on maxevents */
-#define EPOLL_INTERVAL_NS 10000000ull   /* 10 ms, as poll */
 #define NS_PER_S          1000000000ll
 #define SIGSET_BYTES      8u
 
@@ -70,8 +72,9 @@ long sys_epoll_ctl(const struct syscall_args *a)
 }
 
 /* Asks the file manager once: the number of events written to the user's
- * array, 0, or -errno. */
-static long wait_once(uint64_t epfd, uptr_t events, uint32_t max)
+ * array, 0, or -errno; *noticed: whether a notice will come (FS_POLL_NOTICED). */
+static long wait_once(uint64_t epfd, uptr_t events, uint32_t max, bool *noticed,
+                      uint64_t *wake_by)
 {
 	uint32_t bytes = max * FS_EPOLL_EVENT_BYTES;
 	struct fwd f;
@@ -82,6 +85,8 @@ static long wait_once(uint64_t epfd, uptr_t events, uint32_t max)
 	f.arg[1] = max;
 	f.arg[2] = signalfd_pending();   /* a signalfd's readiness */
 	long r = forward_call(&f);
+	*noticed = f.res[0] == FS_POLL_NOTICED;
+	*wake_by = f.res[1];
 	if (r <= 0)
 		return r;
 	if ((uint64_t)r > max || !f.data)
@@ -105,16 +110,17 @@ static long epoll_wait_ns(uint64_t epfd, uptr_t events, uint64_t maxevents, int6
 	epfd = (uint32_t)epfd;
 	uint64_t deadline = timeout_ns < 0 ? 0 : time_monotonic_ns() + (uint64_t)timeout_ns;
 	for (;;) {
-		long r = wait_once(epfd, events, max);
+		uint64_t seen = poll_notice_count();   /* before asking: no notice lost */
+		bool noticed = false;
+		uint64_t wake_by = 0;
+		long r = wait_once(epfd, events, max, &noticed, &wake_by);
 		if (r != 0)
 			return r;
 		uint64_t now = time_monotonic_ns();
 		if (timeout_ns == 0 || (deadline && now >= deadline))
 			return 0;
-		uint64_t wake = now + EPOLL_INTERVAL_NS;
-		if (deadline && wake > deadline)
-			wake = deadline;
-		if (thread_block(NULL, wake) == -EINTR)
+		uint64_t wake = poll_wake_time(deadline, now, noticed, wake_by);
+		if (poll_notice_wait(seen, wake) == -EINTR)
 			return -EINTR;
 	}
 }

@@ -14,6 +14,10 @@
 #include <posix/posix.h>
 #include <kernel/string.h>
 #include <kernel/usercopy.h>
+#include <kernel/arch.h>
+#include <kernel/pmm.h>
+#include <kernel/vm.h>
+#include <posix/exec_strings.h>
 #include <myrmex/proc.h>
 #include <arch/linux_abi.h>
 
@@ -26,7 +30,6 @@
 #define SIGCHLD              17
 #define FORK_MAY (CLONE_VM | CLONE_VFORK | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
                   CLONE_CHILD_SETTID | CSIGNAL)
-#define EXEC_MAX_STRINGS 4096   /* argv and envp entries, each */
 
 static long do_fork(uptr_t child_sp, uint64_t flags, uptr_t parent_tid, uptr_t child_tid)
 {
@@ -83,71 +86,43 @@ long sys_clone_process(const struct syscall_args *a)
 	return do_fork(a->arg[1], a->arg[0], a->arg[2], a->arg[3]);
 }
 
-/* execve's arguments and environment travel in one ICA of the largest
- * size, 256 KiB for the path and every string (Linux takes 2 MiB: more
- * ICAs would be needed); each string at most Linux's MAX_ARG_STRLEN
- * (128 KiB with its NUL). Beyond either: -E2BIG. */
-#define EXEC_DATA_PAGES  MYRMEX_ICA_MAX_PAGES
-#define EXEC_STRING_MAX  (32u * 4096u)
-
-/* Appends a NULL-terminated user vector of strings to the data ICA. */
-static long copy_strings(uptr_t vec, char *data, uint32_t *used, uint32_t room)
-{
-	if (!vec)
-		return 0;
-	for (long n = 0;; n++) {
-		linux_ulong ptr;   /* a user pointer of the ABI */
-		if (copy_from_user(&ptr, vec + (uint64_t)n * sizeof(ptr), sizeof(ptr)) < 0)
-			return -EFAULT;
-		if (!ptr)
-			return n;
-		if (n == EXEC_MAX_STRINGS || *used >= room)
-			return -E2BIG;
-		long len = copy_string_from_user(data + *used, ptr, MIN(room - *used, EXEC_STRING_MAX));
-		if (len < 0)
-			return len;
-		*used += (uint32_t)len + 1;
-	}
-}
-
-/* The path, argv and envp into the call's data ICA: 0 or -errno. */
-static long marshal_exec(struct fwd *f, const struct syscall_args *a)
-{
-	char *data = forward_data(f);
-	long n = copy_string_from_user(data, a->arg[0], MIN(f->data_size, 4096u));
-	if (n < 0)
-		return n == -E2BIG ? -ENAMETOOLONG : n;
-	if (n == 0)
-		return -ENOENT;
-	uint32_t used = (uint32_t)n + 1;
-	long argc = copy_strings(a->arg[1], data, &used, f->data_size);
-	if (argc < 0)
-		return argc;
-	long envc = copy_strings(a->arg[2], data, &used, f->data_size);
-	if (envc < 0)
-		return envc;
-	f->arg[0] = (uint64_t)current_thread()->tid;
-	f->arg[1] = (uint64_t)argc;
-	f->arg[2] = (uint64_t)envc;
-	f->arg[3] = used;
-	return 0;
-}
+/* The path goes to the process manager in a one-page data ICA; the
+ * argument and environment strings stay in the kernel with the thread
+ * (posix/exec_strings.h), within Linux's limit for the stack limit. */
+#define EXEC_PATH_MAX 4096u   /* PATH_MAX, with the NUL */
 
 long sys_execve(const struct syscall_args *a)
 {
 	if (!posix_process())
 		return -ENOSYS;
+	struct thread *t = current_thread();
 	struct fwd f;
-	int err = forward_begin_own(&f, SERVICE_PROCESSES, PM_EXEC, EXEC_DATA_PAGES);
+	int err = forward_begin(&f, SERVICE_PROCESSES, PM_EXEC, EXEC_PATH_MAX);
 	if (err)
 		return err;
-	long r = marshal_exec(&f, a);
+	long n = copy_string_from_user(forward_data(&f), a->arg[0], EXEC_PATH_MAX);
+	if (n < 0)
+		return n == -E2BIG ? -ENAMETOOLONG : n;
+	if (n == 0)
+		return -ENOENT;
+	paddr_t page = pmm_alloc(1);   /* zeroed */
+	if (!page)
+		return -ENOMEM;
+	struct exec_strings *s = arch_phys_to_virt(page);
+	long r = exec_strings_copy(s, a->arg[1], a->arg[2], (uint64_t)n + 1,
+	                           exec_args_limit(USER_STACK_SIZE));
 	if (r == 0) {
-		struct thread *t = current_thread();
+		f.arg[0] = (uint64_t)t->tid;
+		f.arg[1] = s->argc;
+		f.arg[2] = s->envc;
+		f.arg[3] = (uint64_t)n + 1;
+		t->px->exec_args = s;
 		t->only_death_wakes = true;
 		r = forward_call(&f);
 		t->only_death_wakes = false;
+		t->px->exec_args = NULL;
 	}
-	forward_end(&f);
+	exec_strings_free(s);
+	pmm_free(page, 1);
 	return r;
 }

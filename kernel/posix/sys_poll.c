@@ -1,10 +1,12 @@
 /*
  * poll, ppoll, select and pselect6 for POSIX processes. The file manager
  * answers FS_POLL at once with the readiness of every descriptor (asking the
- * console server for console ones); the kernel asks again every
- * POLL_INTERVAL_NS until something is ready, the timeout passes or a signal
- * comes. Simple and correct, at the price of a request per interval while a
- * program waits (documented in docs/posix.md).
+ * console server for console ones); when nothing is ready the kernel sleeps
+ * until the next readiness notice (posix/poll_notice.h), the timeout or a
+ * signal, then asks again; at a timerfd's expiry too (the answer's
+ * wake_by). A descriptor of a kind whose changes nobody notices (a socket:
+ * FS_POLL_NOTICED unset) makes it ask again after 10 ms at the latest
+ * (poll_wake_time; docs/posix.md).
  */
 #include <posix/syscall.h>
 #include <kernel/arch.h>
@@ -13,6 +15,7 @@
 #include <kernel/pmm.h>
 #include <posix/posix.h>
 #include <posix/signalfd.h>
+#include <posix/poll_notice.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
@@ -21,7 +24,6 @@
 #include <arch/linux_abi.h>
 
 #define POLL_MAX          1024                /* records in one poll (RLIMIT_NOFILE) */
-#define POLL_INTERVAL_NS  10000000ull         /* 10 ms */
 #define FD_SETSIZE        1024
 #define POLLIN   0x001
 #define POLLPRI  0x002
@@ -37,8 +39,9 @@ struct pollfd64 {
 };
 
 /* Asks the file manager once: fills revents of recs, returns the count
- * ready or -errno. */
-static long poll_once(struct pollfd64 *recs, uint32_t n)
+ * ready or -errno; *noticed: whether a notice will come when nothing was;
+ * *wake_by: when a timerfd looked at expires (monotonic ns, 0: none). */
+static long poll_once(struct pollfd64 *recs, uint32_t n, bool *noticed, uint64_t *wake_by)
 {
 	uint32_t bytes = n * (uint32_t)sizeof(*recs);
 	struct fwd f;
@@ -53,6 +56,8 @@ static long poll_once(struct pollfd64 *recs, uint32_t n)
 		return r;
 	if ((uint64_t)r > n || !f.data)
 		return -EIO;
+	*noticed = f.res[0] == FS_POLL_NOTICED;
+	*wake_by = f.res[1];
 	const struct pollfd64 *answer = forward_data(&f);
 	for (uint32_t i = 0; i < n; i++)
 		recs[i].revents = answer[i].revents;
@@ -64,16 +69,17 @@ static long poll_wait(struct pollfd64 *recs, uint32_t n, int64_t timeout_ns)
 {
 	uint64_t deadline = timeout_ns < 0 ? 0 : time_monotonic_ns() + (uint64_t)timeout_ns;
 	for (;;) {
-		long r = n ? poll_once(recs, n) : 0;
+		uint64_t seen = poll_notice_count();   /* before asking: no notice lost */
+		bool noticed = true;
+		uint64_t wake_by = 0;
+		long r = n ? poll_once(recs, n, &noticed, &wake_by) : 0;
 		if (r != 0)
 			return r;
 		uint64_t now = time_monotonic_ns();
 		if (timeout_ns == 0 || (deadline && now >= deadline))
 			return 0;
-		uint64_t wake = now + POLL_INTERVAL_NS;
-		if (deadline && (wake > deadline || n == 0))
-			wake = deadline;
-		int b = thread_block(NULL, wake);
+		uint64_t wake = poll_wake_time(deadline, now, noticed, wake_by);
+		int b = n ? poll_notice_wait(seen, wake) : thread_block(NULL, wake);
 		if (b == -EINTR)
 			return -EINTR;
 	}

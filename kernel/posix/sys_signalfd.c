@@ -5,9 +5,10 @@
  * mask, and sys_file.c's read comes here: the signals of the mask pending
  * for the thread, then for its process, are taken off (as delivery would
  * take them, kernel/posix/signal_deliver.c) and written as Linux's struct
- * signalfd_siginfo. A read with nothing pending waits as poll does (the
- * signals it reads are blocked, so they wake nobody): it looks again every
- * SIGNALFD_INTERVAL_NS until one comes or an unblocked signal interrupts.
+ * signalfd_siginfo. A read with nothing pending waits for a readiness
+ * notice (posix/poll_notice.h: the signals it reads are blocked, so they
+ * wake nobody, but every signal made pending posts a notice), then looks
+ * again, until one comes or an unblocked signal interrupts.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
@@ -17,6 +18,7 @@
 #include <kernel/sched.h>
 #include <posix/signal.h>
 #include <posix/signalfd.h>
+#include <posix/poll_notice.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/usercopy.h>
@@ -26,7 +28,6 @@
 #define O_NONBLOCK 04000
 #define O_CLOEXEC  02000000
 #define SIGSET_BYTES 8u
-#define SIGNALFD_INTERVAL_NS 10000000ull   /* 10 ms, as poll */
 
 /* Linux's struct signalfd_siginfo: 128 bytes, fixed layout on every
  * architecture. */
@@ -128,6 +129,7 @@ long signalfd_read(uptr_t buf, uint64_t count, uint64_t mask, bool nonblock)
 	for (;;) {
 		struct sig_info info;
 		int sig;
+		uint64_t seen = poll_notice_count();   /* a signal made pending moves it */
 		while (done < n && (sig = take(t, mask, &info)) != 0) {
 			struct signalfd_siginfo s;
 			fill(&s, sig, &info);
@@ -139,7 +141,7 @@ long signalfd_read(uptr_t buf, uint64_t count, uint64_t mask, bool nonblock)
 			return (long)(done * sizeof(struct signalfd_siginfo));
 		if (nonblock)
 			return -EAGAIN;
-		if (thread_block(NULL, time_monotonic_ns() + SIGNALFD_INTERVAL_NS) == -EINTR)
+		if (poll_notice_wait(seen, 0) == -EINTR)
 			return signal_eintr(SIG_RESTART_SA);
 	}
 }

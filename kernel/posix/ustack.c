@@ -69,8 +69,8 @@ uint64_t ustack_build(const struct ustack_params *p, uint64_t top, void *buf, si
 		{ AT_SYSINFO_EHDR, p->sysinfo_ehdr },
 		{ AT_PHDR, p->phdr }, { AT_PHENT, p->phent }, { AT_PHNUM, p->phnum },
 		{ AT_PAGESZ, p->pagesz }, { AT_BASE, 0 }, { AT_FLAGS, 0 }, { AT_ENTRY, p->entry },
-		{ AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 }, { AT_EGID, 0 },
-		{ AT_HWCAP, p->hwcap }, { AT_CLKTCK, p->clktck }, { AT_SECURE, 0 },
+		{ AT_UID, p->uid }, { AT_EUID, p->euid }, { AT_GID, p->gid }, { AT_EGID, p->egid },
+		{ AT_HWCAP, p->hwcap }, { AT_CLKTCK, p->clktck }, { AT_SECURE, p->secure },
 		{ AT_RANDOM, random }, { AT_PLATFORM, platform }, { AT_EXECFN, execfn },
 		{ AT_NULL, 0 },
 	};

@@ -5,7 +5,8 @@
  * descriptors, values and data ICAs; an epoll record's layout; an eventfd
  * read parked and then answered by a write, or given up (FS_CANCEL,
  * -EINTR); a timerfd read parked until its timer's thread answers it;
- * FS_TIMERFD_TICK refused to anyone but the file manager; a signalfd read
+ * FS_TIMERFD_TICK and the readiness notice (MYRMEX_SYS_POLL_NOTICE)
+ * refused to anyone but the file manager; a signalfd read
  * answered FS_KIND_SIGNAL with its mask, and its readiness from the
  * pending word of FS_POLL and FS_EPOLL_WAIT. And the caller's identity
  * (include/myrmex/fs.h, FS_CRED_*): words a native program writes into its
@@ -119,6 +120,8 @@ static void test_timerfd(void)
 	CHECK_EQ(fsx(&ch, FS_TIMERFD_SET, 1ull << 40, 0, 1000, 0, 0, 0, NULL), -EBADF);
 	CHECK_EQ(fsx(&ch, FS_TIMERFD_GET, 1ull << 40, 0, 0, 0, 0, 0, NULL), -EBADF);
 	CHECK_EQ(fsx(&ch, FS_TIMERFD_TICK, 0, 0, 0, 0, 0, 0, NULL), -EPERM);
+	/* Readiness notices are the file and console servers' to post. */
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_POLL_NOTICE, 0, 0, 0, 0, 0, 0), -EPERM);
 	CHECK_EQ(fsx(&ch, FS_WRITE, (uint64_t)fd, 8, 0, 0, 0, 0, NULL), -EINVAL);
 	/* A read parked until the file manager's timer thread answers it. */
 	CHECK_EQ(fsx(&ch, FS_TIMERFD_SET, (uint64_t)fd, 0, 20000000, 0, 0, 0, NULL), 0);

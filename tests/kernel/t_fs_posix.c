@@ -433,15 +433,57 @@ static void symlinks(void)
 	CHECK_EQ(myrmex_fs_rmdir("/links/dir"), -ENOTDIR);
 }
 
+/* An open (FS_OPEN_AS for pid FAKE_PID + 7, or FS_OPEN) of path read-only,
+ * with uid and gid stamped in the control ICA header as the kernel stamps
+ * a caller's: the descriptor (closed here) or -errno. */
+static long open_stamped(uint32_t opcode, const char *path, uint32_t uid)
+{
+	strcpy((char *)chan_buf(&ch), path);
+	struct fsreq r = { { O_RDONLY, 0, 0, 0, 0, opcode == FS_OPEN_AS ? FAKE_PID + 7 : 0, 0, 0 },
+	                   { 0 }, 1 };
+	struct myrmex_ctl_header *h = chan_frame(&ch, opcode, &r);
+	h->reserved[FS_CRED_UID] = uid;
+	h->reserved[FS_CRED_GID] = uid;
+	long rc = myrmex_callsync(h);
+	long fd = rc < 0 ? rc : chan_result(&ch, &r);
+	if (fd >= 0)
+		myrmex_fs_close((int)fd);
+	return fd;
+}
+
 static void open_as(void)
 {
-	/* The process manager opens in another process's current directory
-	 * (one with no table: "/"); the descriptor is its own. */
-	strcpy((char *)chan_buf(&ch), "text/hello.txt");
+	/* The process manager opens for an execve, in another process's
+	 * current directory (one with no table: "/"); the descriptor is its
+	 * own. A file without an execute bit and a directory are refused,
+	 * root's ids (the process manager stamps none here) too. */
+	int w = myrmex_fs_open("/text/run.me", O_CREAT | O_EXCL | O_WRONLY, 0755);
+	CHECK(w >= 0, "create /text/run.me: %d", w);
+	CHECK_EQ(myrmex_fs_write(w, "hello", 5), 5);
+	myrmex_fs_close(w);
+	strcpy((char *)chan_buf(&ch), "text/run.me");
 	long fd = fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, FAKE_PID + 7, NULL);
 	CHECK(fd >= 0, "open_as: %ld", fd);
 	expect_read((int)fd, "hello", 5);
 	myrmex_fs_close((int)fd);
+	/* The ids the process manager stamps count on FS_OPEN_AS (for the
+	 * execve of that process), nowhere else: uid 1000 may run the 0755
+	 * file, not root's 0700 one, and the same stamp on a plain open is
+	 * root's. */
+	int o = myrmex_fs_open("/text/root.only", O_CREAT | O_EXCL | O_WRONLY, 0700);
+	CHECK(o >= 0, "create /text/root.only: %d", o);
+	myrmex_fs_close(o);
+	CHECK_EQ(open_stamped(FS_OPEN_AS, "/text/run.me", 1000) >= 0, 1);
+	CHECK_EQ(open_stamped(FS_OPEN_AS, "/text/root.only", 1000), -EACCES);
+	CHECK_EQ(open_stamped(FS_OPEN_AS, "/text/root.only", 0) >= 0, 1);
+	CHECK_EQ(open_stamped(FS_OPEN, "/text/root.only", 1000) >= 0, 1);
+	CHECK_EQ(myrmex_fs_unlink("/text/root.only"), 0);
+	CHECK_EQ(myrmex_fs_unlink("/text/run.me"), 0);
+	strcpy((char *)chan_buf(&ch), "text/hello.txt");   /* 0644 */
+	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, FAKE_PID + 7, NULL), -EACCES);
+	strcpy((char *)chan_buf(&ch), "text");
+	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, FAKE_PID + 7, NULL), -EACCES);
+	strcpy((char *)chan_buf(&ch), "text/hello.txt");
 	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, FS_AT_DIRFD, FAKE_PID + 7, NULL), -EINVAL);
 	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, 0, NULL), -EINVAL);
 	CHECK_EQ(fsx(&ch, FS_OPEN_AS, O_RDONLY, 0, 0, 0, 0, 1ull << 32, NULL), -EINVAL);

@@ -254,9 +254,12 @@ static void check_bad_requests(int tid)
 	BAD_REQUEST(-EINVAL, how.argc = 3);
 	BAD_REQUEST(-EINVAL, how.envc = 0);
 	BAD_REQUEST(-EINVAL, how.args_size = sizeof(args_text) - 1);   /* last string unended */
-	BAD_REQUEST(-EINVAL, how.reserved = 1);
-	BAD_REQUEST(-E2BIG, how.argc = 100000);
-	BAD_REQUEST(-E2BIG, how.envc = 100000);
+	BAD_REQUEST(-EINVAL, how.flags = 16);                      /* unknown */
+	BAD_REQUEST(-EINVAL, how.flags = MYRMEX_EXEC_SKIP_ARGV0);   /* without CALLER_ARGS */
+	BAD_REQUEST(-EINVAL, how.flags = MYRMEX_EXEC_CALLER_ARGS);   /* the thread is in no execve */
+	BAD_REQUEST(-EINVAL, how.flags = MYRMEX_EXEC_CALLER_ARGS | MYRMEX_EXEC_SKIP_ARGV0);
+	BAD_REQUEST(-E2BIG, how.argc = 1000000);
+	BAD_REQUEST(-E2BIG, how.envc = 1000000);
 	/* A parked ICA is not the caller's to give. */
 	CHECK_EQ(myrmex_ica_detach(image_ica[1]), 0);
 	BAD_REQUEST(-EINVAL, (void)0);

@@ -3,7 +3,7 @@
  * shot and periodic (expirations counted on read), relative and
  * TFD_TIMER_ABSTIME (in the future and in the past), gettime and
  * settime's old value, disarming, blocking and non-blocking reads, poll
- * and epoll, a read interrupted by a signal, a timer shared across fork;
+ * and epoll (waits without a timeout ended by the expiry), a read interrupted by a signal, a timer shared across fork;
  * fstat and the /proc/self/fd link; bad clocks, flags, values, sizes,
  * descriptors and pointers. Times are only compared with bounds that hold
  * however slow the machine is.
@@ -72,6 +72,22 @@ static void one_shot(clockid_t clock, const char *name)
 	s = spec(ns(&now) / 2, 0);
 	outcome("settime absolute, in the past", timerfd_settime(fd, TFD_TIMER_ABSTIME, &s, NULL));
 	show_read("read", fd);
+	/* Waits with no timeout of their own end at the expiry. */
+	s = spec(30 * MS, 0);
+	timerfd_settime(fd, 0, &s, NULL);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r = poll(&p, 1, -1);
+	say("poll without a timeout, armed 30 ms: %d, IN %s\n", r, yes(p.revents & POLLIN));
+	show_read("read", fd);
+	int ep = epoll_create1(0);
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 7 };
+	epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+	timerfd_settime(fd, 0, &s, NULL);
+	r = epoll_wait(ep, &ev, 1, -1);
+	say("epoll_wait without a timeout, armed 30 ms: %d, data %llu\n", r,
+	    (unsigned long long)ev.data.u64);
+	show_read("read", fd);
+	close(ep);
 	close(fd);
 }
 

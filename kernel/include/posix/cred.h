@@ -2,8 +2,8 @@
  * A POSIX process's credentials (kernel/posix/sys_cred.c): real, effective,
  * saved and file-system user and group ids, and the supplementary groups,
  * as Linux keeps them. 0 everywhere at the start (root); fork copies them,
- * exec keeps them (set-user-id files are not honoured). "Privileged" is an
- * effective uid of 0 (Linux's CAP_SETUID, CAP_SETGID, CAP_CHOWN and the
+ * exec keeps the real ids and groups and honours set-user-id and
+ * set-group-id files (kernel/posix/exec.c). "Privileged" is an effective uid of 0 (Linux's CAP_SETUID, CAP_SETGID, CAP_CHOWN and the
  * DAC overrides, which root holds and loses with its effective uid).
  */
 #ifndef POSIX_CRED_H

@@ -44,7 +44,6 @@ struct fwd {
 	uint64_t res[8];       /* the result frame's arg[] */
 	struct ica *data;      /* the data ICA of this call, or NULL */
 	uint32_t data_size;    /* its size in bytes */
-	uint32_t own_data;     /* forward_begin_own: the handle of the call's own data ICA */
 	bool real_ids;         /* stamp the real uid and gid, not the file-system
 	                          ones (access, faccessat: include/myrmex/fs.h FS_CRED_*) */
 };
@@ -54,15 +53,6 @@ struct fwd {
  * made), -E2BIG (data_bytes over FORWARD_LARGE_BYTES). */
 int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
                   uint32_t data_bytes);
-/* forward_begin with a data ICA made for this call alone, of npages pages
- * (at most MYRMEX_ICA_MAX_PAGES: execve's arguments), charged to the
- * process like the channel's; forward_end frees it. Errors as
- * forward_begin, and ica_alloc's. */
-int forward_begin_own(struct fwd *f, enum posix_service service, uint32_t opcode,
-                      uint32_t npages);
-/* Frees the call's own data ICA (forward_begin_own) if the server gave it
- * back; nothing otherwise. */
-void forward_end(struct fwd *f);
 /* The kernel address of the data ICA's first byte (forward_begin with data). */
 void *forward_data(struct fwd *f);
 /* Makes the call: the server's status (>= 0 or -errno), or -errno of the

@@ -21,6 +21,10 @@ struct program_args {
 	const char *const *envp;
 	int envc;
 	bool vdso;   /* a POSIX program: the vDSO mapped, AT_SYSINFO_EHDR given */
+	/* The ids the program starts with, for the auxiliary vector (AT_UID,
+	 * AT_EUID, AT_GID, AT_EGID; AT_SECURE when set-user/group-id changed them). */
+	uint32_t uid, euid, gid, egid;
+	bool secure;
 };
 
 /* A checked program and its stack image, ready to install. */
@@ -40,7 +44,9 @@ struct program {
  * from args, whose strings are read now and not kept. 0, or -ENOEXEC,
  * -E2BIG (the stack image is over LOADER_STACK_IMAGE_MAX), -ENOMEM; on
  * success loader_release must follow. */
-#define LOADER_STACK_IMAGE_MAX (512u * 1024u)
+/* execve's strings and pointers (posix/exec_strings.h, EXEC_ARGS_MAX), a
+ * script's interpreter, argument and path, AT_EXECFN's copy of argv[0]. */
+#define LOADER_STACK_IMAGE_MAX ((6u << 20) + 256u * 1024u)
 int loader_prepare(struct program *prog, const struct elf_image *file,
                    const struct program_args *args);
 /* Maps prog's segments and stack (and the vDSO when asked) into vm (which

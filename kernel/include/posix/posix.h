@@ -13,6 +13,7 @@
 #include <kernel/personality.h>
 
 struct forward_channel;
+struct exec_strings;
 
 /* The personality's state in every thread (struct thread.px), allocated by
  * personality_thread_init (kernel/posix/state.c). */
@@ -23,6 +24,9 @@ struct posix_thread {
 	 * CLONE_CHILD_CLEARTID word, which proc_fork hands to the child. */
 	uptr_t fork_child_tid;
 	bool fork_set_tid, fork_clear_tid;
+	/* While this thread is in execve (PM_EXEC): its argument and
+	 * environment strings, which proc_exec takes (posix/exec_strings.h). */
+	struct exec_strings *exec_args;
 };
 
 /* The personality's state in every process (struct process.px). */

@@ -211,6 +211,7 @@ long sys_setfsgid(const struct syscall_args *a);
 long sys_getgroups(const struct syscall_args *a);
 long sys_setgroups(const struct syscall_args *a);
 long sys_proc_groups(const struct syscall_args *a);
+long sys_poll_notice(const struct syscall_args *a);
 /* sys_statx.c */
 long sys_statx(const struct syscall_args *a);
 

@@ -50,6 +50,8 @@ struct ustack_params {
 	uint64_t phdr, phent, phnum, entry, hwcap, clktck, pagesz;
 	uint64_t sysinfo_ehdr;    /* AT_SYSINFO_EHDR, the vDSO; 0: left out */
 	struct ustack_layout *layout;   /* if not NULL: receives where the strings went */
+	uint64_t uid, euid, gid, egid;  /* AT_UID, AT_EUID, AT_GID, AT_EGID */
+	uint64_t secure;                /* AT_SECURE: a set-user/group-id exec changed them */
 };
 
 /* Builds the stack image for a stack whose top is at user address top into

@@ -165,4 +165,5 @@ void console_interrupt(uint32_t lines)
 	myrmex_dev_irq_ack();
 	uart_receive(take_byte);
 	readers_serve();
+	tty_notice_input();
 }

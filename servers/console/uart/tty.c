@@ -11,6 +11,8 @@
  */
 #include "uart.h"
 
+#include <myrmex/fs.h>
+
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -230,8 +232,24 @@ int64_t do_ioctl(struct server_request *rq)
 	return -ENOTTY;
 }
 
+/* A poll found nothing to read since the last readiness notice. */
+static bool polled_empty;
+
 int64_t do_poll(struct server_request *rq)
 {
 	(void)rq;
-	return (line_poll_in(&console_line) ? CONSOLE_POLLIN : 0) | CONSOLE_POLLOUT;
+	bool in = line_poll_in(&console_line);
+	if (!in)
+		polled_empty = true;
+	return (in ? CONSOLE_POLLIN : 0) | CONSOLE_POLLOUT;
+}
+
+void tty_notice_input(void)
+{
+	if (!polled_empty || !line_poll_in(&console_line))
+		return;
+	polled_empty = false;
+	/* The kernel wakes the waiters of poll, select and epoll, which ask
+	 * the file manager, and it us, again (include/myrmex/fs.h). */
+	myrmex_syscall6(MYRMEX_SYS_POLL_NOTICE, 0, 0, 0, 0, 0, 0);
 }

@@ -27,6 +27,9 @@ int64_t do_write(struct server_request *rq);
 int64_t do_read(struct server_request *rq);
 int64_t do_ioctl(struct server_request *rq);
 int64_t do_poll(struct server_request *rq);
+/* After input: a readiness notice to the kernel when a poll found nothing
+ * to read since the last one and there is now (MYRMEX_SYS_POLL_NOTICE). */
+void tty_notice_input(void);
 int64_t do_cancel(struct server_request *rq);
 
 /* requests.c: the request's data ICA, checked to hold length bytes and

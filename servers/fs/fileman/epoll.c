@@ -46,6 +46,7 @@ struct ep_entry {
 struct epoll {
 	struct ep_entry *e;           /* in report order */
 	unsigned n, cap;
+	bool polled;                  /* waited on or polled since the last notice (notice.c) */
 	struct epoll *next;           /* every set, for epoll_forget */
 };
 
@@ -105,8 +106,9 @@ static void entry_remove(struct epoll *ep, struct ep_entry *x)
 
 static unsigned looking;   /* depth of epoll_poll calls in progress */
 
-unsigned epoll_poll(const struct epoll *ep, int *console)
+unsigned epoll_poll(struct epoll *ep, int *console)
 {
+	ep->polled = true;
 	if (looking > EP_MAX_NESTS)
 		return 0;
 	looking++;
@@ -249,6 +251,9 @@ int64_t do_epoll_ctl(struct server_request *rq)
 		return -EPERM;
 	if (f == t || f->kind != FM_EPOLL)
 		return -EINVAL;
+	/* A set changed under a waiter (another thread's ctl) is looked at
+	 * again, as Linux wakes a waiter for an entry added ready. */
+	notice_changed(&f->ep->polled);
 	uint32_t events = (uint32_t)a->events;
 	bool has_event = a->op == EPOLL_CTL_ADD || a->op == EPOLL_CTL_MOD;
 	if (has_event && (events & EPOLLEXCLUSIVE)) {
@@ -294,8 +299,12 @@ int64_t do_epoll_wait(struct server_request *rq)
 	if (max == 0 || !rq->data || max > rq->data_size / FS_EPOLL_EVENT_BYTES)
 		return -EINVAL;
 	struct epoll *ep = f->ep;
-	if (ep->n == 0)
+	ep->polled = true;
+	if (ep->n == 0) {
+		notice_answer_begin();   /* nothing to wait for but an epoll_ctl */
+		notice_answer_end(rq);
 		return 0;
+	}
 	fm_caller_pending = a->pending;   /* signalfd.c */
 	/* Reported entries go to the end, in the order reported. */
 	struct ep_entry *order = malloc(ep->n * sizeof(*order));
@@ -303,6 +312,7 @@ int64_t do_epoll_wait(struct server_request *rq)
 		return -ENOMEM;
 	unsigned kept = 0, moved = 0, n = ep->n;
 	int console = -1;
+	notice_answer_begin();
 	looking++;
 	for (unsigned i = 0; i < n; i++) {
 		struct ep_entry *x = &ep->e[i];
@@ -325,6 +335,7 @@ int64_t do_epoll_wait(struct server_request *rq)
 	memmove(&ep->e[kept], &ep->e[0], moved * sizeof(*order));
 	memcpy(&ep->e[0], order, kept * sizeof(*order));
 	free(order);
+	notice_answer_end(rq);
 	return moved;
 }
 

@@ -20,6 +20,7 @@ struct eventfd {
 	struct park_queue q;
 	struct open_file *f;            /* its description (one: dup shares it) */
 	uint64_t wakes_in, wakes_out;   /* writes, reads (epoll's EPOLLET) */
+	bool polled;                    /* looked at by a poll since the last notice (notice.c) */
 };
 
 int64_t do_eventfd(struct server_request *rq)
@@ -52,8 +53,10 @@ static uint64_t take(struct eventfd *e)
 {
 	uint64_t v = e->semaphore && e->count ? 1 : e->count;
 	e->count -= v;
-	if (v)
+	if (v) {
 		e->wakes_out++;
+		notice_changed(&e->polled);
+	}
 	return v;
 }
 
@@ -88,6 +91,7 @@ static void serve(struct eventfd *e)
 				break;
 			e->count += v;
 			e->wakes_in++;
+			notice_changed(&e->polled);
 			park_finish(&e->q, true, sizeof(v));
 			again = true;
 		}
@@ -127,12 +131,14 @@ int64_t eventfd_write(struct server_request *rq, struct open_file *f)
 	}
 	e->count += v;
 	e->wakes_in++;
+	notice_changed(&e->polled);
 	serve(e);   /* parked reads may take it */
 	return sizeof(v);
 }
 
-unsigned eventfd_poll(const struct eventfd *e)
+unsigned eventfd_poll(struct eventfd *e)
 {
+	e->polled = true;
 	unsigned r = 0;
 	if (e->count > 0)
 		r |= POLLIN | POLLRDNORM;

@@ -46,7 +46,7 @@ unsigned events_poll(const struct open_file *f, int *console)
 	case FM_EVENTFD:
 		return eventfd_poll(f->efd);
 	case FM_TIMERFD:
-		return timerfd_poll(f->tfd);
+		return timerfd_poll(f->tfd);   /* and its expiry for the waiter (notice.c) */
 	case FM_SIGNALFD:
 		return signalfd_poll(f);
 	default:

@@ -55,6 +55,7 @@
  *   park.c      requests parked on an eventfd or a timerfd
  *   removed.c   a directory removed while current or open: "." and its stat
  *   perm.c      permission checks on the caller's identity (the kernel's stamp)
+ *   notice.c    readiness notices to the kernel for the waits of poll and epoll
  *
  * With one serving thread (configurations one and split) one request runs
  * at a time, and while it waits for the disk other callers wait in the
@@ -351,7 +352,7 @@ void pipe_unused(struct pipe *p);
 int64_t pipe_read(struct server_request *rq, struct open_file *f);
 int64_t pipe_write(struct server_request *rq, struct open_file *f);
 /* POLL* readiness of an end. */
-unsigned pipe_poll(const struct pipe *p, bool write);
+unsigned pipe_poll(struct pipe *p, bool write);
 /* Wake-ups of the readers (data in, the write end closed) and of the
  * writers (data out, the read end closed): epoll's EPOLLET. */
 void pipe_wakes(const struct pipe *p, uint64_t *in, uint64_t *out);
@@ -571,7 +572,7 @@ void fm_wakes(const struct open_file *f, uint64_t *in, uint64_t *out);
 int64_t do_epoll_create(struct server_request *rq);
 int64_t do_epoll_ctl(struct server_request *rq);
 int64_t do_epoll_wait(struct server_request *rq);
-unsigned epoll_poll(const struct epoll *ep, int *console);
+unsigned epoll_poll(struct epoll *ep, int *console);
 void epoll_free(struct epoll *ep);
 /* Description f goes: every set's entries for it go too. */
 void epoll_forget(const struct open_file *f);
@@ -579,7 +580,7 @@ void epoll_forget(const struct open_file *f);
 int64_t do_eventfd(struct server_request *rq);
 int64_t eventfd_read(struct server_request *rq, struct open_file *f);
 int64_t eventfd_write(struct server_request *rq, struct open_file *f);
-unsigned eventfd_poll(const struct eventfd *e);
+unsigned eventfd_poll(struct eventfd *e);
 void eventfd_wakes(const struct eventfd *e, uint64_t *in, uint64_t *out);
 void eventfd_free(struct eventfd *e);
 
@@ -614,6 +615,19 @@ void park_finish(struct park_queue *q, bool write, int64_t status);
 void park_drop_pid(int pid);
 void park_cancel(int pid, uint32_t handle);
 
+/* notice.c: a poll's or an epoll wait's answer is framed by
+ * notice_answer_begin and notice_answer_end(rq), which writes the result
+ * words (struct fs_poll_result); readiness of a kind without notices calls
+ * notice_unnoticed, of an armed timerfd notice_wake_by(its next expiry,
+ * monotonic). Each object a poll may wait for keeps a flag that its poll
+ * sets; every change to it calls notice_changed(&flag), which tells the
+ * kernel when the flag was set, and clears it. */
+void notice_answer_begin(void);
+void notice_unnoticed(void);
+void notice_wake_by(uint64_t monotonic_ns);
+void notice_answer_end(struct server_request *rq);
+void notice_changed(bool *polled);
+
 /* perm.c: the caller's file-system uid and gid (root for all but the
  * kernel's forwarded calls); whether it may do want (PERM_R | PERM_W |
  * PERM_X) to an inode of stat st or number ino (-EACCES); remove victim
@@ -626,6 +640,7 @@ void park_cancel(int pid, uint32_t handle);
 #define PERM_X 1u
 struct fm_cred {
 	uint32_t uid, gid;
+	int pid;   /* whose supplementary groups count: the requester, or FS_OPEN_AS's pid */
 };
 struct fm_cred request_cred(const struct server_request *rq);
 int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsigned want);

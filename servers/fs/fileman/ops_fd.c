@@ -154,8 +154,10 @@ static unsigned readiness(const struct open_file *f, int *console)
 	case FM_PIPE:
 		return pipe_poll(f->pipe, ofd_can_write(f));
 	case FM_SOCKET:
+		notice_unnoticed();   /* frames and connections post no notice */
 		return socket_poll(f->sock);
 	case FM_INET:
+		notice_unnoticed();
 		return inet_poll(f);
 	case FM_CONSOLE:
 		if (*console == -1)
@@ -183,6 +185,7 @@ int64_t do_poll(struct server_request *rq)
 		return -EINVAL;
 	int console = -1;
 	int64_t ready = 0;
+	notice_answer_begin();
 	for (uint64_t i = 0; i < n; i++) {
 		struct pollfd pfd;
 		memcpy(&pfd, rq->data + i * sizeof(pfd), sizeof(pfd));
@@ -196,5 +199,6 @@ int64_t do_poll(struct server_request *rq)
 		memcpy(rq->data + i * sizeof(pfd), &pfd, sizeof(pfd));
 		ready += revents != 0;
 	}
+	notice_answer_end(rq);
 	return ready;
 }

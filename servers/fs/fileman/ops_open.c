@@ -1,6 +1,7 @@
 /*
  * ops_open.c - the handlers that start from a path: open (and open-as, the
- * process manager's open in another process's current directory), stat,
+ * process manager's open for an execve, in another process's current
+ * directory and with its ids), stat,
  * access and readlink.
  *
  * A relative path starts at the current directory or at a descriptor's
@@ -43,8 +44,11 @@ static int create(struct server_request *rq, uint32_t base, const char *path, ui
 	return rc;
 }
 
-/* FS_OPEN of path from directory base (cwd: its text, for special names). */
-static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd, const char *path)
+/* FS_OPEN of path from directory base (cwd: its text, for special names);
+ * exec: FS_OPEN_AS, an execve's open, which asks execute permission instead
+ * of read (Linux runs a file it may not read) and refuses a directory. */
+static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd, const char *path,
+                       bool exec)
 {
 	const struct fs_open_args *a = SERVER_IN(rq, struct fs_open_args);
 	int flags = (int)a->flags;
@@ -98,6 +102,8 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 		 * only through its own calls. */
 		if (access != O_RDONLY || (flags & (O_CREAT | O_TRUNC)))
 			return -EISDIR;
+		if (exec)
+			return -EACCES;
 		kind = FM_DIR;
 		break;
 	case EXT2_S_IFREG:
@@ -112,6 +118,8 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	}
 	/* As Linux: a file this open made is not checked (its mode may deny). */
 	unsigned want = (access != O_WRONLY ? PERM_R : 0) | (access != O_RDONLY || (flags & O_TRUNC) ? PERM_W : 0);
+	if (exec)
+		want = PERM_X;
 	rc = created ? 0 : perm_check(rq, &st, want);   /* perm.c */
 	if (rc < 0)
 		return rc;
@@ -144,7 +152,7 @@ int64_t do_open(struct server_request *rq)
 	uint32_t base;
 	const char *cwd;
 	const char *path = request_path_at(rq, &base, &cwd, &err);
-	return path ? open_in(rq, base, cwd, path) : err;
+	return path ? open_in(rq, base, cwd, path, false) : err;
 }
 
 int64_t do_open_as(struct server_request *rq)
@@ -160,7 +168,7 @@ int64_t do_open_as(struct server_request *rq)
 		return err;
 	const char *cwd;
 	uint32_t base = files_cwd((int)a->pid, &cwd);
-	int64_t fd = open_in(rq, base, cwd, path);
+	int64_t fd = open_in(rq, base, cwd, path, true);
 	if (fd >= 0)
 		procfs_exe_opened((int)a->pid, cwd, path);   /* the process manager opens to exec */
 	return fd;

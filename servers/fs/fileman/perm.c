@@ -9,6 +9,8 @@
  * their gid or one of their supplementary groups (asked of the kernel,
  * proc_groups, only then), the others' bits otherwise. Every directory a
  * path is looked up in must be searchable (path.c asks perm_search).
+ * The process manager's FS_OPEN_AS (an execve's open) carries the ids of
+ * the process it opens for, which are believed from it alone.
  */
 #include "fileman.h"
 
@@ -16,21 +18,27 @@
 
 struct fm_cred request_cred(const struct server_request *rq)
 {
-	struct fm_cred c = { 0, 0 };
-	if (rq->d.origin == MYRMEX_ORIGIN_KERNEL) {
+	struct fm_cred c = { 0, 0, rq->d.requester };
+	/* The process manager's FS_OPEN_AS opens for an execve of process
+	 * pid, with that caller's ids, which it stamps where the kernel does. */
+	bool exec_open = rq->d.opcode == FS_OPEN_AS && rq->d.origin != MYRMEX_ORIGIN_KERNEL &&
+	                 request_from_pm(rq);
+	if (rq->d.origin == MYRMEX_ORIGIN_KERNEL || exec_open) {
 		const struct myrmex_ctl_header *h = request_ctl(rq);
 		c.uid = h->reserved[FS_CRED_UID];
 		c.gid = h->reserved[FS_CRED_GID];
 	}
+	if (exec_open)
+		c.pid = (int)SERVER_IN(rq, struct fs_open_args)->pid;   /* checked by do_open_as */
 	return c;
 }
 
-/* Whether gid is one of the requester's supplementary groups (asked of
+/* Whether gid is one of the supplementary groups of c's process (asked of
  * the kernel: only the file server may, and only when it matters). */
-static bool in_groups(const struct server_request *rq, uint32_t gid)
+static bool in_groups(const struct fm_cred *c, uint32_t gid)
 {
 	uint32_t groups[FS_GROUPS_MAX];
-	long n = myrmex_syscall6(MYRMEX_SYS_PROC_GROUPS, rq->d.requester, (long)groups, 0, 0, 0, 0);
+	long n = myrmex_syscall6(MYRMEX_SYS_PROC_GROUPS, c->pid, (long)groups, 0, 0, 0, 0);
 	for (long i = 0; i < n && i < (long)FS_GROUPS_MAX; i++)
 		if (groups[i] == gid)
 			return true;
@@ -48,7 +56,7 @@ int perm_check(const struct server_request *rq, const struct ext2_stat *st, unsi
 	unsigned bits = st->mode & 07;
 	if (st->uid == c.uid)
 		bits = (st->mode >> 6) & 07;
-	else if (st->gid == c.gid || in_groups(rq, st->gid))
+	else if (st->gid == c.gid || in_groups(&c, st->gid))
 		bits = (st->mode >> 3) & 07;
 	return (bits & want) == want ? 0 : -EACCES;
 }
@@ -103,6 +111,6 @@ int perm_chown(struct server_request *rq, uint32_t ino, uint32_t uid, uint32_t g
 		return rc;
 	/* The owner may give it to its own group, keeping the owner. */
 	bool uid_ok = uid == UINT32_MAX || uid == st.uid;
-	bool gid_ok = gid == UINT32_MAX || gid == st.gid || gid == c.gid || in_groups(rq, gid);
+	bool gid_ok = gid == UINT32_MAX || gid == st.gid || gid == c.gid || in_groups(&c, gid);
 	return st.uid == c.uid && uid_ok && gid_ok ? 0 : -EPERM;
 }

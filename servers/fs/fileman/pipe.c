@@ -48,6 +48,7 @@ struct pipe {
 	struct parked *reads, *writes;   /* FIFOs of parked requests */
 	bool busy, again;             /* the service runs; run it once more */
 	uint64_t wakes_in, wakes_out; /* pipe_wakes (epoll.c's EPOLLET) */
+	bool polled;                  /* looked at by a poll since the last notice (notice.c) */
 };
 
 static struct pipe pipes[PIPES];
@@ -88,6 +89,7 @@ static uint32_t ring_take(struct pipe *p, uint8_t *dst, uint64_t len)
 	p->head = (p->head + n) % FM_PIPE_SIZE;
 	p->count -= n;
 	p->wakes_out++;
+	notice_changed(&p->polled);
 	return n;
 }
 
@@ -101,6 +103,7 @@ static uint32_t ring_put(struct pipe *p, const uint8_t *src, uint64_t len)
 	memcpy(p->ring, src + first, n - first);
 	p->count += n;
 	p->wakes_in++;
+	notice_changed(&p->polled);
 	return n;
 }
 
@@ -244,6 +247,7 @@ void pipe_close_end(struct pipe *p, bool write)
 		p->readers--;
 		p->wakes_out++;
 	}
+	notice_changed(&p->polled);
 	pipe_service(p);
 }
 
@@ -292,8 +296,9 @@ int64_t pipe_write(struct server_request *rq, struct open_file *f)
 
 /* ---- readiness, and processes that end ---- */
 
-unsigned pipe_poll(const struct pipe *p, bool write)
+unsigned pipe_poll(struct pipe *p, bool write)
 {
+	p->polled = true;
 	unsigned events = 0;
 	if (write) {
 		if (FM_PIPE_SIZE - p->count >= FM_PIPE_BUF)

@@ -34,6 +34,7 @@ struct timerfd {
 	uint64_t interval;            /* ns; 0: once */
 	uint64_t expirations;         /* not read yet */
 	uint64_t wakes;               /* expirations counted (epoll's EPOLLET) */
+	bool polled;                  /* looked at by a poll since the last notice (notice.c) */
 	struct park_queue q;
 	struct open_file *f;          /* its description (one: dup shares it) */
 	struct timerfd *next;         /* every timer, for the tick */
@@ -208,6 +209,7 @@ int64_t do_timerfd_set(struct server_request *rq)
 		t->deadline = (a->flags & TFD_TIMER_ABSTIME) ? a->value_ns : now + a->value_ns;
 	}
 	serve(t);
+	notice_changed(&t->polled);   /* a waiter's expiry moved */
 	return 0;
 }
 
@@ -242,8 +244,18 @@ int64_t timerfd_read(struct server_request *rq, struct open_file *f)
 
 unsigned timerfd_poll(struct timerfd *t)
 {
+	t->polled = true;
 	update(t);
-	return t->expirations ? POLLIN | POLLRDNORM : 0;
+	if (t->expirations)
+		return POLLIN | POLLRDNORM;
+	if (t->armed) {
+		/* A waiter looks again at the expiry (notice.c), on the monotonic
+		 * clock: a CLOCK_REALTIME deadline as far from now as it is. A
+		 * realtime clock set meanwhile is seen at the next look. */
+		uint64_t mono = clock_now(CLOCK_MONOTONIC), now = clock_now(t->clock);
+		notice_wake_by(mono + (t->deadline > now ? t->deadline - now : 0));
+	}
+	return 0;
 }
 
 void timerfd_wakes(struct timerfd *t, uint64_t *in)

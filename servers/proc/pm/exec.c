@@ -1,8 +1,8 @@
 /*
- * exec.c - PM_EXEC: checks the strings the kernel marshalled, finds the
- * executable (image.c), follows one "#!" line, lays the argument strings
- * into an args ICA and asks the kernel to replace the caller's image
- * (proc_exec). After success the file manager closes the close-on-exec
+ * exec.c - PM_EXEC: checks the path the kernel marshalled, finds the
+ * executable (image.c), follows one "#!" line (its interpreter, argument
+ * and path into an args ICA) and asks the kernel to replace the caller's
+ * image (proc_exec) with the strings the kernel kept from the call. After success the file manager closes the close-on-exec
  * descriptors.
  */
 #include "pm.h"
@@ -10,34 +10,9 @@
 #include <errno.h>
 #include <string.h>
 
-#define ARGS_MAX_PAGES  64u
-#define SHEBANG_MAX     256u
-#define STRINGS_MAX     8192u   /* argv and envp entries each: the kernel's EXEC_MAX_STRINGS */
-
-/* The argument strings handed to the kernel, built in an ICA. */
-struct args {
-	char *base;
-	uint32_t handle, size, used, argc, envc;
-};
-
-static int args_add(struct args *a, const char *s, size_t len)
-{
-	if (a->used + len + 1 > a->size)
-		return -E2BIG;
-	memcpy(a->base + a->used, s, len);
-	a->base[a->used + len] = '\0';
-	a->used += (uint32_t)len + 1;
-	return 0;
-}
-
-/* Counts the NUL-terminated strings in [p, p + len), which ends in a NUL. */
-static uint32_t count_strings(const char *p, size_t len)
-{
-	uint32_t n = 0;
-	for (size_t i = 0; i < len; i++)
-		n += p[i] == '\0';
-	return n;
-}
+#define SHEBANG_MAX        256u
+#define PATH_BYTES         4096u   /* the kernel's EXEC_PATH_MAX */
+#define SCRIPT_ARGS_PAGES  2u      /* an interpreter, its argument and a path */
 
 /* Parses "#!interp [arg]\n" from the head of a script: 0, or -ENOEXEC. */
 static int parse_shebang(const char *head, uint64_t n, char *interp, char *optarg)
@@ -67,31 +42,26 @@ static int parse_shebang(const char *head, uint64_t n, char *interp, char *optar
 	return 0;
 }
 
-/* Fills the args ICA: argv (rewritten for a script), then envp. */
-static long build_args(struct args *a, const char *path, const char *argv, uint32_t argc,
-                       const char *envp, uint32_t envc, const char *interp, const char *optarg)
+/* A script's first arguments (interp, its argument if any, the path) into
+ * a fresh ICA: its handle, with the count and bytes used, or -errno. */
+static long script_args(const char *interp, const char *optarg, const char *path,
+                        uint32_t *argc, uint32_t *used)
 {
-	long r = 0;
-	const char *s = argv;
-	if (interp) {
-		r = args_add(a, interp, strlen(interp));
-		if (!r && optarg[0])
-			r = args_add(a, optarg, strlen(optarg));
-		if (!r)
-			r = args_add(a, path, strlen(path));
-		a->argc = optarg[0] ? 3 : 2;
-		if (argc > 0)   /* the script's argv[0] gives way to its path */
-			s += strlen(s) + 1;
-		for (uint32_t i = 1; !r && i < argc; i++, s += strlen(s) + 1, a->argc++)
-			r = args_add(a, s, strlen(s));
-	} else {
-		for (uint32_t i = 0; !r && i < argc; i++, s += strlen(s) + 1, a->argc++)
-			r = args_add(a, s, strlen(s));
+	long h = myrmex_ica_alloc(SCRIPT_ARGS_PAGES);
+	if (h < 0)
+		return h;
+	char *base = myrmex_ica_addr((uint32_t)h);
+	const char *strings[3] = { interp, optarg, path };
+	*argc = *used = 0;
+	for (int i = 0; i < 3; i++) {
+		if (strings[i] == optarg && !optarg[0])
+			continue;
+		size_t len = strlen(strings[i]) + 1;
+		memcpy(base + *used, strings[i], len);
+		*used += (uint32_t)len;
+		(*argc)++;
 	}
-	s = envp;
-	for (uint32_t i = 0; !r && i < envc; i++, s += strlen(s) + 1, a->envc++)
-		r = args_add(a, s, strlen(s));
-	return r;
+	return h;
 }
 
 int64_t do_exec(struct server_request *rq)
@@ -99,21 +69,14 @@ int64_t do_exec(struct server_request *rq)
 	const struct pm_exec_args *in = SERVER_IN(rq, struct pm_exec_args);
 	int pid = rq->d.requester;
 	int tid = (int)in->tid;
-	uint64_t argc = in->argc, envc = in->envc, used = in->used;
-	if (rq->d.ndata < 1 || argc > STRINGS_MAX || envc > STRINGS_MAX)
+	uint64_t used = in->used;
+	if (rq->d.ndata < 1)
 		return -EINVAL;
 	uint64_t size;
-	const char *data = server_data(rq, 0, &size);
-	if (!data || size == 0)
+	const char *path = server_data(rq, 0, &size);
+	if (!path || size == 0 || used == 0 || used > size || used > PATH_BYTES ||
+	    path[used - 1] != '\0' || strlen(path) != used - 1)
 		return -EINVAL;
-	if (used == 0 || used > size || data[used - 1] != '\0' ||
-	    count_strings(data, used) != 1 + argc + envc)
-		return -EINVAL;
-	const char *path = data;
-	const char *argv = path + strlen(path) + 1;
-	const char *envp = argv;
-	for (uint64_t i = 0; i < argc; i++)
-		envp += strlen(envp) + 1;
 
 	/* The caller's file-system ids, stamped by the kernel on its own
 	 * channel (include/myrmex/fs.h, FS_CRED_*); another caller counts as root. */
@@ -124,7 +87,8 @@ int64_t do_exec(struct server_request *rq)
 		gid = h->reserved[FS_CRED_GID];
 	}
 	const struct image *im;
-	long r = image_get(pid, path, uid, gid, &im);
+	struct myrmex_stat st;
+	long r = image_get(pid, path, uid, gid, &im, &st);
 	if (r < 0)
 		return r;
 	char interp[SHEBANG_MAX], optarg[SHEBANG_MAX];
@@ -134,7 +98,7 @@ int64_t do_exec(struct server_request *rq)
 	if (script) {
 		r = parse_shebang(head, n, interp, optarg);
 		if (r == 0)
-			r = image_get(pid, interp, uid, gid, &im);
+			r = image_get(pid, interp, uid, gid, &im, &st);
 		if (r < 0)
 			return r;
 		head = image_head(im, &n);
@@ -142,25 +106,38 @@ int64_t do_exec(struct server_request *rq)
 			return -ELOOP;   /* one level of interpreter */
 	}
 
-	long h = myrmex_ica_alloc(ARGS_MAX_PAGES);
-	if (h < 0)
-		return h;
-	struct args a = { myrmex_ica_addr((uint32_t)h), (uint32_t)h, ARGS_MAX_PAGES * 4096, 0, 0, 0 };
-	r = build_args(&a, path, argv, (uint32_t)argc, envp, (uint32_t)envc,
-	               script ? interp : NULL, optarg);
-	if (r == 0) {
-		struct myrmex_exec how;
-		memset(&how, 0, sizeof(how));
-		memcpy(how.image, im->ica, im->nica * sizeof(uint32_t));
-		how.nimage = im->nica;
-		how.image_size = im->size;
-		how.args = a.handle;
-		how.argc = a.argc;
-		how.envc = a.envc;
-		how.args_size = a.used;
-		r = myrmex_proc_exec(tid, &how);
+	/* The argument strings stay in the kernel (MYRMEX_EXEC_CALLER_ARGS);
+	 * a script's interpreter, its argument and its path go first, in
+	 * place of argv[0]. */
+	struct myrmex_exec how;
+	memset(&how, 0, sizeof(how));
+	memcpy(how.image, im->ica, im->nica * sizeof(uint32_t));
+	how.nimage = im->nica;
+	how.image_size = im->size;
+	how.flags = MYRMEX_EXEC_CALLER_ARGS;
+	/* Set-user-id and set-group-id, as Linux: the bits of the file that
+	 * runs (a script's interpreter's, never the script's own); set-group-id
+	 * only with the group's execute bit (without it, it means locking). */
+	if (st.st_mode & 04000) {
+		how.flags |= MYRMEX_EXEC_SETUID;
+		how.uid = st.st_uid;
 	}
-	myrmex_ica_free(a.handle);
+	if ((st.st_mode & 02010) == 02010) {
+		how.flags |= MYRMEX_EXEC_SETGID;
+		how.gid = st.st_gid;
+	}
+	long h = 0;
+	if (script) {
+		h = script_args(interp, optarg, path, &how.argc, &how.args_size);
+		if (h < 0)
+			return h;
+		how.args = (uint32_t)h;
+		if (in->argc > 0)
+			how.flags |= MYRMEX_EXEC_SKIP_ARGV0;
+	}
+	r = myrmex_proc_exec(tid, &how);
+	if (h > 0)
+		myrmex_ica_free((uint32_t)h);
 	if (r == 0) {
 		uint64_t args[8] = { (uint64_t)pid };
 		pm_fs_call(FS_EXEC, args, 0, NULL);

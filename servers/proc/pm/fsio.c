@@ -31,10 +31,19 @@ void *pm_scratch(uint32_t *handle)
 
 long pm_fs_call(uint32_t opcode, const uint64_t args[8], uint32_t data, uint64_t res[8])
 {
+	return pm_fs_call_as(0, 0, opcode, args, data, res);
+}
+
+long pm_fs_call_as(uint32_t uid, uint32_t gid, uint32_t opcode, const uint64_t args[8],
+                   uint32_t data, uint64_t res[8])
+{
 	long r = ensure(&ctl, 1);
 	if (r < 0)
 		return r;
 	struct myrmex_ctl_header *h = myrmex_ctl_init(myrmex_ica_addr(ctl));
+	/* Believed by the file manager only on FS_OPEN_AS (include/myrmex/fs.h). */
+	h->reserved[FS_CRED_UID] = uid;
+	h->reserved[FS_CRED_GID] = gid;
 	struct myrmex_frame *f = myrmex_ctl_push(h, 1, MYRMEX_COREID_FS, opcode);
 	if (!f)
 		return -EINVAL;

@@ -218,6 +218,7 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_PROC_MAPS:   return sys_proc_maps;
 	case MYRMEX_SYS_TTY_SIGNAL:  return sys_tty_signal;
 	case MYRMEX_SYS_PROC_GROUPS: return sys_proc_groups;
+	case MYRMEX_SYS_POLL_NOTICE: return sys_poll_notice;
 	default:                     return NULL;
 	}
 }
