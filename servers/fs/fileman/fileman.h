@@ -370,6 +370,11 @@ int64_t do_socket(struct server_request *rq);
 int64_t do_bind(struct server_request *rq);
 int64_t do_sendto(struct server_request *rq);
 int64_t do_recvfrom(struct server_request *rq);
+/* FS_READ and FS_WRITE on packet socket f: recv, and send to where it is
+ * bound (the bytes at offset 0 of the data ICA, moved behind the header's
+ * room), as Linux's read and write on a packet socket. */
+int64_t socket_read(struct server_request *rq, struct open_file *f);
+int64_t socket_write(struct server_request *rq, struct open_file *f);
 /* The last description of socket s went: its frames are let go, its
  * receive at the Ethernet server (if any) is forgotten when it comes back. */
 void socket_close(struct sock *s);

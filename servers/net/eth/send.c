@@ -65,6 +65,7 @@ int64_t do_send(struct server_request *rq)
 	put_mac(frame + 6, eth_mac);
 	frame[12] = (uint8_t)(a->ethertype >> 8);
 	frame[13] = (uint8_t)a->ethertype;
+	deliver_outgoing(frame, (uint32_t)(a->length + NET_ETH_HLEN));
 	int64_t r = eth_pass_on(rq, NET_SEND, a->offset - NET_ETH_HLEN, a->length + NET_ETH_HLEN);
 	if (r == SERVER_LATER)
 		eth_counters.tx_frames++;
@@ -79,8 +80,16 @@ int64_t do_info(struct server_request *rq)
 	return eth_pass_on(rq, NET_INFO, 0, 0);
 }
 
+/* arg[0] NET_STATS_BASIC: struct eth_stats; NET_STATS_MORE: struct
+ * eth_stats_more. */
 int64_t do_stats(struct server_request *rq)
 {
+	if (rq->in[0] == NET_STATS_MORE) {
+		deliver_count(SERVER_OUT(rq, struct eth_stats_more));
+		return 0;
+	}
+	if (rq->in[0] != NET_STATS_BASIC)
+		return -EINVAL;
 	struct eth_stats *out = SERVER_OUT(rq, struct eth_stats);
 	*out = eth_counters;
 	return 0;
