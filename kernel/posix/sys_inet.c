@@ -222,6 +222,8 @@ static long name_of(const struct syscall_args *a, uint64_t peer)
 	r = inet_call(a->arg[0], INET_NAME, args, res);
 	if (r < 0)
 		return r;
+	if (res[FS_RESULT_FAMILY] == FS_FAMILY_PACKET)   /* a packet socket's own name */
+		return packet_write_name(a->arg[1], a->arg[2], room, res);
 	return write_address(a->arg[1], a->arg[2], room, res[INET_RESULT_ADDR], res[INET_RESULT_PORT]);
 }
 

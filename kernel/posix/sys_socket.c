@@ -151,6 +151,25 @@ long packet_put_address(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t 
 	return 0;
 }
 
+long packet_write_name(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8])
+{
+	bool bound = res[3] != 0;
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = swap16((uint16_t)res[0]),
+		.sll_ifindex = (int32_t)res[1],
+		.sll_hatype = bound ? ARPHRD_ETHER : 0,   /* Linux: no device, no type */
+		.sll_halen = bound ? 6 : 0,
+	};
+	for (unsigned i = 0; bound && i < 6; i++)
+		sll.sll_addr[i] = (uint8_t)(res[2] >> (8 * i));
+	int32_t full = (int32_t)(SLL_ADDR_AT + sll.sll_halen);
+	if (copy_to_user(addr, &sll, MIN((uint64_t)room, (uint64_t)full)) < 0 ||
+	    copy_to_user(alenp, &full, sizeof(full)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
 long sys_sendto(const struct syscall_args *a)
 {
 	uint64_t fd = a->arg[0], len = a->arg[2];

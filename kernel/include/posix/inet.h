@@ -47,5 +47,9 @@ long packet_read_dest(uptr_t addr, uint64_t len, struct packet_dest *d);
 /* recvfrom's sockaddr_ll from a packet answer's result words (room bytes
  * at addr, the whole length at alenp). 0 or -EFAULT. */
 long packet_put_address(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8]);
+/* getsockname's sockaddr_ll from the file manager's answer (words 0..3:
+ * protocol, ifindex, MAC, bound), Linux's length (12 + the address's). 0
+ * or -EFAULT. */
+long packet_write_name(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8]);
 
 #endif

@@ -478,6 +478,19 @@ bool socket_result(const struct myrmex_delivery *d)
 	return true;
 }
 
+int64_t socket_name(struct server_request *rq, struct sock *s, uint64_t peer)
+{
+	if (peer)
+		return -EOPNOTSUPP;
+	int64_t mac = s->ifindex ? socket_eth_mac() : 0;
+	server_out(rq, 0, s->protocol);
+	server_out(rq, 1, s->ifindex);
+	server_out(rq, 2, mac < 0 ? 0 : (uint64_t)mac);
+	server_out(rq, 3, s->ifindex != 0);
+	server_out(rq, FS_RESULT_FAMILY, FS_FAMILY_PACKET);
+	return 0;
+}
+
 void socket_close(struct sock *s)
 {
 	drop_queue(s);
