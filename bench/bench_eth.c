@@ -26,14 +26,31 @@
  * here whole; one per exchange over the RTL8139, the ACK copied out of its
  * receive ring; the send is DMA from the ICA on both). benchinit starts the driver and the Ethernet
  * server around it (docs/net.md).
+ *
+ * On Linux the same binary measures the same exchange through a Linux
+ * AF_PACKET socket (SOCK_DGRAM, bound to eth0 and EtherType 0x88b5;
+ * sendto the peer's MAC, recvfrom its ACK), the figures named alike,
+ * <nic> from eth0's driver (virtio_net: virtio, 8139cp: rtl8139). Idle is
+ * excluded the same way: the CPU's idle time from /proc/timer_list
+ * (idle_sleeptime, nanoseconds; /proc/stat's idle, in 10 ms steps, when it
+ * is missing) turned into TSC ticks with the TSC's rate against
+ * CLOCK_MONOTONIC over the run, so busy= is under -icount the instructions
+ * Linux executed per exchange, idle excluded. irq= counts the interrupts
+ * of eth0's queues (/proc/interrupts). The kernel counts of Myrmex (ipc,
+ * attach, ...) have no Linux counterpart and are left out.
  */
 #include "bench.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+#include <netpacket/packet.h>
 #include <myrmex/net.h>
 
 #define PROG "bench_eth"
@@ -196,14 +213,219 @@ static int measure(uint32_t length)
 	return write(1, line, len) == (ssize_t)len ? 0 : -1;
 }
 
+/* ------------------------------------------------ Linux: AF_PACKET */
+
+static int pk_data = -1, pk_control = -1;   /* sockets of 0x88b5 and 0x88b6 */
+static struct sockaddr_ll pk_peer;
+static uint8_t pk_buf[2048];
+
+/* A number from the first line of file path: 0 or -1. */
+static int read_number(const char *path, long long *v)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int ok = fscanf(f, "%lld", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/* eth0's NIC as the figures name it, from the name of its driver. */
+static const char *linux_nic(void)
+{
+	char link[256];
+	ssize_t n = readlink("/sys/class/net/eth0/device/driver", link, sizeof link - 1);
+	if (n <= 0)
+		return NULL;
+	link[n] = 0;
+	const char *name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	if (strcmp(name, "virtio_net") == 0)
+		return "virtio";
+	if (strcmp(name, "8139cp") == 0 || strcmp(name, "8139too") == 0)
+		return "rtl8139";   /* QEMU's RTL8139 is a C+: 8139cp drives it */
+	return NULL;
+}
+
+/* The CPU's idle nanoseconds so far: /proc/timer_list's idle_sleeptime of
+ * CPU 0, else /proc/stat's idle (USER_HZ steps); 0 when neither says. */
+static uint64_t linux_idle_ns(void)
+{
+	static char text[65536];
+	FILE *f = fopen("/proc/timer_list", "r");
+	if (f) {
+		size_t n = fread(text, 1, sizeof text - 1, f);
+		fclose(f);
+		text[n] = 0;
+		const char *p = strstr(text, ".idle_sleeptime");
+		if (p && (p = strchr(p, ':')))
+			return strtoull(p + 1, NULL, 10);
+	}
+	f = fopen("/proc/stat", "r");
+	unsigned long long user, nice, sys, idle = 0;
+	if (f) {
+		if (fscanf(f, "cpu %llu %llu %llu %llu", &user, &nice, &sys, &idle) != 4)
+			idle = 0;
+		fclose(f);
+	}
+	return idle * (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK));
+}
+
+/* Interrupts of eth0's queues so far (lines of /proc/interrupts naming a
+ * virtio-net queue, "-input." or "-output.", or eth0 itself). */
+static uint64_t linux_nic_irqs(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return 0;
+	char line[512];
+	uint64_t sum = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (!strstr(line, "-input.") && !strstr(line, "-output.") && !strstr(line, "eth0"))
+			continue;
+		const char *p = strchr(line, ':');
+		sum += p ? strtoull(p + 1, NULL, 10) : 0;
+	}
+	fclose(f);
+	return sum;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* A packet socket of EtherType type bound to eth0 (ifindex): fd or -errno. */
+static int pk_socket(uint16_t type, int ifindex)
+{
+	int fd = socket(AF_PACKET, SOCK_DGRAM, htons(type));
+	if (fd < 0)
+		return -errno;
+	struct sockaddr_ll me = { .sll_family = AF_PACKET, .sll_protocol = htons(type),
+	                          .sll_ifindex = ifindex };
+	if (bind(fd, (struct sockaddr *)&me, sizeof me) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static int pk_exchange(uint32_t length)
+{
+	if (sendto(pk_data, pk_buf, length, 0, (struct sockaddr *)&pk_peer, sizeof pk_peer) !=
+	    (ssize_t)length)
+		return -1;
+	uint8_t ack[64];
+	ssize_t r = recv(pk_data, ack, sizeof ack, 0);
+	return r >= 1 && ack[0] == ACK_BYTE ? 0 : -1;
+}
+
+static int pk_mode_ack(void)
+{
+	uint8_t cmd[NET_PAYLOAD_MIN] = "mode ack";
+	struct sockaddr_ll to = pk_peer;
+	to.sll_protocol = htons(ETH_CONTROL);
+	if (sendto(pk_control, cmd, sizeof cmd, 0, (struct sockaddr *)&to, sizeof to) < 0)
+		return -1;
+	char answer[64];
+	ssize_t r = recv(pk_control, answer, sizeof answer, 0);
+	return r >= 11 && memcmp(answer, "ok mode ack", 11) == 0 ? 0 : -1;
+}
+
+/* Measures length L over the packet socket; prints its BENCH line. */
+static int pk_measure(uint32_t length)
+{
+	for (uint32_t i = 0; i < length; i++)
+		pk_buf[i] = (uint8_t)(i * 7 + length);
+	for (int i = 0; i < WARMUP; i++)
+		if (pk_exchange(length) < 0)
+			return -1;
+	uint64_t tenths[RUNS], busy[RUNS], idle_sum = 0;
+	uint64_t irq0 = linux_nic_irqs();
+	for (unsigned r = 0; r < RUNS; r++) {
+		uint64_t i0 = linux_idle_ns(), n0 = now_ns(), t0 = myrmex_rdtsc();
+		for (int i = 0; i < EXCHANGES; i++)
+			if (pk_exchange(length) < 0)
+				return -1;
+		uint64_t t1 = myrmex_rdtsc(), n1 = now_ns(), i1 = linux_idle_ns();
+		/* idle nanoseconds in TSC ticks, at the TSC's rate over the run */
+		uint64_t idle = n1 > n0 ? (uint64_t)((double)(i1 - i0) * (double)(t1 - t0) /
+		                                     (double)(n1 - n0)) : 0;
+		idle_sum += idle;
+		tenths[r] = ((t1 - t0) * 10 + EXCHANGES / 2) / EXCHANGES;
+		busy[r] = t1 - t0 > idle ? t1 - t0 - idle : 0;
+	}
+	uint64_t irq1 = linux_nic_irqs();
+	bench_sort_u64(tenths, RUNS);
+	bench_sort_u64(busy, RUNS);
+	uint64_t med = tenths[RUNS / 2], ops = (uint64_t)RUNS * EXCHANGES;
+	char line[512];
+	int w = snprintf(line, sizeof line,
+	                 "BENCH eth eth.%s.%u median=%" PRIu64 ".%" PRIu64 " min=%" PRIu64 ".%" PRIu64
+	                 " runs=%u bytes=%u",
+	                 nic_name, length, med / 10, med % 10, tenths[0] / 10, tenths[0] % 10, RUNS, length);
+	size_t len = w > 0 ? (size_t)w : 0;
+	bench_put_per_op(line, sizeof line, &len, "irq", irq1 - irq0, ops);
+	bench_put_per_op(line, sizeof line, &len, "idle", idle_sum, ops);
+	bench_put_per_op(line, sizeof line, &len, "busy", busy[RUNS / 2], EXCHANGES);
+	line[len < sizeof line - 1 ? len++ : len - 1] = '\n';
+	return write(1, line, len) == (ssize_t)len ? 0 : -1;
+}
+
+/* The whole sweep over a Linux packet socket on eth0. */
+static int linux_main(uint32_t *lengths, unsigned n)
+{
+	long long ifindex;
+	const char *nic = linux_nic();
+	if (!nic || read_number("/sys/class/net/eth0/ifindex", &ifindex) < 0) {
+		printf("BENCH-SKIP " PROG " no eth0 of a known NIC (virtio_net, 8139cp)\n");
+		return 0;
+	}
+	nic_name = nic;
+	pk_data = pk_socket(ETH_DATA, (int)ifindex);
+	pk_control = pk_socket(ETH_CONTROL, (int)ifindex);
+	if (pk_data < 0 || pk_control < 0) {
+		bench_fail(PROG, "packet socket", pk_data < 0 ? pk_data : pk_control);
+		return 1;
+	}
+	pk_peer = (struct sockaddr_ll){ .sll_family = AF_PACKET, .sll_protocol = htons(ETH_DATA),
+	                                .sll_ifindex = (int)ifindex, .sll_halen = 6 };
+	for (unsigned i = 0; i < 6; i++)
+		pk_peer.sll_addr[i] = (uint8_t)(PEER_MAC >> (8 * i));
+	if (pk_mode_ack() < 0) {
+		bench_fail(PROG, "the peer did not switch to ack mode", 0);
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (pk_measure(lengths[i]) < 0) {
+			bench_fail(PROG, "exchange failed at length", (long)lengths[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The frame data lengths measured: 46, 110, ... (64-byte steps) and 1500;
+ * 750, the paper's crossover, is 46 + 11 * 64. */
+static unsigned sweep(uint32_t lengths[32])
+{
+	unsigned n = 0;
+	for (uint32_t l = NET_PAYLOAD_MIN; l <= NET_PAYLOAD_MAX; l += 64)
+		lengths[n++] = l;
+	lengths[n++] = NET_PAYLOAD_MAX;
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
 		nic_name = strcmp(argv[1], "rtl8139") == 0 ? "rtl8139" : "virtio";
-	if (!myrmex_is_native()) {
-		printf("BENCH-SKIP " PROG " no AF_PACKET version for Linux yet\n");
-		return 0;
-	}
+	uint32_t lengths[32];
+	unsigned n = sweep(lengths);
+	if (!myrmex_is_native())
+		return linux_main(lengths, n);
 	long c = myrmex_ica_alloc(1), s = myrmex_ica_alloc(1), r = myrmex_ica_alloc(1);
 	if (c < 0 || s < 0 || r < 0) {
 		bench_fail(PROG, "ica_alloc", c < 0 ? c : s < 0 ? s : r);
@@ -216,11 +438,6 @@ int main(int argc, char **argv)
 		bench_fail(PROG, "the peer did not switch to ack mode", 0);
 		return 1;
 	}
-	uint32_t lengths[32];
-	unsigned n = 0;
-	for (uint32_t l = NET_PAYLOAD_MIN; l <= NET_PAYLOAD_MAX; l += 64)
-		lengths[n++] = l;
-	lengths[n++] = NET_PAYLOAD_MAX;   /* 750, the paper's crossover, is 46 + 11 * 64 */
 	for (unsigned i = 0; i < n; i++) {
 		if (measure(lengths[i]) < 0) {
 			bench_fail(PROG, "exchange failed at length", (long)lengths[i]);

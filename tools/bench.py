@@ -15,7 +15,8 @@ bytes one operation moves: the record gets "bytes_per_op" and, for cycles with a
 TSC frequency, "mb_s" (10^6 bytes per second), which the report shows.
 Writes <out>/results.jsonl (myrmex records, then <out>/results.linux.jsonl if present),
 <out>/report.md (one table per suite, Linux rows beside Myrmex rows, also printed),
-<out>/<mode>.log, and the wrapped-call plots <out>/wsc-*.svg (tools/plot_wsc.py,
+<out>/<mode>.log, the wrapped-call plots <out>/wsc-*.svg (tools/plot_wsc.py) and paper
+004's figure 10 <out>/eth-fig10.svg (tools/plot_eth.py), both with
 matplotlib).
 With --posix-init, the POSIX boot follows (tools/bench_posix.py: static programs run
 by sysinit from an ext2 disk, on Myrmex and on Linux); its records, in
@@ -578,7 +579,8 @@ def publish(args, records, results, notes=(), show=False):
 
 
 def draw_plots(out):
-    """The wrapped-call plots (tools/plot_wsc.py, matplotlib) from out's
+    """The wrapped-call plots (tools/plot_wsc.py) and paper 004's figure 10
+    (tools/plot_eth.py), matplotlib, from out's
     results.jsonl; returns report notes. Run by a python3 that has matplotlib
     (tools/plot_panels.py: this one, or Debian's /usr/bin/python3)."""
     import subprocess
@@ -586,12 +588,15 @@ def draw_plots(out):
     python = plot_panels.python_with_matplotlib()
     if python is None:
         return ["Plots not drawn: no python3 with matplotlib (Debian: python3-matplotlib)."]
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot_wsc.py")
-    proc = subprocess.run([python, script, out], capture_output=True, text=True)
-    if proc.returncode != 0:
-        return ["Plots failed: %s" % (proc.stderr or proc.stdout).strip()[-300:]]
-    print(proc.stdout.strip(), flush=True)
-    return []
+    notes = []
+    for name in ("plot_wsc.py", "plot_eth.py"):   # wrapped calls; paper 004's figure 10
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+        proc = subprocess.run([python, script, out], capture_output=True, text=True)
+        if proc.returncode != 0:
+            notes.append("Plots of %s failed: %s" % (name, (proc.stderr or proc.stdout).strip()[-300:]))
+        else:
+            print(proc.stdout.strip(), flush=True)
+    return notes
 
 
 def main(argv=None):

@@ -29,8 +29,10 @@ by /init with insmod, in dependency order.
 The NIC: with --net-model (bench.py passes its own) the guest gets a NIC of the
 first model its kernel drives, wired to its own tools/net_peer.py as Myrmex's boot
 is (qemu.net_args); /init loads that NIC's modules (linux_kernel.get_nic_modules:
-virtio_net and its failover modules; Debian's cloud kernel has no 8139too, so no
-RTL8139) and brings eth0 up without an address, for bench_eth's packet socket.
+virtio_net and its failover modules) and brings eth0 up without an address, for
+bench_eth's packet socket. Debian's cloud kernel has no RTL8139 driver: for that
+NIC bench_eth runs in boots of its own on Debian's generic kernel of the same
+version (linux_kernel.get_generic_kernel), whose 8139cp drives QEMU's RTL8139.
 
 The kernel, its disk modules and busybox come from tools/linux_kernel.py
 (build/linux/vmlinuz, fetched once from Debian's cloud kernel package, or
@@ -53,7 +55,8 @@ from linux_initramfs import INIT_MARK, base_archive, add_modules, disk_script, \
     net_script, write_archive  # noqa: E402
 from linux_kernel import ROOT, LINUX_DIR, LinuxSetupError, say, get_kernel, \
     get_modules, get_busybox, elf_is_static, bzimage_version, kernel_append, \
-    describe_linux_run, disk_command, get_nic_modules  # noqa: E402,F401
+    describe_linux_run, disk_command, get_nic_modules, get_generic_kernel, \
+    generic_dir  # noqa: E402,F401
 
 BUSYBOX_APPLETS = ["sh", "mount", "poweroff", "cat", "cut", "ls", "dmesg", "uname",
                    "insmod", "mkdir", "sleep", "ifconfig", "grep"]
@@ -199,6 +202,27 @@ def choose_nic(linux_dir, kernel, models):
     return chosen[0], chosen[1], notes
 
 
+def generic_nics(linux_dir, models):
+    """For the NIC models the cloud kernel has no driver for: [(model,
+    kernel, its NIC modules)] that Debian's generic kernel of the same
+    version drives (get_generic_kernel), and notes on the others. bench_eth
+    runs over them in boots of their own."""
+    kernel = get_kernel(linux_dir)
+    found, notes = [], []
+    for model in models:
+        try:
+            get_nic_modules(linux_dir, kernel, model)
+            continue   # the cloud kernel drives it
+        except LinuxSetupError:
+            pass
+        try:
+            generic = get_generic_kernel(linux_dir)
+            found.append((model, generic, get_nic_modules(generic_dir(linux_dir), generic, model)))
+        except LinuxSetupError as e:
+            notes.append("NIC %s: no Linux kernel here drives it (%s)" % (model, e))
+    return found, notes
+
+
 def prepare(bench_dir, linux_dir, only=(), disk=None, nic_modules=None):
     """Kernel path and initramfs path for a run (with the disk modules and the
     mount in /init when a disk is given, with the NIC's modules and eth0
@@ -221,12 +245,13 @@ def prepare(bench_dir, linux_dir, only=(), disk=None, nic_modules=None):
 
 
 def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None, nic=None,
-                   disk_latency_us=0):
+                   disk_latency_us=0, tag=""):
     """Boot Linux in one mode; return a bench.ModeResult. disk: the pristine
     image, copied afresh to <out>/linux-disk.img for this boot;
     disk_latency_us: serve that copy through tools/nbd_latency.py with this
     latency per request (0: QEMU's plain disk); nic: a NIC model
-    (qemu.NET_MODELS) wired to its host peer, as Myrmex's boot gets it."""
+    (qemu.NET_MODELS) wired to its host peer, as Myrmex's boot gets it;
+    tag: added to the log names (linux-<mode>[-<tag>].log)."""
     res = bench.ModeResult(mode, parser=LinuxBenchParser(mode))
     try:
         res.accel, icount, res.reason = bench.mode_accel(mode)
@@ -249,13 +274,13 @@ def run_linux_mode(mode, kernel, initrd, append, out, timeout, quiet, disk=None,
     peers = []
     if nic:
         peers = qemu.net_peers_start([nic], os.path.join(
-            out, "linux-%s.net_peer.log" % mode), timeout + 60)
+            out, "linux-%s%s.net_peer.log" % (mode, "-" + tag if tag else "")), timeout + 60)
     cmd = disk_command(kernel, initrd, append, res.accel, icount, work_disk,
                        qemu.net_args(qemu.net_links(peers)) if nic else ())
     say("== mode %s: accelerator %s (%s), timeout %d s" % (
         mode, res.accel, res.reason, timeout))
     res.parser.start = time.monotonic()
-    log_path = os.path.join(out, "linux-%s.log" % mode)
+    log_path = os.path.join(out, "linux-%s%s.log" % (mode, "-" + tag if tag else ""))
     try:
         run = bench.run_boot(res, cmd, log_path, timeout, quiet, describe_linux_run)
     finally:
@@ -298,6 +323,9 @@ def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
     per boot), mounted at DISK_MOUNT; None for none. net_models: the NIC
     models Myrmex's boots got (bench.py --net-model); Linux gets the first
     one its kernel drives (choose_nic), wired to a host peer of its own.
+    A model only Debian's generic kernel drives (the RTL8139) gets boots of
+    its own, per mode, running bench_eth alone on that kernel (generic_nics;
+    its records say which kernel).
 
     Returns the bench.ModeResult list. Raises LinuxSetupError if the guest cannot
     be prepared.
@@ -307,8 +335,16 @@ def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
     if net_models:
         nic, nic_mods, nic_notes = choose_nic(linux_dir, get_kernel(linux_dir),
                                               list(net_models))
-        for note in nic_notes:
-            say(note)
+    extra_nics = []
+    if net_models and (not only or "bench_eth" in only):
+        extra_nics, notes = generic_nics(linux_dir, [m for m in net_models if m != "user"])
+        handled = {m for m, _, _ in extra_nics}
+        nic_notes = [n for n in nic_notes if not any(n.startswith("NIC %s " % m)
+                                                    for m in handled)] + notes
+        nic_notes += ["NIC %s: bench_eth on Debian's generic kernel (the cloud kernel has no "
+                      "driver for it)" % m for m in sorted(handled)]
+    for note in nic_notes:
+        say(note)
     kernel, initrd = prepare(bench_dir, linux_dir, only, disk, nic_mods)
     version = bzimage_version(kernel)
     if version is None:
@@ -324,6 +360,15 @@ def run_bench(bench_dir, out, modes, timeout=600, quiet=False, only=(),
         results.append(res)
         records += bench.make_records(res, os_name="linux", extra={
             "kernel": kernel_label, "cmdline": append, "date": date})
+    for model, generic, mods in extra_nics:
+        gk, ginitrd = prepare(bench_dir, generic_dir(linux_dir), ["bench_eth"], None, mods)
+        glabel = (bzimage_version(gk) or "?").split()[0]
+        for mode in modes:
+            res = run_linux_mode(mode, gk, ginitrd, append, out, timeout, quiet, None, model,
+                                 tag=model)
+            results.append(res)
+            records += bench.make_records(res, os_name="linux", extra={
+                "kernel": glabel, "cmdline": append, "date": date})
     path = os.path.join(out, "results.linux.jsonl")
     merged = merge_records(path, records, [r.mode for r in results])
     if merged:

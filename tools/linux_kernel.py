@@ -11,8 +11,9 @@ fetched once from Debian's linux-image-<version>-cloud-amd64 (the package
 linux-image-cloud-amd64 depends on) with `apt-get download` and `dpkg-deb -x`.
 Its virtio-pci and virtio-blk modules (and what they depend on,
 tools/linux_modules.py) are kept in <linux-dir>/modules, the modules of
-each NIC model (NIC_MODULES: virtio_net and its failover modules; 8139too and
-mii, which the cloud kernel lacks) in <linux-dir>/modules-<model>. Busybox: /bin/busybox
+each NIC model (NIC_MODULES: virtio_net and its failover modules; 8139cp and
+mii, which the cloud kernel lacks: Debian's generic kernel of the same version,
+in <linux-dir>/generic, has them) in <linux-dir>/modules-<model>. Busybox: /bin/busybox
 when it is static, else <linux-dir>/busybox from Debian's busybox-static,
 fetched the same way. $MYRMEX_LINUX_APPEND replaces the kernel command line
 (default: DEFAULT_APPEND). With $MYRMEX_LINUX_KERNEL, $MYRMEX_LINUX_MODULES may
@@ -62,8 +63,11 @@ DISK_MODULES = ["virtio_pci", "virtio_blk"]
 # The modules that drive each NIC model of qemu.NET_MODELS ("user" is a
 # virtio-net NIC too); their dependencies (net_failover, failover; mii) are
 # found the same way. Each set is kept in <linux-dir>/modules-<model>.
+# QEMU's RTL8139 says it is an 8139C+ (revision 0x20): Linux's 8139too
+# refuses it ("use 8139cp") and 8139cp drives it, in C+ mode (descriptor
+# rings, no copy out of a ring), which Myrmex's driver does not use.
 NIC_MODULES = {"virtio": ["virtio_pci", "virtio_net"], "user": ["virtio_pci", "virtio_net"],
-               "rtl8139": ["8139too"]}
+               "rtl8139": ["8139cp"]}
 
 
 class LinuxSetupError(Exception):
@@ -192,10 +196,12 @@ def check_config(path):
         "%s=%s" % (o, options.get(o, "n")) for o in REPORTED_CONFIG)))
 
 
-def fetch_kernel(linux_dir):
-    """Download and extract the Debian cloud kernel into linux_dir/vmlinuz."""
+def fetch_kernel(linux_dir, package=None):
+    """Download and extract the Debian cloud kernel (or `package`, a
+    "name=version" apt takes) into linux_dir/vmlinuz, with its config,
+    kernel-package and modules."""
     need_debian_tools()
-    package = kernel_package()
+    package = package or kernel_package()
     say("fetching %s (Debian's %s) with apt-get download" % (package, KERNEL_META))
     with tempfile.TemporaryDirectory(dir=linux_dir, prefix="fetch-") as work:
         os.chmod(work, 0o755)
@@ -218,6 +224,37 @@ def fetch_kernel(linux_dir):
         keep_nic_modules(tree, linux_dir)
         install_file(images[0], os.path.join(linux_dir, "vmlinuz"))
     say("kernel: %s -> %s" % (label, os.path.join(linux_dir, "vmlinuz")))
+
+
+# Debian's generic kernel of the cloud kernel's version, for the NICs the
+# cloud kernel has no driver for (the RTL8139): <linux-dir>/generic, laid
+# out as <linux-dir> is (vmlinuz, config, kernel-package, modules,
+# modules-<model>), so get_modules and get_nic_modules read it alike.
+GENERIC_DIR = "generic"
+
+
+def get_generic_kernel(linux_dir):
+    """Path of the generic kernel (fetched once: the package of the cached
+    cloud kernel's version without "-cloud"); LinuxSetupError when it cannot
+    be had. Its folder is generic_dir(linux_dir)."""
+    gdir = generic_dir(linux_dir)
+    path = os.path.join(gdir, "vmlinuz")
+    if os.path.isfile(path):
+        return path
+    try:
+        with open(os.path.join(linux_dir, "kernel-package")) as f:
+            package, version = f.read().split()[:2]
+    except (OSError, ValueError):
+        raise LinuxSetupError("no %s/kernel-package: the cloud kernel first" % linux_dir)
+    if "-cloud-amd64" not in package:
+        raise LinuxSetupError("%s is no cloud kernel: no generic one to match" % package)
+    os.makedirs(gdir, exist_ok=True)
+    fetch_kernel(gdir, "%s=%s" % (package.replace("-cloud-amd64", "-amd64"), version))
+    return path
+
+
+def generic_dir(linux_dir):
+    return os.path.join(linux_dir, GENERIC_DIR)
 
 
 def get_kernel(linux_dir):
@@ -267,7 +304,7 @@ def nic_module_dir(linux_dir, model):
 def keep_nic_modules(source, linux_dir, package=True):
     """The NIC modules of every model from source (as keep_modules) into
     <linux-dir>/modules-<model>; a model whose driver the kernel lacks (the
-    cloud kernel has no 8139too) gets a folder holding only `missing`, the
+    cloud kernel has no 8139cp) gets a folder holding only `missing`, the
     reason, so that it is not fetched again."""
     for model in sorted(NIC_MODULES):
         dest = nic_module_dir(linux_dir, model)
@@ -354,7 +391,7 @@ def get_nic_modules(linux_dir, kernel, model):
     is fetched (or now, from the same package version). $MYRMEX_LINUX_KERNEL:
     from $MYRMEX_LINUX_MODULES, else none (the driver must be built in).
     Raises LinuxSetupError when the kernel has no such driver (Debian's cloud
-    kernel has no 8139too) or a module is not for this kernel."""
+    kernel has no 8139cp) or a module is not for this kernel."""
     roots = nic_module_roots(model)
     if os.environ.get(KERNEL_ENV, "").strip():
         source = os.environ.get(MODULES_ENV, "").strip()

@@ -44,16 +44,25 @@
  *              (>= NET_ETHERTYPE_MIN). The server passes the call on to the
  *              driver, whose result comes straight back (direct return):
  *              status the frame's length (payload + NET_ETH_HLEN).
- *   NET_RECV   arg[3] the EtherType wanted; data ICA 0 lent as for the
- *              driver. Comes back with the frame's ICA: arg[0] the
- *              payload's offset, arg[1] its length, arg[2] the source MAC,
- *              arg[3] the EtherType. status: the payload length.
+ *   NET_RECV   arg[3] the EtherType wanted (or NET_ETHERTYPE_ALL: every
+ *              frame, and copies of those sent through this server);
+ *              data ICA 0 lent as for the driver (one page). Comes back
+ *              with the frame's ICA (or the lent one, holding a copy):
+ *              arg[0] the payload's offset, arg[1] its length, arg[2] the
+ *              source MAC, arg[3] the EtherType, arg[4] NET_RX_OUTGOING for
+ *              a frame this host sent. status: the payload length. Each
+ *              program that asks for a type is a receiver of it and gets
+ *              every frame of it (copied for all receivers but one) until
+ *              it cancels its last waiting receive or ends.
  *   NET_INFO   as the driver's (the Ethernet server asks it).
- *   NET_STATS  arg[0..7] the server's counters (struct eth_stats).
+ *   NET_STATS  arg[0] NET_STATS_BASIC: arg[0..7] the server's counters
+ *              (struct eth_stats); NET_STATS_MORE: struct eth_stats_more.
  *   NET_CANCEL arg[0] the control ICA handle of a NET_RECV of the caller's
  *              own that waits here: answered at once with -ECANCELED (its
- *              lent ICA back). status 0, or -ENOENT when none waits (its
- *              answer may be on the way).
+ *              lent ICA back); when none of the caller's receives of that
+ *              type waits any more, it is no receiver of the type now.
+ *              status 0, or -ENOENT when none waits (its answer may be on
+ *              the way).
  *
  * Errors (status < 0): -EINVAL a missing or too small data ICA, a frame
  * that does not lie inside it, an EtherType below NET_ETHERTYPE_MIN, too
@@ -86,6 +95,8 @@
 #define NET_PAYLOAD_MIN    46u     /* what fills a frame to the wire's 60 bytes */
 #define NET_PAYLOAD_MAX    (NET_FRAME_MAX - NET_ETH_HLEN)
 #define NET_ETHERTYPE_MIN  0x0600u /* below: an 802.3 length, not a type */
+#define NET_ETHERTYPE_ALL  0x0003u /* NET_RECV: every frame (Linux's ETH_P_ALL) */
+#define NET_RX_OUTGOING    1u      /* NET_RECV's arg[4]: a frame this host sent */
 #define NET_RECV_PARKED_MAX 32u    /* receive requests one server keeps waiting */
 
 #define NET_LINK_UP 1u             /* NET_INFO arg[1] */
@@ -96,6 +107,7 @@ struct net_frame_args {      /* NET_SEND in, NET_RECV out */
 	uint64_t length;         /* bytes */
 	uint64_t mac;            /* Ethernet server: destination (send), source (receive) */
 	uint64_t ethertype;      /* Ethernet server: the type */
+	uint64_t flags;          /* Ethernet server's NET_RECV: NET_RX_OUTGOING */
 };
 struct net_info_result {     /* NET_INFO */
 	uint64_t mac;
@@ -136,11 +148,21 @@ struct eth_stats {
 	uint64_t rx_queued;      /* frames that waited in the queue for a receiver */
 	uint64_t driver_errors;  /* receive requests the driver answered with an error */
 };
+/* NET_STATS with arg[0] NET_STATS_MORE to the Ethernet server. */
+struct eth_stats_more {
+	uint64_t rx_copies;      /* received frames copied: one per receiver but the last */
+	uint64_t rx_copy_bytes;  /* the bytes those copies moved (headers included) */
+	uint64_t tx_copies;      /* sent frames copied to NET_ETHERTYPE_ALL receivers */
+	uint64_t receivers;      /* receivers now (a program's interest in a type) */
+	uint64_t receivers_gone; /* receivers ended (cancelled, or their program gone) */
+	uint64_t pad[3];
+};
 _Static_assert(sizeof(struct net_frame_args) <= 64, "net_frame_args fits arg[]");
 _Static_assert(sizeof(struct net_info_result) <= 64, "net_info_result fits arg[]");
 _Static_assert(sizeof(struct net_stats) == 64, "net_stats fills arg[]");
 _Static_assert(sizeof(struct net_stats_more) == 64, "net_stats_more fills arg[]");
 _Static_assert(sizeof(struct eth_stats) == 64, "eth_stats fills arg[]");
+_Static_assert(sizeof(struct eth_stats_more) == 64, "eth_stats_more fills arg[]");
 
 #define NET_RX_QUEUE_MAX 16u       /* frames the driver keeps for later receives */
 

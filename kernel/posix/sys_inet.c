@@ -222,6 +222,8 @@ static long name_of(const struct syscall_args *a, uint64_t peer)
 	r = inet_call(a->arg[0], INET_NAME, args, res);
 	if (r < 0)
 		return r;
+	if (res[FS_RESULT_FAMILY] == FS_FAMILY_PACKET)   /* a packet socket's own name */
+		return packet_write_name(a->arg[1], a->arg[2], room, res);
 	return write_address(a->arg[1], a->arg[2], room, res[INET_RESULT_ADDR], res[INET_RESULT_PORT]);
 }
 
@@ -327,16 +329,18 @@ static int copy_source(void *dst, const struct send_source *src, uint64_t offset
 }
 
 static long send_from(uint64_t fd, const struct send_source *src, uint64_t len, uint64_t flags,
-                      const struct sockaddr_in *to);
+                      const struct sockaddr_in *to, const struct packet_dest *pd);
 
 long inet_sendto(uint64_t fd, uptr_t buf, uint64_t len, uint64_t flags, const struct sockaddr_in *to)
 {
 	const struct send_source src = { .buf = buf };
-	return send_from(fd, &src, len, flags, to);
+	return send_from(fd, &src, len, flags, to, NULL);
 }
 
+/* to: an inet destination; pd: a packet socket's (one frame, at most
+ * ETH_FRAME_MAX bytes); neither: where the socket is connected or bound. */
 static long send_from(uint64_t fd, const struct send_source *src, uint64_t len, uint64_t flags,
-                      const struct sockaddr_in *to)
+                      const struct sockaddr_in *to, const struct packet_dest *pd)
 {
 	if (flags & MSG_OOB)
 		return -EOPNOTSUPP;
@@ -363,6 +367,11 @@ static long send_from(uint64_t fd, const struct send_source *src, uint64_t len, 
 			a->fd = fd;
 			a->length = n;
 			a->dontwait = (flags & MSG_DONTWAIT) != 0;
+			if (pd) {
+				a->mac = pd->mac;
+				a->protocol = pd->protocol;
+				a->addressed = 1;
+			}
 		}
 		r = forward_call(&f);
 		if (r == -EPIPE && f.res[FS_RESULT_KIND] == FS_KIND_SOCKET && !(flags & MSG_NOSIGNAL))
@@ -407,19 +416,27 @@ long sys_sendmsg(const struct syscall_args *a)
 	if (r < 0)
 		return r;
 	struct sockaddr_in sin, *to = NULL;
+	struct packet_dest pdest, *pd = NULL;
 	if (m.name && m.namelen) {
 		uint16_t family = 0;
-		if (copy_from_user(&family, m.name, sizeof(family)) < 0)
+		if ((int32_t)m.namelen >= (int32_t)sizeof(family) &&
+		    copy_from_user(&family, m.name, sizeof(family)) < 0)
 			return -EFAULT;
-		if (family != AF_INET)
-			return -EOPNOTSUPP;   /* a packet socket's address: sendto (docs/net.md) */
-		r = inet_read_address(m.name, m.namelen, &sin);
+		if (family == AF_INET) {
+			r = inet_read_address(m.name, m.namelen, &sin);
+			to = &sin;
+		} else {
+			/* a packet socket's sockaddr_ll, checked as sendto does */
+			r = packet_read_dest(m.name, m.namelen, &pdest);
+			pd = &pdest;
+			if (r == 0 && total > PACKET_FRAME_MAX)
+				r = -EMSGSIZE;
+		}
 		if (r < 0)
 			return r;
-		to = &sin;
 	}
 	const struct send_source src = { .iov = m.iov, .iovcnt = m.iovlen };
-	return send_from(a->arg[0], &src, total, a->arg[2], to);
+	return send_from(a->arg[0], &src, total, a->arg[2], to, pd);
 }
 
 long sys_recvmsg(const struct syscall_args *a)
@@ -469,13 +486,18 @@ long sys_recvmsg(const struct syscall_args *a)
 	if (m.name && room > 0 && f.res[FS_RESULT_FAMILY] == INET_FAMILY) {
 		if (inet_put_address(m.name, namelen_at, room, f.res) < 0)
 			return -EFAULT;
+	} else if (m.name && room > 0 && f.res[FS_RESULT_FAMILY] == FS_FAMILY_PACKET) {
+		if (packet_put_address(m.name, namelen_at, room, f.res) < 0)
+			return -EFAULT;
 	} else {
 		uint32_t none = 0;   /* a stream's, or a packet socket's (recvfrom gives it) */
 		if (copy_to_user(namelen_at, &none, sizeof(none)) < 0)
 			return -EFAULT;
 	}
+	/* INET_RESULT_FULL is fs_recvfrom_result's full too. */
 	int32_t out_flags = f.res[INET_RESULT_FULL] > (uint64_t)r &&
-	                    f.res[INET_RESULT_FAMILY] == INET_FAMILY ? MSG_TRUNC : 0;
+	                    (f.res[INET_RESULT_FAMILY] == INET_FAMILY ||
+	                     f.res[INET_RESULT_FAMILY] == FS_FAMILY_PACKET) ? MSG_TRUNC : 0;
 	uint64_t no_control = 0;
 	if (copy_to_user(msg + offsetof(struct linux_msghdr, flags), &out_flags, sizeof(out_flags)) < 0 ||
 	    copy_to_user(msg + offsetof(struct linux_msghdr, controllen), &no_control,

@@ -9,10 +9,13 @@
  * the copies between user memory and the channel's data ICA, where a sent
  * payload goes behind 14 bytes of headroom for the Ethernet header. A
  * receive's answer says whose it is (FS_RESULT_FAMILY), so recvfrom writes
- * the right address without knowing the descriptor.
+ * the right address without knowing the descriptor. A packet socket needs
+ * CAP_NET_RAW, which here is an effective uid of 0 (as root has it on
+ * Linux): anyone else gets EPERM.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
+#include <kernel/proc.h>
 #include <posix/forward.h>
 #include <posix/posix.h>
 #include <kernel/string.h>
@@ -58,6 +61,9 @@ long sys_socket(const struct syscall_args *a)
 		return inet_socket(type, protocol);
 	if (domain != AF_PACKET)
 		return -EAFNOSUPPORT;   /* no IPv6, no local sockets */
+	const struct posix_process *px = current_thread()->proc->px;
+	if (px && px->cred.euid != 0)
+		return -EPERM;   /* Linux's packet_create: no CAP_NET_RAW */
 	if ((int32_t)protocol < 0 || protocol > 0xffff)
 		return -EINVAL;
 	/* SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK and O_CLOEXEC. */
@@ -110,11 +116,64 @@ static uint64_t mac_word(const uint8_t *p)
 	return mac;
 }
 
+long packet_read_dest(uptr_t addr, uint64_t len, struct packet_dest *d)
+{
+	struct sockaddr_ll sll;
+	long r = read_address(addr, len, &sll);
+	if (r < 0)
+		return r;
+	if (len < SLL_ADDR_AT + sll.sll_halen)
+		return -EINVAL;
+	if (sll.sll_ifindex != 0 && sll.sll_ifindex != (int32_t)FS_SOCK_IFINDEX)
+		return -ENXIO;
+	d->mac = mac_word(sll.sll_addr);
+	d->protocol = swap16(sll.sll_protocol);
+	return 0;
+}
+
+long packet_put_address(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8])
+{
+	const struct fs_recvfrom_result *rr = (const struct fs_recvfrom_result *)res;
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = swap16((uint16_t)rr->protocol),
+		.sll_ifindex = (int32_t)FS_SOCK_IFINDEX,
+		.sll_hatype = ARPHRD_ETHER,
+		.sll_pkttype = (uint8_t)rr->pkttype,
+		.sll_halen = 6,
+	};
+	for (unsigned i = 0; i < 6; i++)
+		sll.sll_addr[i] = (uint8_t)(rr->mac >> (8 * i));
+	int32_t full = (int32_t)sizeof(sll);
+	if (copy_to_user(addr, &sll, MIN((uint64_t)room, (uint64_t)sizeof(sll))) < 0 ||
+	    copy_to_user(alenp, &full, sizeof(full)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+long packet_write_name(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8])
+{
+	bool bound = res[3] != 0;
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = swap16((uint16_t)res[0]),
+		.sll_ifindex = (int32_t)res[1],
+		.sll_hatype = bound ? ARPHRD_ETHER : 0,   /* Linux: no device, no type */
+		.sll_halen = bound ? 6 : 0,
+	};
+	for (unsigned i = 0; bound && i < 6; i++)
+		sll.sll_addr[i] = (uint8_t)(res[2] >> (8 * i));
+	int32_t full = (int32_t)(SLL_ADDR_AT + sll.sll_halen);
+	if (copy_to_user(addr, &sll, MIN((uint64_t)room, (uint64_t)full)) < 0 ||
+	    copy_to_user(alenp, &full, sizeof(full)) < 0)
+		return -EFAULT;
+	return 0;
+}
+
 long sys_sendto(const struct syscall_args *a)
 {
 	uint64_t fd = a->arg[0], len = a->arg[2];
 	uptr_t buf = a->arg[1], addr = a->arg[4];
-	struct sockaddr_ll sll;
 	bool addressed = addr != 0;
 	uint16_t family = 0;
 	if (addressed && (int32_t)a->arg[5] >= (int32_t)sizeof(family) &&
@@ -136,15 +195,10 @@ long sys_sendto(const struct syscall_args *a)
 			return -EFAULT;
 		return inet_sendto(fd, buf, len, a->arg[3], NULL);
 	}
-	if (addressed) {
-		long r = read_address(addr, a->arg[5], &sll);
-		if (r < 0)
-			return r;
-		if (a->arg[5] < SLL_ADDR_AT + sll.sll_halen)
-			return -EINVAL;
-		if (sll.sll_ifindex != 0 && sll.sll_ifindex != (int32_t)FS_SOCK_IFINDEX)
-			return -ENXIO;
-	}
+	struct packet_dest dest;
+	long r = packet_read_dest(addr, a->arg[5], &dest);
+	if (r < 0)
+		return r;
 	if (len > ETH_FRAME_MAX)
 		return -EMSGSIZE;   /* over the MTU with or without a header */
 	if (!user_range_ok(buf, len))
@@ -159,10 +213,10 @@ long sys_sendto(const struct syscall_args *a)
 		return -EFAULT;
 	f.arg[0] = fd;
 	f.arg[1] = len;
-	f.arg[2] = addressed ? mac_word(sll.sll_addr) : 0;
-	f.arg[3] = addressed ? swap16(sll.sll_protocol) : 0;
-	f.arg[4] = addressed;
-	long r = forward_call(&f);
+	f.arg[2] = dest.mac;
+	f.arg[3] = dest.protocol;
+	f.arg[4] = 1;
+	r = forward_call(&f);
 	return r < 0 ? r : (long)len;
 }
 
@@ -203,21 +257,7 @@ long sys_recvfrom(const struct syscall_args *a)
 			return -EFAULT;
 		return flags & MSG_TRUNC ? (long)res->full : r;
 	}
-	if (addr && alenp) {
-		struct sockaddr_ll sll = {
-			.sll_family = AF_PACKET,
-			.sll_protocol = swap16((uint16_t)res->protocol),
-			.sll_ifindex = (int32_t)FS_SOCK_IFINDEX,
-			.sll_hatype = ARPHRD_ETHER,
-			.sll_pkttype = (uint8_t)res->pkttype,
-			.sll_halen = 6,
-		};
-		for (unsigned i = 0; i < 6; i++)
-			sll.sll_addr[i] = (uint8_t)(res->mac >> (8 * i));
-		int32_t full = (int32_t)sizeof(sll);
-		if (copy_to_user(addr, &sll, MIN((uint64_t)alen, (uint64_t)sizeof(sll))) < 0 ||
-		    copy_to_user(alenp, &full, sizeof(full)) < 0)
-			return -EFAULT;
-	}
+	if (addr && alenp && packet_put_address(addr, alenp, alen, f.res) < 0)
+		return -EFAULT;
 	return flags & MSG_TRUNC ? (long)res->full : r;
 }

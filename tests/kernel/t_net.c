@@ -516,13 +516,89 @@ static void test_orphan(void)
 	 * it, the next one to us. */
 	uint8_t payload[100] = { 1, 2, 3 };
 	unsigned size = target == MYRMEX_COREID_ETH ? NET_PAYLOAD_MIN : 60;
+	struct eth_stats_more more0 = { 0 }, more1 = { 0 };
+	if (target == MYRMEX_COREID_ETH)
+		CHECK_EQ(get_stats_of(NET_STATS_MORE, &more0), 0);
 	CHECK(send_bytes(size, ETH_DATA, payload) > 0, "send for the orphan");
+	if (target == MYRMEX_COREID_ETH) {
+		/* Through the Ethernet server every receiver of a type gets
+		 * each frame (as every Linux packet socket does): this process
+		 * is one too, and gets a copy of the orphan's frame, queued
+		 * (no receive of ours waited). */
+		const uint8_t *got;
+		CHECK_EQ(recv_type(ETH_DATA, &got, NULL), (long)size);
+		CHECK(memcmp(got, payload, 3) == 0, "the copy of the orphan's frame differs");
+	}
 	CHECK_EQ(echo_one(200, 1), 0);
+	if (target == MYRMEX_COREID_ETH) {
+		/* One copy (ours); the orphan's receiver went at the next frame. */
+		CHECK_EQ(get_stats_of(NET_STATS_MORE, &more1), 0);
+		CHECK_EQ(more1.rx_copies - more0.rx_copies, 1);
+		CHECK_EQ(more1.rx_copy_bytes - more0.rx_copy_bytes, size + NET_ETH_HLEN);
+		CHECK_EQ(more1.receivers_gone - more0.receivers_gone, 1);
+		CHECK_EQ(more1.receivers, 1);
+	}
 	uint64_t live = test_wait_ica_live(before.ica_live);
 	CHECK(live == before.ica_live, "ICAs live %llu after the orphan's frame, %llu before",
 	      (unsigned long long)live, (unsigned long long)before.ica_live);
 	/* A second orphan stays parked: the server's end frees it. */
 	spawn_orphan();
+}
+
+/* ------------------------------------------------------------ fan-out */
+
+/* The child of the fan-out test: one receive of ETH_DATA, whose payload
+ * must be pattern(size, seq): exit 0 when it is. */
+static int fanout_child(unsigned size, unsigned seq)
+{
+	target = MYRMEX_COREID_ETH;
+	if (setup() < 0)
+		return 1;
+	const uint8_t *got;
+	long r = recv_type(ETH_DATA, &got, NULL);
+	if (r != (long)size)
+		return 2;
+	for (unsigned i = 0; i < size; i++)
+		if (got[i] != pattern(size, seq, i))
+			return 3;
+	return 0;
+}
+
+/* Two live programs receiving one EtherType through the Ethernet server
+ * (as two Linux packet sockets): each gets every frame, one of them a
+ * copy, counted. */
+static void test_fanout(void)
+{
+	CHECK_EQ(echo_one(100, 0), 0);   /* we are a receiver of ETH_DATA now */
+	struct eth_stats_more m0, m1;
+	CHECK_EQ(get_stats_of(NET_STATS_MORE, &m0), 0);
+	CHECK_EQ(m0.receivers, 1);
+	char *argv[] = { "t_net", "fanout-child", "300", "7", NULL };
+	long pid = myrmex_spawn_flags("t_net", argv, (char **)ipc_envp, -1, 0);
+	CHECK(pid > 0, "spawn the child: %ld", pid);
+	if (pid <= 0)
+		return;
+	/* Its receive waits (a second receiver) before the frame goes. */
+	struct eth_stats_more m = m0;
+	for (int i = 0; i < 5000 && m.receivers < 2; i++) {
+		myrmex_sleep_ns(IPC_MS);
+		CHECK_EQ(get_stats_of(NET_STATS_MORE, &m), 0);
+	}
+	CHECK_EQ(m.receivers, 2);
+	CHECK_EQ(echo_one(300, 7), 0);
+	CHECK(ipc_reap(pid) == 0, "the child did not get its frame whole");
+	CHECK_EQ(get_stats_of(NET_STATS_MORE, &m1), 0);
+	CHECK_EQ(m1.rx_copies - m0.rx_copies, 1);
+	CHECK_EQ(m1.rx_copy_bytes - m0.rx_copy_bytes, 300 + NET_ETH_HLEN);
+	/* The child's receiver goes at the next frame (its program ended). */
+	CHECK_EQ(echo_one(200, 8), 0);
+	CHECK_EQ(get_stats_of(NET_STATS_MORE, &m1), 0);
+	CHECK_EQ(m1.receivers, 1);
+	CHECK_EQ(m1.rx_copies - m0.rx_copies, 1);
+	/* A stats kind the server does not know */
+	struct myrmex_frame res;
+	uint64_t a[4] = { 99, 0, 0, 0 };
+	CHECK_EQ(call(NET_STATS, a, 0, &res), -EINVAL);
 }
 
 /* ------------------------------------------------------------ driver death */
@@ -686,9 +762,11 @@ int main(int argc, char **argv)
 {
 	if (argc > 2 && strcmp(argv[1], "orphan-child") == 0)
 		return orphan_child((unsigned)atoi(argv[2]));
+	if (argc > 3 && strcmp(argv[1], "fanout-child") == 0)
+		return fanout_child((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
 	if (argc < 2) {
 		test_fail("usage: t_net driver-echo|driver-bad|driver-orphan|driver-inflight|eth-echo|"
-		          "eth-bad|eth-orphan|eth-driver-death [rtl8139]");
+		          "eth-bad|eth-orphan|eth-fanout|eth-driver-death [rtl8139]");
 		return 1;
 	}
 	const char *mode = argv[1];
@@ -712,6 +790,8 @@ int main(int argc, char **argv)
 		test_fuzz();
 	} else if (strcmp(what, "orphan") == 0)
 		test_orphan();
+	else if (strcmp(what, "fanout") == 0 && target == MYRMEX_COREID_ETH)
+		test_fanout();
 	else if (strcmp(what, "driver-death") == 0 && target == MYRMEX_COREID_ETH)
 		test_driver_death();
 	else if (strcmp(what, "inflight") == 0 && target == MYRMEX_COREID_NIC)

@@ -11,6 +11,10 @@
  *   - poll for POLLIN, MSG_DONTWAIT, MSG_TRUNC, a dup'ed socket;
  *   - two sockets of one type both get each frame; sockets of 20 types in
  *     turn (the file manager's receives per type are called back);
+ *   - ETH_P_ALL: a socket that sees every frame, ours going out
+ *     (PACKET_OUTGOING) and the echo coming in;
+ *   - read, write, send, recv, sendmsg and recvmsg on packet sockets;
+ *   - CAP_NET_RAW: a process whose effective uid is not 0 gets EPERM;
  *   - every bad input: family, type, flags, protocol, address lengths and
  *     families, pointers (-EFAULT), a send on an unbound socket (-ENXIO),
  *     oversized frames (-EMSGSIZE), descriptors that are no sockets.
@@ -25,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <net/if.h>
 #include <netpacket/packet.h>
@@ -196,7 +201,8 @@ static void bad_inputs(void)
 	CHECK_EQ(raw3(SYS_socket, 12345, SOCK_RAW, 0), -EAFNOSUPPORT);
 	CHECK_EQ(raw3(SYS_socket, AF_PACKET, SOCK_STREAM, 0), -ESOCKTNOSUPPORT);
 	CHECK_EQ(raw3(SYS_socket, AF_PACKET, SOCK_RAW | 0x100000, 0), -EINVAL);
-	CHECK_EQ(raw3(SYS_socket, AF_PACKET, SOCK_RAW, htons(ETH_P_ALL_)), -EPROTONOSUPPORT);
+	/* 802.3 protocol numbers are not offered (Linux takes any: EXCEPTIONS) */
+	CHECK_EQ(raw3(SYS_socket, AF_PACKET, SOCK_RAW, htons(5)), -EPROTONOSUPPORT);
 	int fd = socket(AF_PACKET, SOCK_RAW, 0);
 	CHECK(fd >= 0, "socket: %d", errno);
 	struct sockaddr_ll a = peer_addr();
@@ -238,14 +244,156 @@ static void bad_inputs(void)
 	CHECK_EQ(sys_sendto(40, out, 60, 0, &a, sizeof(a)), -EBADF);
 }
 
+/* ETH_P_ALL: our own frame going out, then its echo coming in. */
+static void all_frames(void)
+{
+	int all = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL_));
+	int d = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_DATA));
+	CHECK(all >= 0 && d >= 0, "sockets: %d %d", all, d);
+	struct sockaddr_ll me = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL_),
+	                          .sll_ifindex = 2 };
+	CHECK_EQ(raw3(SYS_bind, all, (long)&me, sizeof(me)), 0);
+	struct sockaddr_ll to = peer_addr();
+	fill(out, 100, 55);
+	CHECK_EQ(sys_sendto(d, out, 100, 0, &to, sizeof(to)), 100);
+	CHECK_EQ(sys_recvfrom(d, in, sizeof(in), 0, NULL, NULL), 100);
+	static const uint8_t pkttype[2] = { PACKET_OUTGOING, PACKET_HOST };
+	for (int i = 0; i < 2; i++) {
+		struct sockaddr_ll from;
+		socklen_t alen = sizeof(from);
+		memset(&from, 0, sizeof(from));
+		CHECK_EQ(sys_recvfrom(all, in, sizeof(in), 0, &from, &alen), 114);
+		CHECK_EQ(from.sll_pkttype, pkttype[i]);
+		CHECK_EQ(from.sll_protocol, htons(ETH_DATA));
+		CHECK(memcmp(in, i ? our_mac : peer_mac, 6) == 0, "ETH_P_ALL frame %d: destination", i);
+		CHECK(memcmp(from.sll_addr, i ? peer_mac : our_mac, 6) == 0, "ETH_P_ALL frame %d: source", i);
+		CHECK(memcmp(in + 14, out, 100) == 0, "ETH_P_ALL frame %d: payload", i);
+	}
+	CHECK_EQ(sys_recvfrom(all, in, sizeof(in), MSG_DONTWAIT, NULL, NULL), -EAGAIN);
+	close(d);
+	close(all);
+}
+
+/* A frame from us to the peer of n bytes (header included), seeded. */
+static void raw_frame(size_t n, unsigned seed)
+{
+	fill(out, n, seed);
+	memcpy(out, peer_mac, 6);
+	memcpy(out + 6, our_mac, 6);
+	out[12] = ETH_DATA >> 8;
+	out[13] = ETH_DATA & 0xff;
+}
+
+/* read, write, send and recv on a bound raw socket (a datagram socket has
+ * no destination without an address: -EINVAL, as Linux's header fails);
+ * sendmsg and recvmsg on a datagram socket. */
+static void io_calls(void)
+{
+	int raw = socket(AF_PACKET, SOCK_RAW, htons(ETH_DATA));
+	CHECK(raw >= 0, "socket: %d", errno);
+	struct sockaddr_ll me = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_DATA),
+	                          .sll_ifindex = 2 };
+	/* unbound: no device to write to, as sendto without an address */
+	raw_frame(70, 3);
+	CHECK_EQ(raw3(SYS_write, raw, (long)out, 70), -ENXIO);
+	CHECK_EQ(raw3(SYS_bind, raw, (long)&me, sizeof(me)), 0);
+	CHECK_EQ(raw3(SYS_write, raw, (long)out, 70), 70);
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(raw3(SYS_read, raw, (long)in, sizeof(in)), 70);
+	CHECK(memcmp(in, our_mac, 6) == 0 && memcmp(in + 12, out + 12, 58) == 0,
+	      "write/read: the frame came back");
+	/* small ones (inline-sized) too, and a short read cuts the frame */
+	raw_frame(20, 4);
+	CHECK_EQ(raw3(SYS_write, raw, (long)out, 20), 20);
+	CHECK_EQ(raw3(SYS_read, raw, (long)in, 4), 4);
+	CHECK(memcmp(in, our_mac, 4) == 0, "short read: the first bytes");
+	CHECK_EQ(raw3(SYS_write, raw, (long)out, 10), -EINVAL);   /* shorter than a header */
+	CHECK_EQ(raw3(SYS_write, raw, (long)out, 1515), -EMSGSIZE);
+	CHECK_EQ(raw3(SYS_write, raw, BAD_PTR, 70), -EFAULT);
+	CHECK_EQ(raw4(SYS_pwrite64, raw, (long)out, 70, 0), -ESPIPE);
+	CHECK_EQ(raw4(SYS_pread64, raw, (long)in, 70, 0), -ESPIPE);
+	/* send and recv */
+	raw_frame(90, 5);
+	CHECK_EQ(raw4(SYS_sendto, raw, (long)out, 90, 0), 90);
+	CHECK_EQ(raw4(SYS_recvfrom, raw, (long)in, sizeof(in), 0), 90);
+	CHECK(memcmp(in + 12, out + 12, 78) == 0, "send/recv: the frame came back");
+	close(raw);
+	/* A datagram socket (made after the raw one went: it would get a copy
+	 * of each of its echoes). */
+	int fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_DATA));
+	CHECK(fd >= 0, "socket: %d", errno);
+	CHECK_EQ(raw3(SYS_bind, fd, (long)&me, sizeof(me)), 0);
+	CHECK_EQ(raw3(SYS_write, fd, (long)out, 70), -EINVAL);
+	CHECK_EQ(raw4(SYS_sendto, fd, (long)out, 70, 0), -EINVAL);
+	/* sendmsg with an address and two pieces; recvmsg with the address */
+	struct sockaddr_ll to = peer_addr();
+	fill(out, 150, 5);
+	struct iovec v[2] = { { out, 50 }, { out + 50, 100 } };
+	struct msghdr m = { .msg_name = &to, .msg_namelen = sizeof(to), .msg_iov = v, .msg_iovlen = 2 };
+	CHECK_EQ(raw3(SYS_sendmsg, fd, (long)&m, 0), 150);
+	struct sockaddr_ll from;
+	memset(&from, 0, sizeof(from));
+	memset(in, 0, sizeof(in));
+	struct iovec w[2] = { { in, 30 }, { in + 30, 1000 } };
+	struct msghdr r = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = w, .msg_iovlen = 2 };
+	CHECK_EQ(raw3(SYS_recvmsg, fd, (long)&r, 0), 150);
+	CHECK(memcmp(in, out, 150) == 0, "sendmsg/recvmsg: the payload came back");
+	CHECK_EQ(r.msg_namelen, (socklen_t)sizeof(from));
+	CHECK_EQ(from.sll_family, AF_PACKET);
+	CHECK_EQ(from.sll_protocol, htons(ETH_DATA));
+	CHECK(memcmp(from.sll_addr, peer_mac, 6) == 0, "recvmsg: from the peer");
+	CHECK_EQ(r.msg_flags, 0);
+	/* recvmsg into too little room: MSG_TRUNC in msg_flags */
+	CHECK_EQ(raw3(SYS_sendmsg, fd, (long)&m, 0), 150);
+	struct iovec small = { in, 20 };
+	struct msghdr t = { .msg_iov = &small, .msg_iovlen = 1 };
+	CHECK_EQ(raw3(SYS_recvmsg, fd, (long)&t, 0), 20);
+	CHECK_EQ(t.msg_flags, MSG_TRUNC);
+	/* sendmsg's bad inputs: a short address, a bad one, oversized */
+	m.msg_namelen = 5;
+	CHECK_EQ(raw3(SYS_sendmsg, fd, (long)&m, 0), -EINVAL);
+	m.msg_namelen = sizeof(to);
+	m.msg_name = (void *)BAD_PTR;
+	CHECK_EQ(raw3(SYS_sendmsg, fd, (long)&m, 0), -EFAULT);
+	m.msg_name = &to;
+	struct iovec big = { out, 1501 };
+	m.msg_iov = &big;
+	m.msg_iovlen = 1;
+	CHECK_EQ(raw3(SYS_sendmsg, fd, (long)&m, 0), -EMSGSIZE);
+	CHECK_EQ(raw3(SYS_sendmsg, fd, BAD_PTR, 0), -EFAULT);
+	CHECK_EQ(raw3(SYS_recvmsg, fd, BAD_PTR, 0), -EFAULT);
+	close(fd);
+}
+
+/* Only a process whose effective uid is 0 may open a packet socket: the
+ * effective uid is given away and taken back (the saved uid stays 0). */
+static void not_root(void)
+{
+	static const long ids[2][3] = { { 1000, 1000, 0 }, { 0, 1000, 0 } };
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(raw3(SYS_setresuid, ids[i][0], ids[i][1], ids[i][2]), 0);
+		CHECK_EQ(raw3(SYS_socket, AF_PACKET, SOCK_DGRAM, htons(ETH_DATA)), -EPERM);
+		CHECK_EQ(raw3(SYS_socket, AF_PACKET, SOCK_RAW, 0), -EPERM);
+		CHECK_EQ(raw3(SYS_socket, 12345, SOCK_RAW, 0), -EAFNOSUPPORT);   /* the family first */
+		CHECK_EQ(raw3(SYS_setresuid, -1, 0, -1), 0);
+		CHECK_EQ(raw3(SYS_setresuid, 0, 0, 0), 0);
+	}
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+	CHECK(fd >= 0, "root again: socket %d", errno);
+	close(fd);
+}
+
 int main(void)
 {
 	console_for_messages();
 	interface();
 	bad_inputs();
+	not_root();
 	dgram_echo();
 	raw_echo();
 	fanout_and_types();
+	all_frames();
+	io_calls();
 	dgram_echo();   /* the network's type still works after them */
 	return test_exit_code();
 }

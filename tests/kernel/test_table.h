@@ -234,6 +234,8 @@ static const struct test tests[] = {
 	{ "net-eth-echo", "t_net", { "eth-echo" }, EXITS, 0, 0, NET | ETH },
 	{ "net-eth-bad", "t_net", { "eth-bad" }, EXITS, 0, 1, NET | ETH },
 	{ "net-eth-orphan", "t_net", { "eth-orphan" }, EXITS, 0, 0, NET | ETH },
+	/* Two programs receiving one EtherType each get every frame. */
+	{ "net-eth-fanout", "t_net", { "eth-fanout" }, EXITS, 0, 0, NET | ETH },
 	/* It starts (and kills) its own driver and Ethernet server. */
 	{ "net-eth-driver-death", "t_net", { "eth-driver-death" }, EXITS, 0, 1,
 	  SERVER | MYRMEX_SPAWN_MANAGER },

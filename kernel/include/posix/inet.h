@@ -33,4 +33,23 @@ long inet_sendto(uint64_t fd, uptr_t buf, uint64_t len, uint64_t flags, const st
  * a stream: the length written is 0). 0 or -EFAULT. */
 long inet_put_address(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8]);
 
+#define PACKET_FRAME_MAX 1514u   /* a packet socket's longest send */
+
+/* posix/sys_socket.c: a packet socket's destination (sockaddr_ll) as a
+ * send takes it, for sendmsg. */
+struct packet_dest {
+	uint64_t mac;            /* byte i in bits 8i.. */
+	uint64_t protocol;       /* host order; 0: the socket's */
+};
+/* Reads and checks a sockaddr_ll of len bytes at addr as sendto does: 0
+ * or -errno. */
+long packet_read_dest(uptr_t addr, uint64_t len, struct packet_dest *d);
+/* recvfrom's sockaddr_ll from a packet answer's result words (room bytes
+ * at addr, the whole length at alenp). 0 or -EFAULT. */
+long packet_put_address(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8]);
+/* getsockname's sockaddr_ll from the file manager's answer (words 0..3:
+ * protocol, ifindex, MAC, bound), Linux's length (12 + the address's). 0
+ * or -EFAULT. */
+long packet_write_name(uptr_t addr, uptr_t alenp, int32_t room, const uint64_t res[8]);
+
 #endif

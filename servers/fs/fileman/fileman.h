@@ -371,6 +371,15 @@ int64_t do_socket(struct server_request *rq);
 int64_t do_bind(struct server_request *rq);
 int64_t do_sendto(struct server_request *rq);
 int64_t do_recvfrom(struct server_request *rq);
+/* FS_READ and FS_WRITE on packet socket f: recv, and send to where it is
+ * bound (the bytes at offset 0 of the data ICA, moved behind the header's
+ * room), as Linux's read and write on a packet socket. */
+int64_t socket_read(struct server_request *rq, struct open_file *f);
+int64_t socket_write(struct server_request *rq, struct open_file *f);
+/* getsockname (peer 0) of packet socket s: result words 0..3 its
+ * protocol, ifindex, the MAC when bound, whether bound; FS_RESULT_FAMILY
+ * FS_FAMILY_PACKET. getpeername: -EOPNOTSUPP, as Linux. */
+int64_t socket_name(struct server_request *rq, struct sock *s, uint64_t peer);
 /* The last description of socket s went: its frames are let go, its
  * receive at the Ethernet server (if any) is forgotten when it comes back. */
 void socket_close(struct sock *s);

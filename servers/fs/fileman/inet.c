@@ -124,6 +124,9 @@ int64_t do_inet_adopt(struct server_request *rq)
 int64_t do_inet(struct server_request *rq)
 {
 	const struct fs_inet_args *a = SERVER_IN(rq, struct fs_inet_args);
+	struct open_file *pf = files_get(rq->d.requester, a->fd);
+	if (pf && pf->kind == FM_SOCKET && a->op == INET_NAME)
+		return socket_name(rq, pf->sock, a->arg[0]);   /* getsockname of a packet socket */
 	int64_t err;
 	struct open_file *f = inet_file(rq, a->fd, a->op, &err);
 	if (!f)

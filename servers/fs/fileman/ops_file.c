@@ -124,7 +124,7 @@ static struct open_file *data_call(struct server_request *rq, bool write, uint64
 	if ((a->flags & FS_IO_INLINE) && rq->d.ndata == 0) {
 		/* The bytes ride in the frame (include/myrmex/fs.h): the console
 		 * server needs a data ICA, so its calls come again with one. */
-		if (f->kind == FM_CONSOLE || f->kind == FM_INET) {
+		if (f->kind == FM_CONSOLE || f->kind == FM_INET || f->kind == FM_SOCKET) {
 			server_out(rq, FS_RESULT_INLINE, FS_INLINE_REFUSED);
 			*status = -EINVAL;
 			return NULL;
@@ -144,6 +144,7 @@ static struct open_file *data_call(struct server_request *rq, bool write, uint64
 	else if (f->kind == FM_FILE && f->ino == 0)
 		*status = -ESTALE;
 	else if (positioned && (f->kind == FM_PIPE || f->kind == FM_CONSOLE || f->kind == FM_INET ||
+	                        f->kind == FM_SOCKET ||
 	                        events_kind(f->kind)))
 		*status = -ESPIPE;
 	else if (!rq->data || a->length > rq->data_size)
@@ -173,7 +174,7 @@ int64_t do_read(struct server_request *rq)
 	case FM_CONSOLE:
 		return console_forward(rq, f, false);
 	case FM_SOCKET:
-		return -EOPNOTSUPP;   /* recvfrom (docs/net.md) */
+		return socket_read(rq, f);   /* recv, as on Linux */
 	case FM_INET:
 		return inet_io(rq, f, false);
 	case FM_PROC: {
@@ -219,7 +220,7 @@ int64_t do_write(struct server_request *rq)
 	case FM_CONSOLE:
 		return console_forward(rq, f, true);
 	case FM_SOCKET:
-		return -EOPNOTSUPP;   /* sendto (docs/net.md) */
+		return socket_write(rq, f);   /* send to where it is bound, as on Linux */
 	case FM_INET:
 		return inet_io(rq, f, true);
 	case FM_PROC:

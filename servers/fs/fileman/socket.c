@@ -17,11 +17,17 @@
  * type, into the oldest FS_RECVFROM parked there, or kept (SOCK_QUEUE
  * frames per socket, the oldest dropped beyond) until one comes. One copy
  * per received frame and socket here, counted in fm_stats.
+ *
+ * ETH_P_ALL (NET_ETHERTYPE_ALL) is a type of its own here: its tap is a
+ * receiver of every frame at the Ethernet server, which also copies to it
+ * the frames sent through it (PACKET_OUTGOING, as Linux shows a socket of
+ * ETH_P_ALL its host's own frames).
  */
 #include "fileman.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <myrmex/net.h>
@@ -35,12 +41,13 @@
 struct held {                 /* a frame kept for a later receive */
 	uint8_t *bytes;           /* the whole frame, header included */
 	uint32_t length;
+	bool outgoing;            /* one this host sent (an ETH_P_ALL copy) */
 };
 
 struct sock {
 	bool used;
 	uint32_t type;            /* FS_SOCK_RAW or FS_SOCK_DGRAM */
-	uint16_t protocol;        /* the EtherType received, 0: none */
+	uint16_t protocol;        /* the EtherType received, NET_ETHERTYPE_ALL, 0: none */
 	uint32_t ifindex;         /* bound to, 0: not bound */
 	struct held queue[SOCK_QUEUE];
 	unsigned head, count;
@@ -102,6 +109,20 @@ static void drop_queue(struct sock *s)
 	}
 }
 
+/* Whether s receives frames: bound to a type, or to all. */
+static bool receives(const struct sock *s)
+{
+	return s->protocol >= NET_ETHERTYPE_MIN || s->protocol == NET_ETHERTYPE_ALL;
+}
+
+/* A socket's protocol as socket and bind take it: none (0), ETH_P_ALL, or
+ * an EtherType; the 802.3 types below NET_ETHERTYPE_MIN are not offered. */
+static bool protocol_ok(uint64_t protocol)
+{
+	return protocol == 0 || protocol == NET_ETHERTYPE_ALL ||
+	       (protocol >= NET_ETHERTYPE_MIN && protocol <= 0xffff);
+}
+
 /* Whether some socket receives EtherType type. */
 static bool type_wanted(uint16_t type)
 {
@@ -115,7 +136,7 @@ static bool type_wanted(uint16_t type)
  * is out already: 0, or -ENETDOWN when no Ethernet server takes it. */
 static int arm(const struct sock *s)
 {
-	if (s->protocol < NET_ETHERTYPE_MIN)
+	if (!receives(s))
 		return 0;
 	struct tap *t = NULL;
 	for (unsigned i = 0; i < TAPS && !t; i++)
@@ -158,7 +179,7 @@ static int arm(const struct sock *s)
 /* Copies frame (length bytes, header included) to parked or fresh request
  * rq as its socket type wants it: the bytes given. */
 static int64_t give(struct server_request *rq, const struct sock *s, const uint8_t *frame,
-                    uint32_t length)
+                    uint32_t length, bool outgoing)
 {
 	const struct fs_recvfrom_args *a = SERVER_IN(rq, struct fs_recvfrom_args);
 	const uint8_t *from = s->type == FS_SOCK_RAW ? frame : frame + NET_ETH_HLEN;
@@ -173,7 +194,8 @@ static int64_t give(struct server_request *rq, const struct sock *s, const uint8
 	out->mac = mac_of(frame + 6);
 	out->protocol = (uint64_t)frame[12] << 8 | frame[13];
 	out->full = full;
-	out->pkttype = frame[0] == 0xff && mac_of(frame) == 0xffffffffffffull ? 1
+	/* Linux's PACKET_OUTGOING, PACKET_BROADCAST, PACKET_MULTICAST, PACKET_HOST */
+	out->pkttype = outgoing ? 4 : frame[0] == 0xff && mac_of(frame) == 0xffffffffffffull ? 1
 	             : (frame[0] & 1) ? 2 : 0;
 	server_out(rq, FS_RESULT_FAMILY, FS_FAMILY_PACKET);
 	server_out(rq, FS_RESULT_KIND, FS_KIND_SOCKET);
@@ -212,8 +234,8 @@ int64_t do_socket(struct server_request *rq)
 		return -ESOCKTNOSUPPORT;
 	if (a->flags & ~(uint64_t)(O_NONBLOCK | O_CLOEXEC))
 		return -EINVAL;
-	if (a->protocol > 0xffff || (a->protocol && a->protocol < NET_ETHERTYPE_MIN))
-		return -EPROTONOSUPPORT;   /* ETH_P_ALL and the 802.3 types: not offered */
+	if (!protocol_ok(a->protocol))
+		return -EPROTONOSUPPORT;   /* the 802.3 types: not offered */
 	int err = files_room(rq->d.requester);
 	if (err)
 		return err;
@@ -247,7 +269,7 @@ int64_t do_bind(struct server_request *rq)
 		return f ? -ENOTSOCK : -EBADF;
 	if (a->ifindex != 0 && a->ifindex != FS_SOCK_IFINDEX)
 		return -ENODEV;
-	if (a->protocol > 0xffff || (a->protocol && a->protocol < NET_ETHERTYPE_MIN))
+	if (!protocol_ok(a->protocol))
 		return -EPROTONOSUPPORT;
 	s->ifindex = a->ifindex ? (uint32_t)a->ifindex : FS_SOCK_IFINDEX;
 	if (a->protocol && a->protocol != s->protocol) {
@@ -258,18 +280,17 @@ int64_t do_bind(struct server_request *rq)
 	return 0;
 }
 
-int64_t do_sendto(struct server_request *rq)
+/* Sends len bytes (a frame or a payload, as s's type says) that lie
+ * NET_ETH_HLEN bytes into rq's data ICA, to mac and protocol when
+ * addressed (else to where s is bound): the request passed on to the
+ * Ethernet server (SERVER_LATER), or -errno. */
+static int64_t send_frame(struct server_request *rq, struct sock *s, uint64_t len, bool addressed,
+                          uint64_t mac, uint64_t protocol)
 {
-	const struct fs_sendto_args *a = SERVER_IN(rq, struct fs_sendto_args);
-	struct open_file *f;
-	struct sock *s = sock_of(rq, a->fd, &f);
-	if (!s && f && f->kind == FM_INET)
-		return inet_sendto(rq, f);
-	if (!s)
-		return f ? -ENOTSOCK : -EBADF;
-	if (!a->addressed && !s->ifindex)
+	if (!addressed && !s->ifindex)
 		return -ENXIO;   /* as Linux: no device to send on */
-	uint64_t len = a->length;
+	if (!addressed && s->type == FS_SOCK_DGRAM)
+		return -EINVAL;   /* as Linux: no destination for the header */
 	if (!rq->data || rq->data_size < NET_ETH_HLEN || len > rq->data_size - NET_ETH_HLEN)
 		return -EINVAL;
 	uint64_t args[4];
@@ -291,8 +312,8 @@ int64_t do_sendto(struct server_request *rq)
 			return -EMSGSIZE;
 		args[0] = NET_ETH_HLEN;
 		args[1] = len;
-		args[2] = a->mac;
-		args[3] = a->protocol ? a->protocol : s->protocol;
+		args[2] = mac;
+		args[3] = protocol ? protocol : s->protocol;
 	}
 	if (args[3] < NET_ETHERTYPE_MIN)
 		return -EINVAL;   /* the Ethernet server sends only types, no 802.3 lengths */
@@ -301,21 +322,46 @@ int64_t do_sendto(struct server_request *rq)
 	return r == -ESRCH ? -ENETDOWN : r;
 }
 
-int64_t do_recvfrom(struct server_request *rq)
+int64_t do_sendto(struct server_request *rq)
 {
-	const struct fs_recvfrom_args *a = SERVER_IN(rq, struct fs_recvfrom_args);
+	const struct fs_sendto_args *a = SERVER_IN(rq, struct fs_sendto_args);
 	struct open_file *f;
 	struct sock *s = sock_of(rq, a->fd, &f);
 	if (!s && f && f->kind == FM_INET)
-		return inet_recvfrom(rq, f);
+		return inet_sendto(rq, f);
 	if (!s)
 		return f ? -ENOTSOCK : -EBADF;
+	return send_frame(rq, s, a->length, a->addressed != 0, a->mac, a->protocol);
+}
+
+int64_t socket_write(struct server_request *rq, struct open_file *f)
+{
+	/* write(2) on a packet socket is send(2) to where it is bound; its
+	 * bytes came at offset 0, without the header's room: moved behind it
+	 * (one copy, counted). */
+	uint64_t len = SERVER_IN(rq, struct fs_io_args)->length;
+	if (len > NET_FRAME_MAX)
+		return -EMSGSIZE;
+	if (!rq->data || rq->data_size < len + NET_ETH_HLEN)
+		return -EINVAL;
+	memmove(rq->data + NET_ETH_HLEN, rq->data, len);
+	fm_stats.v[FS_STAT_COPIES]++;
+	fm_stats.v[FS_STAT_COPY_BYTES] += len;
+	return send_frame(rq, f->sock, len, false, 0, 0);
+}
+
+/* A frame for rq (FS_RECVFROM, or FS_READ whose fd and length words are
+ * the same): given, parked (SERVER_LATER), or -errno. */
+static int64_t recv_frame(struct server_request *rq, struct open_file *f, struct sock *s,
+                          bool dontwait)
+{
+	const struct fs_recvfrom_args *a = SERVER_IN(rq, struct fs_recvfrom_args);
 	if (!rq->data || a->length > rq->data_size)
 		return -EINVAL;
 	int err = arm(s);
 	if (s->count) {
 		struct held *h = &s->queue[s->head];
-		int64_t n = give(rq, s, h->bytes, h->length);
+		int64_t n = give(rq, s, h->bytes, h->length, h->outgoing);
 		free(h->bytes);
 		s->head = (s->head + 1) % SOCK_QUEUE;
 		s->count--;
@@ -323,9 +369,8 @@ int64_t do_recvfrom(struct server_request *rq)
 	}
 	if (err)
 		return err;
-	if (a->dontwait || (f->flags & O_NONBLOCK) || s->protocol < NET_ETHERTYPE_MIN)
-		return s->protocol < NET_ETHERTYPE_MIN && !a->dontwait && !(f->flags & O_NONBLOCK)
-		       ? -EINVAL : -EAGAIN;
+	if (dontwait || (f->flags & O_NONBLOCK) || !receives(s))
+		return !receives(s) && !dontwait && !(f->flags & O_NONBLOCK) ? -EINVAL : -EAGAIN;
 	for (unsigned i = 0; i < SOCK_PARKED; i++) {
 		struct parked_recv *k = &parked[i];
 		if (k->used)
@@ -342,14 +387,35 @@ int64_t do_recvfrom(struct server_request *rq)
 	return -EAGAIN;
 }
 
+int64_t do_recvfrom(struct server_request *rq)
+{
+	const struct fs_recvfrom_args *a = SERVER_IN(rq, struct fs_recvfrom_args);
+	struct open_file *f;
+	struct sock *s = sock_of(rq, a->fd, &f);
+	if (!s && f && f->kind == FM_INET)
+		return inet_recvfrom(rq, f);
+	if (!s)
+		return f ? -ENOTSOCK : -EBADF;
+	return recv_frame(rq, f, s, a->dontwait != 0);
+}
+
+int64_t socket_read(struct server_request *rq, struct open_file *f)
+{
+	/* read(2) on a packet socket is recv(2): fs_io_args' fd and length
+	 * are fs_recvfrom_args' (a read carries no flags). */
+	_Static_assert(offsetof(struct fs_io_args, length) == offsetof(struct fs_recvfrom_args, length),
+	               "read and recvfrom share the length word");
+	return recv_frame(rq, f, f->sock, false);
+}
+
 /* ---- what comes back from the Ethernet server ---- */
 
 /* Frame (length bytes) arrived for s: to the oldest parked receive, or kept. */
-static void frame_in(struct sock *s, const uint8_t *frame, uint32_t length)
+static void frame_in(struct sock *s, const uint8_t *frame, uint32_t length, bool outgoing)
 {
 	struct parked_recv *k = oldest(s);
 	if (k) {
-		finish(k, give(&k->rq, s, frame, length));
+		finish(k, give(&k->rq, s, frame, length, outgoing));
 		return;
 	}
 	uint8_t *copy = malloc(length);
@@ -364,7 +430,7 @@ static void frame_in(struct sock *s, const uint8_t *frame, uint32_t length)
 		s->count--;
 		s->dropped++;
 	}
-	s->queue[(s->head + s->count) % SOCK_QUEUE] = (struct held){ copy, length };
+	s->queue[(s->head + s->count) % SOCK_QUEUE] = (struct held){ copy, length, outgoing };
 	s->count++;
 }
 
@@ -390,6 +456,7 @@ bool socket_result(const struct myrmex_delivery *d)
 		myrmex_ica_attach(t->buf);
 	const struct myrmex_frame *res = myrmex_ctl_result((struct myrmex_ctl_header *)(uintptr_t)d->control);
 	uint64_t offset = res ? res->arg[0] : 0, length = res ? res->arg[1] : 0;
+	bool outgoing = res && (res->arg[4] & NET_RX_OUTGOING);
 	bool good = d->status >= 0 && t->buf && offset >= NET_ETH_HLEN && offset <= PAGE &&
 	            length <= PAGE - offset;
 	/* Called back by socket_close; a socket of the type may have come since. */
@@ -402,13 +469,26 @@ bool socket_result(const struct myrmex_delivery *d)
 		wanted = s;
 		if (good)
 			frame_in(s, (const uint8_t *)myrmex_ica_addr(t->buf) + offset - NET_ETH_HLEN,
-			         (uint32_t)(length + NET_ETH_HLEN));
+			         (uint32_t)(length + NET_ETH_HLEN), outgoing);
 		else if (!cancelled)   /* no Ethernet server (it died: -EPIPE), or it refused */
 			fail_all(s, d->status == -EPIPE || d->status >= 0 ? -ENETDOWN : d->status);
 	}
 	if ((good || cancelled) && wanted)
 		arm(wanted);   /* after an error the next receive posts again */
 	return true;
+}
+
+int64_t socket_name(struct server_request *rq, struct sock *s, uint64_t peer)
+{
+	if (peer)
+		return -EOPNOTSUPP;
+	int64_t mac = s->ifindex ? socket_eth_mac() : 0;
+	server_out(rq, 0, s->protocol);
+	server_out(rq, 1, s->ifindex);
+	server_out(rq, 2, mac < 0 ? 0 : (uint64_t)mac);
+	server_out(rq, 3, s->ifindex != 0);
+	server_out(rq, FS_RESULT_FAMILY, FS_FAMILY_PACKET);
+	return 0;
 }
 
 void socket_close(struct sock *s)

@@ -157,9 +157,10 @@ static void deliver(const struct myrmex_delivery *d)
 				threads[i].runnable = true;
 				return;
 			}
-	fm_lock();   /* a result of our own calls (request_result) */
+	/* A result of our own calls (a packet socket's receive, socket.c):
+	 * the server's result callback takes the lock itself (table.c's
+	 * result_locked); taking it here too would spin on it forever. */
 	server_deliver_other(served, d);
-	fm_unlock();
 }
 
 long ult_call(struct myrmex_ctl_header *h)

@@ -5,7 +5,8 @@
  * passes the same request on to the driver as a second stage on the same
  * control ICA, with direct return: the driver's result, and the data ICA
  * with it, goes straight back to the program. Nothing is copied but the
- * 14 header bytes, and this server never sees the request again.
+ * 14 header bytes, and this server never sees the request again (but for
+ * the copies a receiver of every frame gets, deliver.c).
  */
 #include "eth.h"
 
@@ -65,6 +66,10 @@ int64_t do_send(struct server_request *rq)
 	put_mac(frame + 6, eth_mac);
 	frame[12] = (uint8_t)(a->ethertype >> 8);
 	frame[13] = (uint8_t)a->ethertype;
+	/* Copies for the receivers of every frame now: once passed on, the
+	 * data ICA is the driver's (a send the driver then refuses has still
+	 * been shown to them, as Linux shows a frame before the device). */
+	deliver_outgoing(frame, (uint32_t)(a->length + NET_ETH_HLEN));
 	int64_t r = eth_pass_on(rq, NET_SEND, a->offset - NET_ETH_HLEN, a->length + NET_ETH_HLEN);
 	if (r == SERVER_LATER)
 		eth_counters.tx_frames++;
@@ -79,8 +84,16 @@ int64_t do_info(struct server_request *rq)
 	return eth_pass_on(rq, NET_INFO, 0, 0);
 }
 
+/* arg[0] NET_STATS_BASIC: struct eth_stats; NET_STATS_MORE: struct
+ * eth_stats_more. */
 int64_t do_stats(struct server_request *rq)
 {
+	if (rq->in[0] == NET_STATS_MORE) {
+		deliver_count(SERVER_OUT(rq, struct eth_stats_more));
+		return 0;
+	}
+	if (rq->in[0] != NET_STATS_BASIC)
+		return -EINVAL;
 	struct eth_stats *out = SERVER_OUT(rq, struct eth_stats);
 	*out = eth_counters;
 	return 0;
