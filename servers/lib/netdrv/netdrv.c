@@ -80,10 +80,48 @@ bool netdrv_queue_full(void)
 	return queued_count == NET_RX_QUEUE_MAX;
 }
 
+/*
+ * The Ethernet server the driver last took receives from (its pid). A
+ * server that ends leaves its receives parked here (the kernel lets a dead
+ * caller's requests go on), and a frame answering one of them goes to
+ * nobody: after three restarts of the Ethernet server, 24 of them stood
+ * before the live server's and swallowed the frames TCP retransmitted, each
+ * later after a longer backoff. So when another process, registered as the
+ * Ethernet server now, sends its first receive, the old one's are answered
+ * (to nobody; their lent ICAs stay on the ring, whose owner is gone).
+ */
+static int eth_client;
+
+static void drop_parked_of(int pid)
+{
+	unsigned kept = 0, n = parked_count;
+	for (unsigned i = 0; i < n; i++) {
+		struct server_request *rq = &parked[(parked_first + i) % NET_RECV_PARKED_MAX];
+		if (rq->d.requester != pid) {
+			parked[(parked_first + kept++) % NET_RECV_PARKED_MAX] = *rq;
+			continue;
+		}
+		server_claim(rq);
+		rq->d.ndata = 0;
+		server_reply_later(netdrv.name, rq, -ECANCELED);
+	}
+	parked_count = kept;
+}
+
+static void note_client(int requester)
+{
+	if (requester == eth_client || myrmex_server_pid(MYRMEX_COREID_ETH) != requester)
+		return;
+	if (eth_client > 0)
+		drop_parked_of(eth_client);
+	eth_client = requester;
+}
+
 static int64_t do_recv(struct server_request *rq)
 {
 	if (rq->d.ndata < 1 || rq->d.data_pages[0] != 1)
 		return -EINVAL;
+	note_client(rq->d.requester);
 	if (!server_data(rq, 0, NULL))
 		return -ENOMEM;   /* it came parked and cannot be mapped now */
 	if (queued_count == 0 && parked_count == NET_RECV_PARKED_MAX)
