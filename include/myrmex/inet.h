@@ -13,7 +13,9 @@
  * (accept, connect, a receive with nothing queued, a send with no room)
  * when lwIP says they can go on.
  *
- *   INET_SOCKET   arg0 INET_STREAM or INET_DGRAM -> status the handle
+ *   INET_SOCKET   arg0 INET_STREAM, INET_DGRAM or INET_RAW (arg1 its IP
+ *                 protocol: datagrams are received with their IP header,
+ *                 sent without, as Linux's raw sockets) -> status the handle
  *   INET_CLOSE    arg0 handle -> 0 (parked calls on it end with -EBADF)
  *   INET_BIND     arg0 handle, arg1 IPv4 address (network order, in the low
  *                 32 bits), arg2 port (host order, 0: any) -> 0
@@ -29,7 +31,11 @@
  *                 destination) -> status the bytes taken; TCP waits for
  *                 room in the send buffer unless INET_NONBLOCK
  *   INET_RECV     arg0 handle, arg1 the most bytes wanted, arg2 flags
- *                 (INET_NONBLOCK, INET_PEEK) -> status the bytes, written at
+ *                 (INET_NONBLOCK, INET_PEEK, INET_WAITALL: a stream's
+ *                 receive waits until min(arg1, INET_WAITALL_MAX) bytes
+ *                 are queued, the end, an error or its timeout; nothing is
+ *                 taken before, so an interrupted one loses no byte) ->
+ *                 status the bytes, written at
  *                 offset 0 of data ICA 0; arg2 a datagram's full length, the
  *                 source (INET_RESULT_ADDR); 0 at the end of a stream
  *   INET_SHUTDOWN arg0 handle, arg1 0 read, 1 write, 2 both -> 0
@@ -88,6 +94,7 @@
 
 #define INET_STREAM 1u
 #define INET_DGRAM  2u
+#define INET_RAW    3u   /* arg1 of INET_SOCKET: the IP protocol (1..255) */
 
 #define INET_NONBLOCK  1u
 #define INET_ADDRESSED 2u
@@ -107,9 +114,18 @@
 #define INET_OPT_TYPE      7u   /* get only */
 #define INET_OPT_ACCEPTCONN 8u  /* get only */
 #define INET_OPT_BROADCAST 9u
+#define INET_OPT_RCVTIMEO  10u  /* nanoseconds, 0: none (a timed-out call: -EAGAIN) */
+#define INET_OPT_SNDTIMEO  11u  /* nanoseconds, 0: none */
+#define INET_OPT_LINGER    12u  /* bit 32 l_onoff, bits 0..31 l_linger (seconds) */
+#define INET_OPT_TTL       13u  /* IP_TTL: 1..255, -1 the default */
+#define INET_OPT_MAXSEG    14u  /* TCP_MAXSEG */
+#define INET_OPT_PROTOCOL  15u  /* get only: SO_PROTOCOL */
+#define INET_OPT_REUSEPORT 16u  /* kept and reported; lwIP has no port sharing */
+#define INET_LINGER_ON (1ull << 32)
 
 #define INET_SEND_MAX (256u * 1024u)   /* bytes one INET_SEND carries */
 #define INET_RECV_MAX (256u * 1024u)   /* bytes one INET_RECV returns */
+#define INET_WAITALL_MAX (128u * 1024u) /* what MSG_WAITALL waits for at most (half the window) */
 
 struct inet_stats {
 	uint64_t frames_in, frames_out;   /* Ethernet frames to and from lwIP */
