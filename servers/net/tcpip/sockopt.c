@@ -150,12 +150,12 @@ int64_t do_getopt(struct server_request *rq)
 	case INET_OPT_BROADCAST: v = s->broadcast; break;
 	case INET_OPT_NODELAY:
 		if (s->type != INET_STREAM)
-			return -ENOPROTOOPT;   /* as Linux: no TCP level on a datagram socket */
+			return -EOPNOTSUPP;   /* as Linux's ip_getsockopt for a level not IP's */
 		v = s->nodelay;
 		break;
 	case INET_OPT_MAXSEG:
 		if (s->type != INET_STREAM)
-			return -ENOPROTOOPT;
+			return -EOPNOTSUPP;
 		v = maxseg(s);
 		break;
 	case INET_OPT_TTL: v = (uint64_t)(s->ttl == -1 ? LINUX_DEFAULT_TTL : s->ttl); break;
