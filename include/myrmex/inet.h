@@ -53,6 +53,15 @@
  *   INET_EXIT     the kernel only: arg0 a pid that ended: its parked calls
  *                 are answered (to nobody), so that what they would take
  *                 goes to the sockets' other users -> 0
+ *   INET_NETINFO  data ICA 0 (a page at least) <- struct inet_netinfo: the
+ *                 interfaces' counters and every TCP, UDP and raw pcb
+ *                 (the file manager's /proc/net) -> status the bytes
+ *   INET_ROUTE    arg0 INET_ROUTE_ADD or INET_ROUTE_DEL, arg1 the gateway
+ *                 (network order): the default route, lwIP's one gateway
+ *                 of the Ethernet interface (the file manager checks the
+ *                 caller's privilege) -> 0, -EEXIST (one is there),
+ *                 -ESRCH (none to delete), -ENETUNREACH (a gateway not on
+ *                 the interface's network)
  *
  * An address in a result: word 4 INET_FAMILY (Linux's AF_INET, so that a
  * result word tells an inet answer from a packet socket's), word 5 the
@@ -85,6 +94,11 @@
 #define INET_STATS    15u
 #define INET_CANCEL   17u   /* 16 is the server's own tick */
 #define INET_EXIT     18u
+#define INET_NETINFO  19u
+#define INET_ROUTE    20u
+
+#define INET_ROUTE_ADD 1u
+#define INET_ROUTE_DEL 2u
 
 #define INET_FAMILY 2u          /* Linux's AF_INET */
 #define INET_RESULT_FAMILY 4u
@@ -136,5 +150,28 @@ struct inet_stats {
 	uint64_t ticks;                   /* timer rounds run */
 };
 _Static_assert(sizeof(struct inet_stats) == 64, "inet_stats fills arg[]");
+
+/* INET_NETINFO's answer. Addresses in network order, ports in host order;
+ * states are Linux's numbers (TCP_ESTABLISHED 1 ... TCP_LISTEN 10,
+ * TCP_CLOSING 11; a UDP pcb is 7, CLOSE, or 1 when connected). */
+struct inet_ifcount {
+	uint64_t rx_bytes, rx_packets, tx_bytes, tx_packets, rx_drops, tx_drops;
+};
+struct inet_pcbinfo {
+	uint8_t proto;                /* 6 TCP, 17 UDP, else a raw pcb's protocol */
+	uint8_t state;
+	uint16_t local_port, remote_port;
+	uint16_t pad;
+	uint32_t local_addr, remote_addr;
+	uint32_t tx_queue, rx_queue;  /* bytes not yet acknowledged / not yet read */
+};
+#define INET_NETINFO_PCBS 160u
+struct inet_netinfo {
+	struct inet_ifcount eth, lo;
+	uint32_t gateway, npcbs;      /* the default route (0: none); records below */
+	struct inet_pcbinfo pcbs[INET_NETINFO_PCBS];
+};
+_Static_assert(sizeof(struct inet_pcbinfo) == 24, "inet_pcbinfo's layout");
+_Static_assert(sizeof(struct inet_netinfo) <= 4096, "inet_netinfo fits a page");
 
 #endif

@@ -32,6 +32,11 @@ static int64_t inet_call(uint32_t op, uint64_t a0)
 	return inet_call_res(op, a0, 0, NULL);
 }
 
+int64_t inet_ask(uint32_t op, uint64_t a0, uint64_t a1, uint64_t res[8])
+{
+	return inet_call_res(op, a0, a1, res);
+}
+
 int inet_info(uint64_t res[8])
 {
 	int64_t r = inet_call_res(INET_IFINFO, 0, 0, res);

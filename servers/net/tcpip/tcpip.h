@@ -11,6 +11,8 @@
  *   sock.c      the socket table: handles, lwIP's callbacks, parked calls
  *   calls.c     the handlers of the socket calls
  *   sockopt.c   setsockopt and getsockopt
+ *   netinfo.c   /proc/net's facts (INET_NETINFO), the default route
+ *               (INET_ROUTE), the interfaces' counters
  *   raw.c       raw IPv4 sockets (SOCK_RAW: ping's ICMP) over lwIP's raw pcbs
  *   lwip_port.c what lwIP asks of its platform (time, randomness, log)
  *
@@ -176,5 +178,12 @@ int64_t do_stats(struct server_request *rq);
 int64_t do_tick(struct server_request *rq);
 int64_t do_cancel(struct server_request *rq);
 int64_t do_exit(struct server_request *rq);
+
+/* ---- netinfo.c ---- */
+/* Wraps the interfaces' input and output to count them: once, after
+ * netif_add. */
+void ifstats_attach(void);
+int64_t do_netinfo(struct server_request *rq);
+int64_t do_route(struct server_request *rq);
 
 #endif
