@@ -62,8 +62,11 @@ struct test {
  * --net-model ...,user puts on QEMU's user network (docs/net.md, "TCP/IP").
  * Bit 7: below MYRMEX_SPAWN_DEVICE's bits, above the spawn flags. */
 #define INET (1u << 7)
+/* testinit only (with INET): the TCP/IP server is started with `tcpip dhcp`
+ * (QEMU's user network offers 10.0.2.15/24 via 10.0.2.2). */
+#define DHCP (1u << 6)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
-                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET)
+                        MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET | DHCP)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -250,6 +253,12 @@ static const struct test tests[] = {
 	 * and the TCP/IP server, to a host peer over QEMU's user network. */
 	{ "inet-sockets", "t_inet", { 0 }, EXITS, 0, 1,
 	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET },
+	/* Raw ICMP sockets, options, /proc/net and the routing ioctls on the
+	 * user network; then an address by DHCP. */
+	{ "inet-more", "t_inet_more", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET },
+	{ "inet-dhcp", "t_inet_more", { "dhcp" }, EXITS, 0, 0,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET | DHCP },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

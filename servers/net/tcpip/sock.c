@@ -234,6 +234,10 @@ static err_t on_accept(void *arg, struct tcp_pcb *newpcb, err_t err)
 	if (l->nodelay)
 		tcp_nagle_disable(newpcb);
 	l->accq[l->acc_count++] = index_of(n);
+	/* Counted against the listener's backlog until accept takes it
+	 * (try_accept's tcp_backlog_accepted): lwIP drops the SYNs that find
+	 * the queue full, as Linux does, and their senders try again. */
+	tcp_backlog_delayed(newpcb);
 	mark(l);
 	return ERR_OK;
 }
