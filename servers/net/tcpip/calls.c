@@ -375,7 +375,9 @@ static bool waits_for_all(const struct isock *s, const struct server_request *rq
 	if (!(flags & INET_WAITALL) || flags & (INET_NONBLOCK | INET_PEEK))
 		return false;
 	uint64_t enough = want < INET_WAITALL_MAX ? want : INET_WAITALL_MAX;
-	return s->rx_bytes < enough && !s->rx_eof && !s->err && s->tcp && s->connected;
+	/* A full ring takes no more from lwIP: waiting on would never end. */
+	return s->rx_bytes < enough && s->rx_count < RXQ_MAX && !s->rx_eof && !s->err && s->tcp &&
+	       s->connected;
 }
 
 int64_t try_recv(struct isock *s, struct server_request *rq)
