@@ -135,6 +135,10 @@
 #define INET_OPT_MAXSEG    14u  /* TCP_MAXSEG */
 #define INET_OPT_PROTOCOL  15u  /* get only: SO_PROTOCOL */
 #define INET_OPT_REUSEPORT 16u  /* kept and reported; lwIP has no port sharing */
+#define INET_OPT_KEEPIDLE  17u  /* TCP_KEEPIDLE, seconds */
+#define INET_OPT_KEEPINTVL 18u  /* TCP_KEEPINTVL, seconds */
+#define INET_OPT_KEEPCNT   19u  /* TCP_KEEPCNT */
+#define INET_OPT_TOS       20u  /* IP_TOS */
 #define INET_LINGER_ON (1ull << 32)
 
 #define INET_SEND_MAX (256u * 1024u)   /* bytes one INET_SEND carries */

@@ -56,9 +56,13 @@
 #define SO_ACCEPTCONN  30
 #define SO_PROTOCOL    38
 #define SO_DOMAIN      39
+#define IP_TOS         1
 #define IP_TTL         2
 #define TCP_NODELAY    1
 #define TCP_MAXSEG     2
+#define TCP_KEEPIDLE   4
+#define TCP_KEEPINTVL  5
+#define TCP_KEEPCNT    6
 #define NS_PER_US      1000ull
 #define US_PER_S       1000000ull
 #define SEND_HEADROOM  14u     /* the file manager's FS_SENDTO layout */
@@ -298,12 +302,18 @@ static uint32_t option_of(uint64_t level, uint64_t name)
 		case SO_LINGER: return INET_OPT_LINGER;
 		}
 	} else if (level == IPPROTO_TCP) {
-		if (name == TCP_NODELAY)
-			return INET_OPT_NODELAY;
-		if (name == TCP_MAXSEG)
-			return INET_OPT_MAXSEG;
-	} else if (level == IPPROTO_IP && name == IP_TTL) {
-		return INET_OPT_TTL;
+		switch (name) {
+		case TCP_NODELAY: return INET_OPT_NODELAY;
+		case TCP_MAXSEG: return INET_OPT_MAXSEG;
+		case TCP_KEEPIDLE: return INET_OPT_KEEPIDLE;
+		case TCP_KEEPINTVL: return INET_OPT_KEEPINTVL;
+		case TCP_KEEPCNT: return INET_OPT_KEEPCNT;
+		}
+	} else if (level == IPPROTO_IP) {
+		if (name == IP_TTL)
+			return INET_OPT_TTL;
+		if (name == IP_TOS)
+			return INET_OPT_TOS;
 	}
 	return 0;
 }

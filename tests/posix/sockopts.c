@@ -3,7 +3,7 @@
  * Linux's answers printed for the comparison: SO_RCVTIMEO and SO_SNDTIMEO
  * (a timed-out call: EAGAIN, or what it had), SO_LINGER with no time (a
  * reset on close), MSG_WAITALL (with the end and with a timeout), IP_TTL,
- * TCP_MAXSEG before a connection, SO_PROTOCOL, SO_DOMAIN, SO_REUSEPORT;
+ * IP_TOS, TCP_KEEPIDLE/INTVL/CNT, TCP_MAXSEG before a connection, SO_PROTOCOL, SO_DOMAIN, SO_REUSEPORT;
  * a raw ICMP socket pinging 127.0.0.1 (root), ping sockets (Linux's
  * default ping_group_range allows nobody: EACCES), a raw socket refused to
  * a user; and the bad values of each. Ports are fixed (nothing else runs).
@@ -206,6 +206,24 @@ static void ip_and_tcp(void)
 	show_int("TCP_MAXSEG on udp", u, IPPROTO_TCP, TCP_MAXSEG);
 	show_int("TCP_NODELAY on udp", u, IPPROTO_TCP, TCP_NODELAY);
 	outcome("set TCP_MAXSEG on udp", setsockopt(u, IPPROTO_TCP, TCP_MAXSEG, &(int){ 1000 }, sizeof(int)));
+	show_int("IP_TOS", t, IPPROTO_IP, IP_TOS);
+	outcome("IP_TOS 0x13 on tcp", setsockopt(t, IPPROTO_IP, IP_TOS, &(int){ 0x13 }, sizeof(int)));
+	show_int("IP_TOS on tcp", t, IPPROTO_IP, IP_TOS);
+	outcome("IP_TOS 0x13 on udp", setsockopt(u, IPPROTO_IP, IP_TOS, &(int){ 0x13 }, sizeof(int)));
+	show_int("IP_TOS on udp", u, IPPROTO_IP, IP_TOS);
+	show_int("TCP_KEEPIDLE", t, IPPROTO_TCP, TCP_KEEPIDLE);
+	show_int("TCP_KEEPINTVL", t, IPPROTO_TCP, TCP_KEEPINTVL);
+	show_int("TCP_KEEPCNT", t, IPPROTO_TCP, TCP_KEEPCNT);
+	outcome("TCP_KEEPIDLE 60", setsockopt(t, IPPROTO_TCP, TCP_KEEPIDLE, &(int){ 60 }, sizeof(int)));
+	outcome("TCP_KEEPINTVL 10", setsockopt(t, IPPROTO_TCP, TCP_KEEPINTVL, &(int){ 10 }, sizeof(int)));
+	outcome("TCP_KEEPCNT 3", setsockopt(t, IPPROTO_TCP, TCP_KEEPCNT, &(int){ 3 }, sizeof(int)));
+	show_int("TCP_KEEPIDLE", t, IPPROTO_TCP, TCP_KEEPIDLE);
+	show_int("TCP_KEEPINTVL", t, IPPROTO_TCP, TCP_KEEPINTVL);
+	show_int("TCP_KEEPCNT", t, IPPROTO_TCP, TCP_KEEPCNT);
+	outcome("TCP_KEEPIDLE 0", setsockopt(t, IPPROTO_TCP, TCP_KEEPIDLE, &(int){ 0 }, sizeof(int)));
+	outcome("TCP_KEEPIDLE 32768", setsockopt(t, IPPROTO_TCP, TCP_KEEPIDLE, &(int){ 32768 }, sizeof(int)));
+	outcome("TCP_KEEPCNT 128", setsockopt(t, IPPROTO_TCP, TCP_KEEPCNT, &(int){ 128 }, sizeof(int)));
+	outcome("TCP_KEEPCNT on udp", setsockopt(u, IPPROTO_TCP, TCP_KEEPCNT, &(int){ 3 }, sizeof(int)));
 	show_int("SO_PROTOCOL tcp", t, SOL_SOCKET, SO_PROTOCOL);
 	show_int("SO_PROTOCOL udp", u, SOL_SOCKET, SO_PROTOCOL);
 	show_int("SO_DOMAIN", t, SOL_SOCKET, SO_DOMAIN);

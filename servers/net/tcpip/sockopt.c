@@ -15,6 +15,13 @@
 #define TCP_MAX_USER_MSS 32767
 #define IPPROTO_TCP 6
 #define IPPROTO_UDP 17
+/* Linux's keep-alive defaults and limits (MAX_TCP_KEEPIDLE, ...). */
+#define KEEPIDLE_DEFAULT 7200u
+#define KEEPINTVL_DEFAULT 75u
+#define KEEPCNT_DEFAULT 9u
+#define KEEP_TIME_MAX 32767
+#define KEEPCNT_MAX 127
+#define ECN_MASK 3u               /* IP_TOS's low bits, TCP's own on a stream */
 
 /* The IP part every lwIP pcb starts with, or NULL before there is one. */
 static struct ip_pcb *ip_part(struct isock *s)
@@ -35,6 +42,28 @@ static void pcb_option(struct isock *s, u8_t opt, bool on)
 		ip_set_option(pcb, opt);
 	else
 		ip_reset_option(pcb, opt);
+}
+
+/* TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT: Linux's bounds, kept and given
+ * to lwIP's keep-alive timer (milliseconds). 0 or -errno. */
+static int64_t set_keepalive(struct isock *s, uint64_t opt, int64_t v)
+{
+	if (s->type != INET_STREAM)
+		return -ENOPROTOOPT;
+	if (v < 1 || v > (opt == INET_OPT_KEEPCNT ? KEEPCNT_MAX : KEEP_TIME_MAX))
+		return -EINVAL;
+	if (opt == INET_OPT_KEEPIDLE)
+		s->keepidle = (uint16_t)v;
+	else if (opt == INET_OPT_KEEPINTVL)
+		s->keepintvl = (uint16_t)v;
+	else
+		s->keepcnt = (uint16_t)v;
+	if (s->tcp && !s->listening) {
+		s->tcp->keep_idle = (s->keepidle ? s->keepidle : KEEPIDLE_DEFAULT) * 1000u;
+		s->tcp->keep_intvl = (s->keepintvl ? s->keepintvl : KEEPINTVL_DEFAULT) * 1000u;
+		s->tcp->keep_cnt = s->keepcnt ? s->keepcnt : KEEPCNT_DEFAULT;
+	}
+	return 0;
 }
 
 int64_t do_setopt(struct server_request *rq)
@@ -90,6 +119,20 @@ int64_t do_setopt(struct server_request *rq)
 			pcb->ttl = (u8_t)(v == -1 ? LINUX_DEFAULT_TTL : v);
 		return 0;
 	}
+	case INET_OPT_TOS: {
+		uint8_t tos = (uint8_t)value;
+		if (s->type == INET_STREAM)   /* as Linux: ECN's bits stay TCP's */
+			tos = (uint8_t)((tos & ~ECN_MASK) | (s->tos & ECN_MASK));
+		s->tos = tos;
+		struct ip_pcb *pcb = ip_part(s);
+		if (pcb)
+			pcb->tos = tos;
+		return 0;
+	}
+	case INET_OPT_KEEPIDLE:
+	case INET_OPT_KEEPINTVL:
+	case INET_OPT_KEEPCNT:
+		return set_keepalive(s, rq->in[1], (int32_t)value);
 	case INET_OPT_RCVTIMEO:
 		s->rcvtimeo_ns = value;
 		return 0;
@@ -159,6 +202,16 @@ int64_t do_getopt(struct server_request *rq)
 		v = maxseg(s);
 		break;
 	case INET_OPT_TTL: v = (uint64_t)(s->ttl == -1 ? LINUX_DEFAULT_TTL : s->ttl); break;
+	case INET_OPT_TOS: v = s->tos; break;
+	case INET_OPT_KEEPIDLE:
+	case INET_OPT_KEEPINTVL:
+	case INET_OPT_KEEPCNT:
+		if (s->type != INET_STREAM)
+			return -EOPNOTSUPP;
+		v = rq->in[1] == INET_OPT_KEEPIDLE ? (s->keepidle ? s->keepidle : KEEPIDLE_DEFAULT)
+		  : rq->in[1] == INET_OPT_KEEPINTVL ? (s->keepintvl ? s->keepintvl : KEEPINTVL_DEFAULT)
+		  : (s->keepcnt ? s->keepcnt : KEEPCNT_DEFAULT);
+		break;
 	case INET_OPT_RCVTIMEO: v = s->rcvtimeo_ns; break;
 	case INET_OPT_SNDTIMEO: v = s->sndtimeo_ns; break;
 	case INET_OPT_LINGER: v = (s->linger_on ? INET_LINGER_ON : 0) | s->linger_s; break;

@@ -99,6 +99,8 @@ struct isock {
 	uint32_t linger_s;
 	uint16_t user_mss;            /* TCP_MAXSEG as set, 0: none */
 	int16_t ttl;                  /* IP_TTL as set, -1: the default */
+	uint8_t tos;                  /* IP_TOS */
+	uint16_t keepidle, keepintvl, keepcnt;   /* TCP_KEEP*, 0: Linux's default */
 };
 
 extern struct isock socks[SOCK_MAX];
