@@ -1,12 +1,12 @@
 /*
- * Internet sockets (AF_INET, SOCK_STREAM and SOCK_DGRAM) for POSIX
+ * Internet sockets (AF_INET, SOCK_STREAM, SOCK_DGRAM and SOCK_RAW) for POSIX
  * processes: Linux's checks of addresses, lengths, flags and pointers, in
  * Linux's order, before any IPC; then the call goes to the file manager,
  * which holds the descriptor and passes it on to the TCP/IP server
  * (FS_INET, include/myrmex/fs.h and inet.h; docs/net.md, "TCP/IP"). Here
  * too: the sockaddr_in in and out, accept's second step (the new socket
  * made a descriptor, FS_INET_ADOPT), socket options mapped to the
- * server's, sends longer than one data ICA split, SIGPIPE, and sendmsg/
+ * server's (timevals and struct linger converted), sends longer than one data ICA split, SIGPIPE, and sendmsg/
  * recvmsg (their vectors gathered into and scattered from the data ICA;
  * no ancillary data).
  */

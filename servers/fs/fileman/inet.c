@@ -1,5 +1,5 @@
 /*
- * inet.c - Internet sockets (Linux AF_INET, SOCK_STREAM and SOCK_DGRAM) as
+ * inet.c - Internet sockets (Linux AF_INET: stream, datagram and raw) as
  * descriptors of the file manager (docs/net.md, "TCP/IP"). The socket
  * itself lives in the TCP/IP server (coreid 10, include/myrmex/inet.h);
  * here it is a description holding the server's handle, so that close,
