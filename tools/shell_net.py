@@ -5,11 +5,17 @@ Role: boots what `make run` boots (sysinit, the servers of the service table,
 busybox ash on the serial console) with the NIC `make run` gives the guest (a
 virtio-net NIC on QEMU's user network, restrict=on: tools/qemu.py's
 user_netdev) and types at the prompt: `ifconfig` shows eth0's address and MAC
-and lo; `wget` fetches a page from the host peer (tools/inet_peer.py behind
-10.0.2.100:7); `nc` talks to the peer's echo; `nc -l` in the guest receives a
-line from the host through the forwarded port; busybox `httpd` in the guest
-serves a page that this program fetches from 127.0.0.1. Everything stays on
-this machine.
+and lo; `route` and `route -n` show the default route and eth0's network
+(/proc/net/route), which `route del default` and `route add default gw`
+take away and put back (with the errors of a second add and of a route
+that is not built); `ping -c 3 10.0.2.2` gets QEMU's answers (a raw ICMP
+socket); `wget` fetches a page from the host peer (tools/inet_peer.py
+behind 10.0.2.100:7); `nc` talks to the peer's echo; `nc -l` in the guest
+receives a line from the host through the forwarded port; busybox `httpd`
+in the guest serves a page that this program fetches from 127.0.0.1, and
+`netstat -tln` shows it listening, `netstat -uln` a UDP `nc -l`; `ifconfig`
+then counts eth0's packets (/proc/net/dev). Everything stays on this
+machine.
 
     python3 tools/shell_net.py [--build build] [--timeout 180]    (make shell-net)
 
@@ -18,6 +24,7 @@ Prints one line per check (PASS/FAIL) and exits 1 if any failed.
 
 import argparse
 import os
+import re
 import shlex
 import socket
 import subprocess
@@ -94,6 +101,25 @@ def main():
         check("ifconfig-eth0", b"10.0.2.15" in out and b"52:54:00:12:34:58" in out.lower(), out)
         out = guest.type(b"ifconfig\r")
         check("ifconfig-all", b"lo" in out and b"127.0.0.1" in out and b"eth0" in out, out)
+        out = guest.type(b"route -n\r")
+        check("route-n", re.search(rb"0\.0\.0\.0 +10\.0\.2\.2 +0\.0\.0\.0 +UG .*eth0", out) is not None
+              and re.search(rb"10\.0\.2\.0 +0\.0\.0\.0 +255\.255\.255\.0 +U .*eth0", out) is not None, out)
+        out = guest.type(b"route\r", seconds=60)
+        check("route", re.search(rb"default +10\.0\.2\.2 +0\.0\.0\.0 +UG", out) is not None, out)
+        out = guest.type(b"route add default gw 10.0.2.2\r")
+        check("route-add-exists", b"File exists" in out, out)
+        out = guest.type(b"route add -net 192.168.5.0 netmask 255.255.255.0 gw 10.0.2.2\r")
+        check("route-add-other", b"Invalid argument" in out, out)
+        out = guest.type(b"route del default && route -n\r")
+        check("route-del", b"UG" not in out and b"10.0.2.0" in out, out)
+        out = guest.type(b"route del default\r")
+        check("route-del-none", b"No such process" in out, out)
+        out = guest.type(b"route add default gw 192.168.9.1\r")
+        check("route-add-unreachable", b"Network is unreachable" in out, out)
+        out = guest.type(b"route add default gw 10.0.2.2 && route -n\r")
+        check("route-add", re.search(rb"0\.0\.0\.0 +10\.0\.2\.2 +0\.0\.0\.0 +UG", out) is not None, out)
+        out = guest.type(b"ping -c 3 10.0.2.2\r", seconds=60)
+        check("ping", b"3 packets transmitted, 3 packets received" in out, out)
         out = guest.type(b"wget -q -O - http://10.0.2.100:7/hello\r", seconds=60)
         check("wget", b"hello from the host peer" in out and b"GET /hello" in out, out)
         out = guest.type(b"printf 'echo\\nover nc\\n' | nc -w 3 10.0.2.100 7\r", seconds=60)
@@ -110,6 +136,21 @@ def main():
                          b"httpd -p 80 -h /tmp/www && echo httpd-started\r", seconds=30)
         body = host_get(tcp_port)
         check("httpd", b"served-by-httpd" in body, out + b" / host got: " + body)
+        out = guest.type(b"netstat -tln\r")
+        check("netstat-tln", re.search(rb"tcp +0 +0 0\.0\.0\.0:80 +0\.0\.0\.0:\* +LISTEN", out) is not None, out)
+        # A connection held open for a while (the peer waits for a command).
+        guest.type(b"(sleep 6 | nc 10.0.2.100 7) &\r")
+        time.sleep(2)
+        out = guest.type(b"netstat -tn\r")
+        check("netstat-tn", re.search(rb"tcp +0 +0 10\.0\.2\.15:\d+ +10\.0\.2\.100:7 +ESTABLISHED", out)
+              is not None, out)
+        guest.type(b"wait\r", seconds=20)
+        # busybox's nc has no UDP: the table's header (t_inet_more checks its lines).
+        out = guest.type(b"netstat -un && echo netstat-ok\r")
+        check("netstat-un", b"Active Internet connections" in out and b"netstat-ok" in out, out)
+        out = guest.type(b"ifconfig eth0\r")
+        check("ifconfig-counts", re.search(rb"RX packets:[1-9]", out) is not None and
+              re.search(rb"TX packets:[1-9]", out) is not None, out)
         guest.type(b"exit\r", until=b"sysinit:", seconds=30)
     finally:
         guest.stop()

@@ -457,8 +457,8 @@ struct fs_ioctl_args {       /* FS_IOCTL */
 	uint64_t value;          /* the integer argument */
 };
 struct fs_socket_args {      /* FS_SOCKET */
-	uint64_t type;           /* FS_SOCK_RAW or FS_SOCK_DGRAM; inet: INET_STREAM or INET_DGRAM */
-	uint64_t protocol;       /* the EtherType received (host order), 0: none yet */
+	uint64_t type;           /* FS_SOCK_RAW or FS_SOCK_DGRAM; inet: INET_STREAM, _DGRAM, _RAW */
+	uint64_t protocol;       /* the EtherType received (host order), 0: none yet; INET_RAW: the IP protocol */
 	uint64_t flags;          /* O_NONBLOCK | O_CLOEXEC */
 	uint64_t domain;         /* 0: packet (AF_PACKET), FS_DOMAIN_INET */
 };
@@ -498,6 +498,7 @@ struct fs_recvfrom_args {    /* FS_RECVFROM */
 	uint64_t length;         /* room in the caller's buffer */
 	uint64_t dontwait;       /* 1: -EAGAIN rather than wait (MSG_DONTWAIT) */
 	uint64_t peek;           /* inet: 1 for MSG_PEEK */
+	uint64_t waitall;        /* inet: 1 for MSG_WAITALL */
 };
 struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
 	uint64_t mac;            /* the source */

@@ -13,7 +13,9 @@
  * (accept, connect, a receive with nothing queued, a send with no room)
  * when lwIP says they can go on.
  *
- *   INET_SOCKET   arg0 INET_STREAM or INET_DGRAM -> status the handle
+ *   INET_SOCKET   arg0 INET_STREAM, INET_DGRAM or INET_RAW (arg1 its IP
+ *                 protocol: datagrams are received with their IP header,
+ *                 sent without, as Linux's raw sockets) -> status the handle
  *   INET_CLOSE    arg0 handle -> 0 (parked calls on it end with -EBADF)
  *   INET_BIND     arg0 handle, arg1 IPv4 address (network order, in the low
  *                 32 bits), arg2 port (host order, 0: any) -> 0
@@ -37,7 +39,11 @@
  *                 driver has given the frame to the device; -EMSGSIZE
  *                 above the MSS, -EINVAL for a bad ICA or offset
  *   INET_RECV     arg0 handle, arg1 the most bytes wanted, arg2 flags
- *                 (INET_NONBLOCK, INET_PEEK) -> status the bytes, written at
+ *                 (INET_NONBLOCK, INET_PEEK, INET_WAITALL: a stream's
+ *                 receive waits until min(arg1, INET_WAITALL_MAX) bytes
+ *                 are queued, the end, an error or its timeout; nothing is
+ *                 taken before, so an interrupted one loses no byte) ->
+ *                 status the bytes, written at
  *                 offset 0 of data ICA 0; arg2 a datagram's full length, the
  *                 source (INET_RESULT_ADDR); 0 at the end of a stream
  *   INET_SHUTDOWN arg0 handle, arg1 0 read, 1 write, 2 both -> 0
@@ -56,6 +62,15 @@
  *   INET_EXIT     the kernel only: arg0 a pid that ended: its parked calls
  *                 are answered (to nobody), so that what they would take
  *                 goes to the sockets' other users -> 0
+ *   INET_NETINFO  data ICA 0 (a page at least) <- struct inet_netinfo: the
+ *                 interfaces' counters and every TCP, UDP and raw pcb
+ *                 (the file manager's /proc/net) -> status the bytes
+ *   INET_ROUTE    arg0 INET_ROUTE_ADD or INET_ROUTE_DEL, arg1 the gateway
+ *                 (network order): the default route, lwIP's one gateway
+ *                 of the Ethernet interface (the file manager checks the
+ *                 caller's privilege) -> 0, -EEXIST (one is there),
+ *                 -ESRCH (none to delete), -ENETUNREACH (a gateway not on
+ *                 the interface's network)
  *
  * Every call that names a handle must come from the process that made the
  * socket (the file manager for POSIX programs' sockets; a native program
@@ -93,6 +108,11 @@
 #define INET_STATS    15u
 #define INET_CANCEL   17u   /* 16 is the server's own tick */
 #define INET_EXIT     18u
+#define INET_NETINFO  19u
+#define INET_ROUTE    20u
+
+#define INET_ROUTE_ADD 1u
+#define INET_ROUTE_DEL 2u
 
 #define INET_FAMILY 2u          /* Linux's AF_INET */
 #define INET_RESULT_FAMILY 4u
@@ -102,6 +122,7 @@
 
 #define INET_STREAM 1u
 #define INET_DGRAM  2u
+#define INET_RAW    3u   /* arg1 of INET_SOCKET: the IP protocol (1..255) */
 
 #define INET_NONBLOCK  1u
 #define INET_ADDRESSED 2u
@@ -125,9 +146,22 @@
 #define INET_OPT_TYPE      7u   /* get only */
 #define INET_OPT_ACCEPTCONN 8u  /* get only */
 #define INET_OPT_BROADCAST 9u
+#define INET_OPT_RCVTIMEO  10u  /* nanoseconds, 0: none (a timed-out call: -EAGAIN) */
+#define INET_OPT_SNDTIMEO  11u  /* nanoseconds, 0: none */
+#define INET_OPT_LINGER    12u  /* bit 32 l_onoff, bits 0..31 l_linger (seconds) */
+#define INET_OPT_TTL       13u  /* IP_TTL: 1..255, -1 the default */
+#define INET_OPT_MAXSEG    14u  /* TCP_MAXSEG */
+#define INET_OPT_PROTOCOL  15u  /* get only: SO_PROTOCOL */
+#define INET_OPT_REUSEPORT 16u  /* kept and reported; lwIP has no port sharing */
+#define INET_OPT_KEEPIDLE  17u  /* TCP_KEEPIDLE, seconds */
+#define INET_OPT_KEEPINTVL 18u  /* TCP_KEEPINTVL, seconds */
+#define INET_OPT_KEEPCNT   19u  /* TCP_KEEPCNT */
+#define INET_OPT_TOS       20u  /* IP_TOS */
+#define INET_LINGER_ON (1ull << 32)
 
 #define INET_SEND_MAX (256u * 1024u)   /* bytes one INET_SEND carries */
 #define INET_RECV_MAX (256u * 1024u)   /* bytes one INET_RECV returns */
+#define INET_WAITALL_MAX (128u * 1024u) /* what MSG_WAITALL waits for at most (half the window) */
 
 struct inet_stats {
 	uint64_t frames_in, frames_out;   /* Ethernet frames to and from lwIP */
@@ -149,5 +183,28 @@ struct inet_stats_more {
 	uint64_t reserved[3];
 };
 _Static_assert(sizeof(struct inet_stats_more) == 64, "inet_stats_more fills arg[]");
+
+/* INET_NETINFO's answer. Addresses in network order, ports in host order;
+ * states are Linux's numbers (TCP_ESTABLISHED 1 ... TCP_LISTEN 10,
+ * TCP_CLOSING 11; a UDP pcb is 7, CLOSE, or 1 when connected). */
+struct inet_ifcount {
+	uint64_t rx_bytes, rx_packets, tx_bytes, tx_packets, rx_drops, tx_drops;
+};
+struct inet_pcbinfo {
+	uint8_t proto;                /* 6 TCP, 17 UDP, else a raw pcb's protocol */
+	uint8_t state;
+	uint16_t local_port, remote_port;
+	uint16_t pad;
+	uint32_t local_addr, remote_addr;
+	uint32_t tx_queue, rx_queue;  /* bytes not yet acknowledged / not yet read */
+};
+#define INET_NETINFO_PCBS 160u
+struct inet_netinfo {
+	struct inet_ifcount eth, lo;
+	uint32_t gateway, npcbs;      /* the default route (0: none); records below */
+	struct inet_pcbinfo pcbs[INET_NETINFO_PCBS];
+};
+_Static_assert(sizeof(struct inet_pcbinfo) == 24, "inet_pcbinfo's layout");
+_Static_assert(sizeof(struct inet_netinfo) <= 4096, "inet_netinfo fits a page");
 
 #endif

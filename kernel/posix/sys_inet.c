@@ -1,17 +1,19 @@
 /*
- * Internet sockets (AF_INET, SOCK_STREAM and SOCK_DGRAM) for POSIX
+ * Internet sockets (AF_INET, SOCK_STREAM, SOCK_DGRAM and SOCK_RAW) for POSIX
  * processes: Linux's checks of addresses, lengths, flags and pointers, in
  * Linux's order, before any IPC; then the call goes to the file manager,
  * which holds the descriptor and passes it on to the TCP/IP server
  * (FS_INET, include/myrmex/fs.h and inet.h; docs/net.md, "TCP/IP"). Here
  * too: the sockaddr_in in and out, accept's second step (the new socket
  * made a descriptor, FS_INET_ADOPT), socket options mapped to the
- * server's, sends longer than one data ICA split, SIGPIPE, and sendmsg/
+ * server's (timevals and struct linger converted), sends longer than one data ICA split, SIGPIPE, and sendmsg/
  * recvmsg (their vectors gathered into and scattered from the data ICA;
  * no ancillary data).
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <posix/forward.h>
 #include <posix/posix.h>
 #include <kernel/string.h>
@@ -27,12 +29,17 @@
 #define SOCK_CLOEXEC   02000000
 #define SOCK_STREAM    1
 #define SOCK_DGRAM     2
+#define SOCK_RAW       3
+#define IPPROTO_IP     0
+#define IPPROTO_ICMP   1
 #define IPPROTO_TCP    6
 #define IPPROTO_UDP    17
+#define IPPROTO_RAW    255
 #define MSG_OOB        0x1
 #define MSG_PEEK       0x2
 #define MSG_TRUNC      0x20
 #define MSG_DONTWAIT   0x40
+#define MSG_WAITALL    0x100
 #define MSG_NOSIGNAL   0x4000
 #define SOL_SOCKET     1
 #define SO_TYPE        3
@@ -42,8 +49,22 @@
 #define SO_SNDBUF      7
 #define SO_RCVBUF      8
 #define SO_KEEPALIVE   9
+#define SO_REUSEPORT   15
+#define SO_LINGER      13
+#define SO_RCVTIMEO    20      /* x86-64's SO_RCVTIMEO_OLD: a struct timeval of 64-bit words */
+#define SO_SNDTIMEO    21
 #define SO_ACCEPTCONN  30
+#define SO_PROTOCOL    38
+#define SO_DOMAIN      39
+#define IP_TOS         1
+#define IP_TTL         2
 #define TCP_NODELAY    1
+#define TCP_MAXSEG     2
+#define TCP_KEEPIDLE   4
+#define TCP_KEEPINTVL  5
+#define TCP_KEEPCNT    6
+#define NS_PER_US      1000ull
+#define US_PER_S       1000000ull
 #define SEND_HEADROOM  14u     /* the file manager's FS_SENDTO layout */
 #define SEND_CHUNK     (FORWARD_LARGE_BYTES - SEND_HEADROOM)
 
@@ -52,19 +73,44 @@ static uint16_t swap16(uint16_t v)
 	return (uint16_t)(v << 8 | v >> 8);
 }
 
+/* Whether the caller may open raw sockets (Linux's CAP_NET_RAW, which
+ * root holds: an effective uid of 0). */
+static bool may_use_raw(void)
+{
+	struct process *p = current_thread()->proc;
+	return !p->px || p->px->cred.euid == 0;
+}
+
+/* A raw socket's checks, in Linux's order (inet_create): the protocol,
+ * then the privilege. 0 or -errno. */
+static long raw_check(uint64_t protocol)
+{
+	if (protocol == IPPROTO_IP || protocol >= IPPROTO_RAW)
+		return -EPROTONOSUPPORT;   /* 255 (the program writes the IP header) is not built */
+	return may_use_raw() ? 0 : -EPERM;
+}
+
 long inet_socket(uint64_t type, uint64_t protocol)
 {
 	uint64_t kind = type & SOCK_TYPE_MASK;
-	if (kind != SOCK_STREAM && kind != SOCK_DGRAM)
+	if (kind != SOCK_STREAM && kind != SOCK_DGRAM && kind != SOCK_RAW)
 		return -ESOCKTNOSUPPORT;
-	if (protocol != 0 && protocol != (kind == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP))
+	if (kind == SOCK_DGRAM && protocol == IPPROTO_ICMP)
+		return -EACCES;   /* ping sockets: Linux's default net.ipv4.ping_group_range allows nobody */
+	if (kind == SOCK_RAW) {
+		long r = raw_check(protocol);
+		if (r < 0)
+			return r;
+	} else if (protocol != 0 && protocol != (kind == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP)) {
 		return -EPROTONOSUPPORT;
+	}
 	struct fwd f;
 	int err = forward_begin(&f, SERVICE_FILES, FS_SOCKET, 0);
 	if (err)
 		return err;
 	struct fs_socket_args *a = (struct fs_socket_args *)f.arg;
-	a->type = kind == SOCK_STREAM ? INET_STREAM : INET_DGRAM;
+	a->type = kind == SOCK_STREAM ? INET_STREAM : kind == SOCK_DGRAM ? INET_DGRAM : INET_RAW;
+	a->protocol = kind == SOCK_RAW ? protocol : 0;
 	a->flags = type & (SOCK_NONBLOCK | SOCK_CLOEXEC);
 	a->domain = FS_DOMAIN_INET;
 	return forward_call(&f);
@@ -243,6 +289,7 @@ static uint32_t option_of(uint64_t level, uint64_t name)
 	if (level == SOL_SOCKET) {
 		switch (name) {
 		case SO_REUSEADDR: return INET_OPT_REUSEADDR;
+		case SO_REUSEPORT: return INET_OPT_REUSEPORT;
 		case SO_KEEPALIVE: return INET_OPT_KEEPALIVE;
 		case SO_BROADCAST: return INET_OPT_BROADCAST;
 		case SO_SNDBUF: return INET_OPT_SNDBUF;
@@ -250,10 +297,53 @@ static uint32_t option_of(uint64_t level, uint64_t name)
 		case SO_ERROR: return INET_OPT_ERROR;
 		case SO_TYPE: return INET_OPT_TYPE;
 		case SO_ACCEPTCONN: return INET_OPT_ACCEPTCONN;
+		case SO_PROTOCOL: return INET_OPT_PROTOCOL;
+		case SO_DOMAIN: return INET_OPT_TYPE;   /* asked to check the socket; answered here */
+		case SO_RCVTIMEO: return INET_OPT_RCVTIMEO;
+		case SO_SNDTIMEO: return INET_OPT_SNDTIMEO;
+		case SO_LINGER: return INET_OPT_LINGER;
 		}
-	} else if (level == IPPROTO_TCP && name == TCP_NODELAY) {
-		return INET_OPT_NODELAY;
+	} else if (level == IPPROTO_TCP) {
+		switch (name) {
+		case TCP_NODELAY: return INET_OPT_NODELAY;
+		case TCP_MAXSEG: return INET_OPT_MAXSEG;
+		case TCP_KEEPIDLE: return INET_OPT_KEEPIDLE;
+		case TCP_KEEPINTVL: return INET_OPT_KEEPINTVL;
+		case TCP_KEEPCNT: return INET_OPT_KEEPCNT;
+		}
+	} else if (level == IPPROTO_IP) {
+		if (name == IP_TTL)
+			return INET_OPT_TTL;
+		if (name == IP_TOS)
+			return INET_OPT_TOS;
 	}
+	return 0;
+}
+
+/* Linux's struct linger (struct timeval: arch/linux_abi.h). */
+struct linux_linger {
+	int32_t onoff, linger;
+};
+
+/* A timeout option's value (sock_set_timeout): nanoseconds, 0 for none;
+ * a negative time is "at once" (1 ns: the next tick's check ends the
+ * call). 0 or -errno. */
+static long read_timeout(uptr_t at, uint64_t len, uint64_t *ns)
+{
+	struct linux_timeval tv;
+	if ((int32_t)len < (int32_t)sizeof(tv))
+		return -EINVAL;
+	if (copy_from_user(&tv, at, sizeof(tv)) < 0)
+		return -EFAULT;
+	if (tv.usec < 0 || (uint64_t)tv.usec >= US_PER_S)
+		return -EDOM;
+	if (tv.sec < 0) {
+		*ns = 1;
+		return 0;
+	}
+	if ((uint64_t)tv.sec > UINT32_MAX)   /* Linux: for ever */
+		tv.sec = 0, tv.usec = 0;
+	*ns = ((uint64_t)tv.sec * US_PER_S + (uint64_t)tv.usec) * NS_PER_US;
 	return 0;
 }
 
@@ -262,14 +352,30 @@ long sys_setsockopt(const struct syscall_args *a)
 	uint32_t opt = option_of(a->arg[1], a->arg[2]);
 	if (!opt)
 		return -ENOPROTOOPT;
-	if (opt == INET_OPT_ERROR || opt == INET_OPT_TYPE || opt == INET_OPT_ACCEPTCONN)
+	if (opt == INET_OPT_ERROR || opt == INET_OPT_TYPE || opt == INET_OPT_ACCEPTCONN ||
+	    opt == INET_OPT_PROTOCOL)
 		return -ENOPROTOOPT;   /* read-only, as on Linux */
-	if ((int32_t)a->arg[4] < (int32_t)sizeof(int32_t))
-		return -EINVAL;
-	int32_t value;
-	if (copy_from_user(&value, a->arg[3], sizeof(value)) < 0)
-		return -EFAULT;
-	uint64_t args[6] = { opt, (uint64_t)(int64_t)value, 0, 0, 0, 0 };
+	uint64_t value;
+	if (opt == INET_OPT_RCVTIMEO || opt == INET_OPT_SNDTIMEO) {
+		long r = read_timeout(a->arg[3], a->arg[4], &value);
+		if (r < 0)
+			return r;
+	} else if (opt == INET_OPT_LINGER) {
+		struct linux_linger l;
+		if ((int32_t)a->arg[4] < (int32_t)sizeof(l))
+			return -EINVAL;
+		if (copy_from_user(&l, a->arg[3], sizeof(l)) < 0)
+			return -EFAULT;
+		value = (l.onoff ? INET_LINGER_ON : 0) | (uint32_t)l.linger;
+	} else {
+		if ((int32_t)a->arg[4] < (int32_t)sizeof(int32_t))
+			return -EINVAL;
+		int32_t v;
+		if (copy_from_user(&v, a->arg[3], sizeof(v)) < 0)
+			return -EFAULT;
+		value = (uint64_t)(int64_t)v;
+	}
+	uint64_t args[6] = { opt, value, 0, 0, 0, 0 };
 	return inet_call(a->arg[0], INET_SETOPT, args, NULL);
 }
 
@@ -288,10 +394,30 @@ long sys_getsockopt(const struct syscall_args *a)
 	long r = inet_call(a->arg[0], INET_GETOPT, args, res);
 	if (r < 0)
 		return r;
-	int32_t value = (int32_t)res[0];
-	uint64_t n = MIN((uint64_t)len, (uint64_t)sizeof(value));
+	/* The value as Linux writes it, cut to the room given (as Linux). */
+	union {
+		int32_t i;
+		struct linux_timeval tv;
+		struct linux_linger l;
+	} v;
+	uint64_t size = sizeof(v.i);
+	if (opt == INET_OPT_RCVTIMEO || opt == INET_OPT_SNDTIMEO) {
+		uint64_t us = res[0] / NS_PER_US;
+		v.tv.sec = (int64_t)(us / US_PER_S);
+		v.tv.usec = (int64_t)(us % US_PER_S);
+		size = sizeof(v.tv);
+	} else if (opt == INET_OPT_LINGER) {
+		v.l.onoff = (res[0] & INET_LINGER_ON) != 0;
+		v.l.linger = (int32_t)(uint32_t)res[0];
+		size = sizeof(v.l);
+	} else if (a->arg[1] == SOL_SOCKET && a->arg[2] == SO_DOMAIN) {
+		v.i = AF_INET;
+	} else {
+		v.i = (int32_t)res[0];
+	}
+	uint64_t n = MIN((uint64_t)len, size);
 	int32_t out = (int32_t)n;
-	if (copy_to_user(a->arg[3], &value, n) < 0 || copy_to_user(a->arg[4], &out, sizeof(out)) < 0)
+	if (copy_to_user(a->arg[3], &v, n) < 0 || copy_to_user(a->arg[4], &out, sizeof(out)) < 0)
 		return -EFAULT;
 	return 0;
 }
@@ -464,6 +590,7 @@ long sys_recvmsg(const struct syscall_args *a)
 	args->length = want;
 	args->dontwait = (flags & MSG_DONTWAIT) != 0;
 	args->peek = (flags & MSG_PEEK) != 0;
+	args->waitall = (flags & MSG_WAITALL) != 0;
 	r = forward_call(&f);
 	if (r < 0)
 		return r;

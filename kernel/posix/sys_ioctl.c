@@ -51,6 +51,9 @@ static const struct ioctl_shape shapes[] = {
 	{ 0x8933, 40, 40 },  /* SIOCGIFINDEX */
 	{ 0x8942, 40, 40 },  /* SIOCGIFTXQLEN */
 	{ 0x8970, 40, 40 },  /* SIOCGIFMAP */
+	/* The routing requests: a struct rtentry in (fileman/netroute.c). */
+	{ 0x890b, 120, 0 },  /* SIOCADDRT */
+	{ 0x890c, 120, 0 },  /* SIOCDELRT */
 };
 
 #define SIOCGIFCONF  0x8912

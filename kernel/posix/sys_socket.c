@@ -30,6 +30,7 @@
 #define MSG_TRUNC     0x20
 #define MSG_DONTWAIT  0x40
 #define MSG_PEEK      0x2
+#define MSG_WAITALL   0x100
 #define ETH_HLEN      14u
 #define ETH_FRAME_MAX 1514u
 #define ARPHRD_ETHER  1
@@ -244,6 +245,7 @@ long sys_recvfrom(const struct syscall_args *a)
 	f.arg[1] = want;
 	f.arg[2] = (flags & MSG_DONTWAIT) != 0;
 	f.arg[3] = (flags & MSG_PEEK) != 0;
+	f.arg[4] = (flags & MSG_WAITALL) != 0;   /* inet streams (fs_recvfrom_args) */
 	long r = forward_call(&f);
 	if (r < 0)
 		return r;

@@ -4,8 +4,8 @@
  * server (lwIP) over the Ethernet server and virtio-net, to the host peer
  * tools/inet_peer.py on QEMU's user network (restrict=on: the guest
  * reaches only the forwards, everything stays on this machine):
- *   - TCP to the peer: echo of 1 B to 300 KB, 1 MiB from the peer and 1 MiB
- *     to it with the pattern checked, shutdown(SHUT_WR) seen as the end;
+ *   - TCP to the peer: echo of 1 B to 300 KB, 1 B to 16 MiB from the peer
+ *     and to it with the pattern checked, shutdown(SHUT_WR) seen as the end;
  *   - UDP: a datagram from the host to our port 7 (QEMU's restricted
  *     network lets no guest datagram out: the wire's UDP sends are not
  *     tested here, the loopback's are);
@@ -166,42 +166,75 @@ static void tcp_echo(void)
 	CHECK_EQ(close(fd), 0);
 }
 
+/* n pattern bytes from the peer ("source n"), checked as they come (no
+ * buffer of n bytes: the pattern repeats every 256), then the end. */
+static void source_of(size_t n)
+{
+	char command[48];
+	snprintf(command, sizeof command, "source %zu\n", n);
+	int fd = peer_session(command);
+	CHECK(fd >= 0, "connect for source %zu: %d", n, fd);
+	if (fd < 0)
+		return;
+	size_t got = 0, bad = SIZE_MAX;
+	while (got < n) {
+		size_t want = n - got < sizeof(back) ? n - got : sizeof(back);
+		long r = myrmex_syscall6(SYS_recvfrom, fd, (long)back, (long)want, 0, 0, 0);
+		if (r <= 0) {
+			CHECK(r == 0 && 0, "source %zu: receive at %zu: %ld", n, got, r);
+			break;
+		}
+		for (long i = 0; i < r && bad == SIZE_MAX; i++)
+			if (back[i] != pattern_byte(got + (size_t)i))
+				bad = got + (size_t)i;
+		got += (size_t)r;
+	}
+	CHECK_EQ(got, n);
+	CHECK(bad == SIZE_MAX, "%zu bytes from the peer: first difference at %zu", n, bad);
+	CHECK_EQ(recv_all(fd, back, 1), 0);   /* then the end */
+	close(fd);
+}
+
+/* n pattern bytes to the peer ("sink n"), sent from one 1 MiB buffer
+ * (a multiple of the pattern's period), which checks them. */
+static void sink_of(size_t n)
+{
+	char command[48], want[48];
+	snprintf(command, sizeof command, "sink %zu\n", n);
+	snprintf(want, sizeof want, "ok %zu", n);
+	int fd = peer_session(command);
+	CHECK(fd >= 0, "connect for sink %zu: %d", n, fd);
+	if (fd < 0)
+		return;
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = pattern_byte(i);
+	for (size_t sent = 0; sent < n;) {
+		size_t k = n - sent < sizeof(big) ? n - sent : sizeof(big);
+		long r = send_all(fd, big, k);
+		CHECK_EQ(r, (long)k);
+		if (r != (long)k)
+			break;
+		sent += k;
+	}
+	char line[64];
+	CHECK(recv_line(fd, line, sizeof line) > 0 && strcmp(line, want) == 0,
+	      "the peer got %zu bytes: %s", n, line);
+	close(fd);
+}
+
+/* Transfers of 1 B to 16 MiB each way, every byte checked end to end. */
 static void tcp_source_sink(void)
 {
-	const size_t n = sizeof(big);
-	int fd = peer_session("source 1048576\n");
-	phase("source: connected");
-	CHECK(fd >= 0, "connect for source: %d", fd);
-	if (fd >= 0) {
-		memset(back, 0, n);
-		size_t got = 0;
-		for (int quarter = 1; quarter <= 4; quarter++) {
-			long r = recv_all(fd, back + got, n / 4);
-			CHECK_EQ(r, (long)(n / 4));
-			if (r > 0)
-				got += (size_t)r;
-			phase("source: a quarter");
-		}
-		CHECK_EQ(got, n);
-		size_t bad = n;
-		for (size_t i = 0; i < n && bad == n; i++)
-			if (back[i] != pattern_byte(i))
-				bad = i;
-		CHECK(bad == n, "1 MiB from the peer: first difference at %zu", bad);
-		CHECK_EQ(recv_all(fd, back, 1), 0);   /* then the end */
-		close(fd);
-	}
-	phase("source: done");
-	fd = peer_session("sink 1048576\n");
-	CHECK(fd >= 0, "connect for sink: %d", fd);
-	if (fd >= 0) {
-		for (size_t i = 0; i < n; i++)
-			big[i] = pattern_byte(i);
-		CHECK_EQ(send_all(fd, big, n), (long)n);
-		char line[64];
-		CHECK(recv_line(fd, line, sizeof line) > 0 && strcmp(line, "ok 1048576") == 0,
-		      "the peer got 1 MiB: %s", line);
-		close(fd);
+	static const size_t sizes[] = { 1, 1460, 65537, 1u << 20, 16u << 20 };
+	_Static_assert(sizeof(big) % 256 == 0, "the sink's buffer holds whole periods");
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char what[48];
+		source_of(sizes[i]);
+		snprintf(what, sizeof what, "source %zu: done", sizes[i]);
+		phase(what);
+		sink_of(sizes[i]);
+		snprintf(what, sizeof what, "sink %zu: done", sizes[i]);
+		phase(what);
 	}
 }
 

@@ -43,15 +43,6 @@ static const uint8_t our_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 
 static uint8_t out[2048], in[2048];
 
-static void console_for_messages(void)
-{
-	long fd = raw3(SYS_open, (long)"/dev/console", O_RDWR, 0);
-	if (fd >= 0) {
-		raw2(SYS_dup2, fd, 1);
-		raw2(SYS_dup2, fd, 2);
-	}
-}
-
 static struct sockaddr_ll peer_addr(void)
 {
 	struct sockaddr_ll a = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_DATA),
@@ -385,7 +376,7 @@ static void not_root(void)
 
 int main(void)
 {
-	console_for_messages();
+	test_console_for_messages();
 	interface();
 	bad_inputs();
 	not_root();

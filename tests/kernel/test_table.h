@@ -69,9 +69,13 @@ struct test {
  * the one joined to tools/net_peer.py, at 10.0.3.15/24 (the peer plays
  * 10.0.3.1: t_inet_wire's malformed packets). Bit 5. */
 #define WIRE (1u << 5)
+/* testinit only (with INET): the TCP/IP server is started with `tcpip dhcp`
+ * (QEMU's user network offers 10.0.2.15/24 via 10.0.2.2). Bit 4, the last
+ * free one above the spawn flags. */
+#define DHCP (1u << 4)
 #define TESTINIT_FLAGS (GIVE_NIC | DISK | FS | ON_DISK(15) | CONSOLE | GIVE_COM1 | TIME | \
                         MEASURE | NO_RIGHTS | PM | SERVER_RIGHTS | NET | ETH | RTL | INET | \
-                        INET_RIGHT | WIRE)
+                        INET_RIGHT | WIRE | DHCP)
 
 /* The virtio-blk disks of `make test`, in the order of the Makefile's
  * TEST_DISKS: QEMU puts them on the PCI bus in command-line order, and the
@@ -269,6 +273,12 @@ static const struct test tests[] = {
 	/* Malformed IPv4 and a SYN flood from the host peer on the wire. */
 	{ "inet-wire-fuzz", "t_inet_wire", { 0 }, EXITS, 0, 1,
 	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET | WIRE },
+	/* Raw ICMP sockets, options, /proc/net and the routing ioctls on the
+	 * user network; then an address by DHCP. */
+	{ "inet-more", "t_inet_more", { 0 }, EXITS, 0, 1,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET },
+	{ "inet-dhcp", "t_inet_more", { "dhcp" }, EXITS, 0, 0,
+	  FS | ON_DISK(DISK_FS) | CONSOLE | POSIX | PM | NET | ETH | INET | DHCP },
 	{ "uart-none", "t_uart", { "none" }, EXITS, 0, 1, 0 },
 	{ "uart-pci", "t_uart", { "pci" }, EXITS, 0, 1, GIVE_NIC },
 	{ "uart-owner", "t_uart", { "owner" }, EXITS, 0, 1, GIVE_COM1 },

@@ -479,16 +479,18 @@ static long eth_server_start(char *reason, size_t size)
 
 /* Starts the TCP/IP server (tcpip) for an INET test, with the server right
  * and the right to call the Ethernet server, the driver and itself, at QEMU's
- * user-network address (wire: the host peer's wire, 10.0.3.15/24), and waits
- * for its registration. */
-static long inet_server_start(int wire, char *reason, size_t size)
+ * user-network address (wire: the host peer's wire, 10.0.3.15/24; dhcp: by
+ * DHCP), and waits for its registration. */
+static long inet_server_start(int wire, int dhcp, char *reason, size_t size)
 {
 	struct myrmex_rights rights = { { 0 } };
 	myrmex_rights_add(&rights, MYRMEX_COREID_NIC);
 	myrmex_rights_add(&rights, MYRMEX_COREID_ETH);
 	myrmex_rights_add(&rights, MYRMEX_COREID_INET);   /* its ticker calls it */
-	char *argv[] = { "tcpip", wire ? "10.0.3.15/24" : "10.0.2.15/24",
-	                 wire ? "10.0.3.1" : "10.0.2.2", NULL };
+	char *fixed[] = { "tcpip", wire ? "10.0.3.15/24" : "10.0.2.15/24",
+	                  wire ? "10.0.3.1" : "10.0.2.2", NULL };
+	char *leased[] = { "tcpip", "dhcp", NULL };
+	char **argv = dhcp ? leased : fixed;
 	long pid = myrmex_spawn_rights("tcpip", argv, test_envp, TEST_PRIO, MYRMEX_SPAWN_SERVER,
 	                               &rights);
 	if (pid <= 0) {
@@ -709,7 +711,8 @@ static int run_and_judge(const struct test *t, char *reason, size_t size)
 	if (nic > 0 && (t->spawn_flags & ETH))
 		eth = eth_server_start(reason, size);
 	if (eth > 0 && (t->spawn_flags & INET))
-		inet = inet_server_start((t->spawn_flags & WIRE) != 0, reason, size);
+		inet = inet_server_start((t->spawn_flags & WIRE) != 0, (t->spawn_flags & DHCP) != 0,
+		                         reason, size);
 	int ok = nic < 0 || eth < 0 || inet < 0 ? -1 : run_once(t, reason, size);
 	/* The TCP/IP server before the Ethernet server before the driver. */
 	if (inet > 0 && !server_stop("tcpip", inet, reason, size) && ok > 0)

@@ -30,6 +30,7 @@
 #define EPIPE   32
 #define ENOTTY  25
 #define ESPIPE  29
+#define EDOM    33
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38

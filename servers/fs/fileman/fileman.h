@@ -414,6 +414,17 @@ void inet_close(uint64_t handle);
  * TCP/IP server answers. */
 int inet_info(uint64_t res[8]);
 
+/* procnet.c: /proc/net. rest is the path below /proc ("net/route"): 0 with
+ * the text (valid until the next call), its length, PROCFS_FILE or _DIR
+ * and an inode number; 1 when rest is not below net; or -ENOENT. */
+int procnet_answer(const char *rest, const char **bytes, uint32_t *len, uint32_t *type, uint64_t *ino);
+/* The routing ioctls SIOCADDRT and SIOCDELRT (a struct rtentry in the
+ * data ICA): 0 or -errno. */
+int64_t route_ioctl(struct server_request *rq, uint64_t request);
+/* inet.c: a synchronous call op(a0, a1) of ours to the TCP/IP server: its
+ * status (-ENETDOWN when none runs), its result words in res (may be NULL). */
+int64_t inet_ask(uint32_t op, uint64_t a0, uint64_t a1, uint64_t res[8]);
+
 /* ---- path.c ---- */
 
 #define FM_SYMLOOP_MAX 40u   /* symbolic links followed in one resolution */

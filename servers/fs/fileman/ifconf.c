@@ -19,6 +19,8 @@
 #include <myrmex/net.h>
 
 #define IFREQ 40u
+#define SIOCADDRT      0x890b
+#define SIOCDELRT      0x890c
 #define SIOCGIFNAME    0x8910
 #define SIOCGIFCONF    0x8912
 #define SIOCGIFFLAGS   0x8913
@@ -123,6 +125,8 @@ int64_t ifconf_ioctl(struct server_request *rq, uint64_t request)
 {
 	if (request == SIOCGIFCONF)
 		return list(rq);
+	if (request == SIOCADDRT || request == SIOCDELRT)
+		return route_ioctl(rq, request);   /* netroute.c */
 	switch (request) {
 	case SIOCGIFNAME: case SIOCGIFFLAGS: case SIOCGIFADDR: case SIOCGIFBRDADDR:
 	case SIOCGIFNETMASK: case SIOCGIFMETRIC: case SIOCGIFMTU: case SIOCGIFHWADDR:

@@ -1,5 +1,5 @@
 /*
- * inet.c - Internet sockets (Linux AF_INET, SOCK_STREAM and SOCK_DGRAM) as
+ * inet.c - Internet sockets (Linux AF_INET: stream, datagram and raw) as
  * descriptors of the file manager (docs/net.md, "TCP/IP"). The socket
  * itself lives in the TCP/IP server (coreid 10, include/myrmex/inet.h);
  * here it is a description holding the server's handle, so that close,
@@ -25,20 +25,25 @@
 
 /* A synchronous call of ours to the TCP/IP server on a control ICA of our
  * own: its status (-ENETDOWN when no server runs). */
-static int64_t inet_call_res(uint32_t op, uint64_t a0, uint64_t res_out[8]);
+static int64_t inet_call_res(uint32_t op, uint64_t a0, uint64_t a1, uint64_t res_out[8]);
 
 static int64_t inet_call(uint32_t op, uint64_t a0)
 {
-	return inet_call_res(op, a0, NULL);
+	return inet_call_res(op, a0, 0, NULL);
+}
+
+int64_t inet_ask(uint32_t op, uint64_t a0, uint64_t a1, uint64_t res[8])
+{
+	return inet_call_res(op, a0, a1, res);
 }
 
 int inet_info(uint64_t res[8])
 {
-	int64_t r = inet_call_res(INET_IFINFO, 0, res);
+	int64_t r = inet_call_res(INET_IFINFO, 0, 0, res);
 	return r < 0 ? (int)r : 0;
 }
 
-static int64_t inet_call_res(uint32_t op, uint64_t a0, uint64_t res_out[8])
+static int64_t inet_call_res(uint32_t op, uint64_t a0, uint64_t a1, uint64_t res_out[8])
 {
 	static uint32_t ctl;
 	if (!ctl) {
@@ -52,6 +57,7 @@ static int64_t inet_call_res(uint32_t op, uint64_t a0, uint64_t res_out[8])
 	if (!f)
 		return -EINVAL;
 	f->arg[0] = a0;
+	f->arg[1] = a1;
 	long r = myrmex_callsync(h);
 	if (r < 0)
 		return r == -ESRCH || r == -EPIPE ? -ENETDOWN : r;
@@ -100,14 +106,14 @@ static int install(struct server_request *rq, uint64_t handle, uint64_t flags)
 int64_t inet_socket(struct server_request *rq)
 {
 	const struct fs_socket_args *a = SERVER_IN(rq, struct fs_socket_args);
-	if (a->type != INET_STREAM && a->type != INET_DGRAM)
+	if (a->type != INET_STREAM && a->type != INET_DGRAM && a->type != INET_RAW)
 		return -ESOCKTNOSUPPORT;
 	if (a->flags & ~(uint64_t)(O_NONBLOCK | O_CLOEXEC))
 		return -EINVAL;
 	int err = files_room(rq->d.requester);
 	if (err)
 		return err;
-	int64_t handle = inet_call(INET_SOCKET, a->type);
+	int64_t handle = inet_call_res(INET_SOCKET, a->type, a->protocol, NULL);
 	if (handle < 0)
 		return handle == -ENETDOWN ? -EAFNOSUPPORT : handle;   /* no network: as a kernel without IPv4 */
 	return install(rq, (uint64_t)handle, a->flags);
@@ -176,7 +182,7 @@ int64_t inet_recvfrom(struct server_request *rq, struct open_file *f)
 	if (!rq->data || a->length > rq->data_size)
 		return -EINVAL;
 	uint64_t flags = ((f->flags & O_NONBLOCK) || a->dontwait ? INET_NONBLOCK : 0) |
-	                 (a->peek ? INET_PEEK : 0);
+	                 (a->peek ? INET_PEEK : 0) | (a->waitall ? INET_WAITALL : 0);
 	uint64_t args[3] = { f->inet, a->length, flags };
 	server_out(rq, FS_RESULT_KIND, FS_KIND_SOCKET);
 	return pass_on(rq, INET_RECV, args, 3);

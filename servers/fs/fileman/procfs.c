@@ -214,6 +214,25 @@ static int describe_fd(struct server_request *rq, const struct open_file *f)
 	}
 }
 
+/* /proc/net/... (procnet.c) as an object: 0, 1 when rest is not below
+ * net, or -errno (with *o cleared). */
+static int procnet_obj(const char *rest, struct obj *o)
+{
+	const char *bytes;
+	uint32_t len, type;
+	uint64_t ino;
+	int rc = procnet_answer(rest, &bytes, &len, &type, &ino);
+	memset(o, 0, sizeof(*o));
+	if (rc != 0)
+		return rc;
+	o->type = type;
+	o->perm = type == PROCFS_DIR ? 0555 : 0444;
+	o->ino = PROC_INO_BASE + ino;
+	o->bytes = bytes;
+	o->len = len;
+	return 0;
+}
+
 /* Resolves rest (below /proc) for the requester: 0 and *o, or -errno. */
 static int resolve(struct server_request *rq, const char *rest, struct obj *o)
 {
@@ -229,6 +248,9 @@ static int resolve(struct server_request *rq, const char *rest, struct obj *o)
 	}
 	char *end;
 	long pid = strtol(asked, &end, 10);
+	int net = procnet_obj(asked[0] >= '1' && asked[0] <= '9' && *end == '/' ? end + 1 : asked, o);
+	if (net <= 0)
+		return net;   /* /proc/net, /proc/<pid>/net (procnet.c) */
 	bool per_pid = asked[0] >= '1' && asked[0] <= '9' && *end == '/' && pid > 0 && pid < (1l << 30);
 	if (!per_pid || (strncmp(end, "/fd", 3) != 0 && strcmp(end, "/cwd") != 0 && strcmp(end, "/exe") != 0))
 		return ask(me, asked, o);

@@ -62,13 +62,19 @@ static void on_udp(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
 int64_t do_socket(struct server_request *rq)
 {
 	uint64_t type = rq->in[0];
-	if (type != INET_STREAM && type != INET_DGRAM)
+	if (type != INET_STREAM && type != INET_DGRAM && type != INET_RAW)
 		return -EINVAL;
 	struct isock *s = sock_new((uint8_t)type);
 	if (!s)
 		return -ENFILE;
 	s->owner = rq->d.requester;
-	if (type == INET_DGRAM) {
+	if (type == INET_RAW) {
+		int e = rawsock_open(s, rq->in[1]);
+		if (e < 0) {
+			sock_free(s);
+			return e;
+		}
+	} else if (type == INET_DGRAM) {
 		s->udp = udp_new();
 		if (s->udp)
 			udp_recv(s->udp, on_udp, s);
@@ -77,7 +83,7 @@ int64_t do_socket(struct server_request *rq)
 		if (pcb)
 			sock_tcp_attach(s, pcb);
 	}
-	if (!s->udp && !s->tcp) {
+	if (!s->udp && !s->tcp && !s->raw) {
 		sock_free(s);
 		return -ENOBUFS;
 	}
@@ -105,6 +111,8 @@ int64_t do_bind(struct server_request *rq)
 		return -EADDRNOTAVAIL;
 	ip_addr_t ip;
 	ip_of(&ip, addr);
+	if (s->type == INET_RAW)
+		return rawsock_bind(s, addr);
 	err_t e;
 	if (s->type == INET_DGRAM) {
 		if (!s->udp)
@@ -208,6 +216,8 @@ int64_t do_connect(struct server_request *rq)
 	bool nonblock = rq->in[3] & INET_NONBLOCK;
 	if (port > 0xffff)
 		return -EINVAL;
+	if (s->type == INET_RAW)
+		return rawsock_connect(s, addr);
 	ip_addr_t ip;
 	ip_of(&ip, addr);
 	if (s->type == INET_DGRAM) {
@@ -339,6 +349,8 @@ int64_t do_send(struct server_request *rq)
 		return -EFAULT;
 	if (s->type == INET_DGRAM)
 		return send_udp(s, rq, bytes, len);
+	if (s->type == INET_RAW)
+		return rawsock_send(s, bytes, len, rq->in[3] & INET_ADDRESSED, (uint32_t)rq->in[4]);
 	rq->in[SEND_PROGRESS] = 0;
 	if (len == 0)
 		return s->connected ? 0 : -ENOTCONN;
@@ -363,6 +375,20 @@ static int64_t recv_udp(struct isock *s, struct server_request *rq, uint8_t *to,
 	return (int64_t)n;
 }
 
+/* MSG_WAITALL: whether a blocking stream receive of want bytes waits
+ * still; nothing is taken before it goes on, so that a signal or a
+ * timeout (sock_expire takes the flag away) loses no byte. */
+static bool waits_for_all(const struct isock *s, const struct server_request *rq, uint64_t want)
+{
+	uint64_t flags = rq->in[2];
+	if (!(flags & INET_WAITALL) || flags & (INET_NONBLOCK | INET_PEEK))
+		return false;
+	uint64_t enough = want < INET_WAITALL_MAX ? want : INET_WAITALL_MAX;
+	/* A full ring takes no more from lwIP: waiting on would never end. */
+	return s->rx_bytes < enough && s->rx_count < RXQ_MAX && !s->rx_eof && !s->err && s->tcp &&
+	       s->connected;
+}
+
 int64_t try_recv(struct isock *s, struct server_request *rq)
 {
 	uint64_t size = 0;
@@ -374,10 +400,12 @@ int64_t try_recv(struct isock *s, struct server_request *rq)
 		want = INET_RECV_MAX;
 	if (!to)
 		return -EFAULT;
-	if (s->type == INET_DGRAM)
-		return recv_udp(s, rq, to, want);
+	if (s->type != INET_STREAM)
+		return recv_udp(s, rq, to, want);   /* raw sockets' datagrams too */
 	if (s->listening)
 		return -ENOTCONN;
+	if (waits_for_all(s, rq, want))
+		return SERVER_LATER;
 	if (s->rx_count && want) {
 		bool peek = rq->in[2] & INET_PEEK;
 		uint64_t n = rxq_take(s, to, want, peek);
@@ -464,90 +492,6 @@ int64_t do_name(struct server_request *rq)
 	return 0;
 }
 
-static void pcb_option(struct isock *s, u8_t opt, bool on)
-{
-	struct ip_pcb *pcb = s->tcp ? (struct ip_pcb *)(void *)s->tcp : (struct ip_pcb *)(void *)s->udp;
-	if (!pcb)
-		return;
-	if (on)
-		ip_set_option(pcb, opt);
-	else
-		ip_reset_option(pcb, opt);
-}
-
-int64_t do_setopt(struct server_request *rq)
-{
-	struct isock *s = sock_of(rq);
-	if (!s)
-		return -EBADF;
-	bool on = rq->in[2] != 0;
-	switch (rq->in[1]) {
-	case INET_OPT_REUSEADDR:
-		s->reuseaddr = on;
-		pcb_option(s, SOF_REUSEADDR, on);
-		return 0;
-	case INET_OPT_KEEPALIVE:
-		s->keepalive = on;
-		pcb_option(s, SOF_KEEPALIVE, on);
-		return 0;
-	case INET_OPT_BROADCAST:
-		s->broadcast = on;
-		pcb_option(s, SOF_BROADCAST, on);
-		return 0;
-	case INET_OPT_NODELAY:
-		if (s->type != INET_STREAM)
-			return -ENOPROTOOPT;   /* as Linux: no TCP level on a datagram socket */
-		s->nodelay = on;
-		if (s->tcp && !s->listening) {
-			if (on)
-				tcp_nagle_disable(s->tcp);
-			else
-				tcp_nagle_enable(s->tcp);
-		}
-		return 0;
-	case INET_OPT_RCVBUF:
-	case INET_OPT_SNDBUF: {
-		/* Linux doubles the value asked for and keeps it within bounds. */
-		uint64_t v = rq->in[2] > 0x7fffffff / 2 ? 0x7fffffff : rq->in[2] * 2;
-		if (v < 2304)
-			v = 2304;
-		if (rq->in[1] == INET_OPT_RCVBUF)
-			s->rcvbuf = (uint32_t)v;
-		else
-			s->sndbuf = (uint32_t)v;
-		return 0;
-	}
-	default:
-		return -ENOPROTOOPT;
-	}
-}
-
-int64_t do_getopt(struct server_request *rq)
-{
-	struct isock *s = sock_of(rq);
-	if (!s)
-		return -EBADF;
-	uint64_t v;
-	switch (rq->in[1]) {
-	case INET_OPT_REUSEADDR: v = s->reuseaddr; break;
-	case INET_OPT_KEEPALIVE: v = s->keepalive; break;
-	case INET_OPT_BROADCAST: v = s->broadcast; break;
-	case INET_OPT_NODELAY:
-		if (s->type != INET_STREAM)
-			return -ENOPROTOOPT;   /* as Linux: no TCP level on a datagram socket */
-		v = s->nodelay;
-		break;
-	case INET_OPT_RCVBUF: v = s->rcvbuf; break;
-	case INET_OPT_SNDBUF: v = s->sndbuf; break;
-	case INET_OPT_ERROR: v = (uint64_t)s->err; s->err = 0; break;
-	case INET_OPT_TYPE: v = s->type; break;
-	case INET_OPT_ACCEPTCONN: v = s->listening; break;
-	default: return -ENOPROTOOPT;
-	}
-	server_out(rq, 0, v);
-	return 0;
-}
-
 int64_t do_poll(struct server_request *rq)
 {
 	struct isock *s = sock_of(rq);
@@ -585,6 +529,7 @@ int64_t do_tick(struct server_request *rq)
 	if (rq->d.requester != tcpip_pid)
 		return -EPERM;
 	sys_check_timeouts();
+	sock_expire(myrmex_now_ns());
 	link_retry();
 	zc_pending = true;   /* a closed connection's pcb may have gone quietly */
 	tcpip_counters.ticks++;

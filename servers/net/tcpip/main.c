@@ -102,6 +102,7 @@ int main(int argc, char **argv)
 	}
 	netif_set_default(&tcpip_eth);
 	netif_set_up(&tcpip_eth);
+	ifstats_attach();
 	if (dhcp)
 		dhcp_start(&tcpip_eth);
 	r = link_start();

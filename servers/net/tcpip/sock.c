@@ -23,6 +23,7 @@ struct parked {
 	int sock;                     /* index in socks */
 	enum park_kind kind;
 	uint64_t seq;                 /* arrival order */
+	uint64_t deadline_ns;         /* the socket's timeout ends it; 0: none */
 	struct server_request rq;     /* our copy */
 };
 
@@ -70,6 +71,7 @@ struct isock *sock_new(uint8_t type)
 		s->parent = -1;
 		s->rcvbuf = 131072;
 		s->sndbuf = 16384;
+		s->ttl = -1;
 		tcpip_counters.sockets++;
 		return s;
 	}
@@ -234,6 +236,10 @@ static err_t on_accept(void *arg, struct tcp_pcb *newpcb, err_t err)
 	if (l->nodelay)
 		tcp_nagle_disable(newpcb);
 	l->accq[l->acc_count++] = index_of(n);
+	/* Counted against the listener's backlog until accept takes it
+	 * (try_accept's tcp_backlog_accepted): lwIP drops the SYNs that find
+	 * the queue full, as Linux does, and their senders try again. */
+	tcp_backlog_delayed(newpcb);
 	mark(l);
 	return ERR_OK;
 }
@@ -297,12 +303,15 @@ static void answer_parked(struct isock *s, int64_t status)
 void sock_free(struct isock *s)
 {
 	answer_parked(s, -EBADF);
-	if (s->tcp)
-		tcp_let_go(s->tcp, s->parent >= 0);
+	if (s->tcp)   /* SO_LINGER on with 0 seconds: a reset, as Linux */
+		tcp_let_go(s->tcp, s->parent >= 0 || (s->linger_on && s->linger_s == 0));
 	s->tcp = NULL;
 	if (s->udp)
 		udp_remove(s->udp);
 	s->udp = NULL;
+	if (s->raw)
+		raw_remove(s->raw);
+	s->raw = NULL;
 	rxq_drop(s);
 	while (s->dq_count) {
 		pbuf_free(s->dq[s->dq_head].p);
@@ -326,6 +335,14 @@ void sock_free(struct isock *s)
 	tcpip_counters.sockets--;
 }
 
+/* When a call of kind parked now times out: receives and accepts by
+ * SO_RCVTIMEO, sends and connects by SO_SNDTIMEO, as Linux; 0: never. */
+static uint64_t park_deadline(const struct isock *s, enum park_kind kind)
+{
+	uint64_t t = kind == PARK_RECV || kind == PARK_ACCEPT ? s->rcvtimeo_ns : s->sndtimeo_ns;
+	return t ? myrmex_now_ns() + t : 0;
+}
+
 int64_t sock_park(struct isock *s, struct server_request *rq, enum park_kind kind)
 {
 	for (unsigned i = 0; i < PARK_MAX; i++) {
@@ -335,6 +352,7 @@ int64_t sock_park(struct isock *s, struct server_request *rq, enum park_kind kin
 		parked[i].sock = index_of(s);
 		parked[i].kind = kind;
 		parked[i].seq = next_seq++;
+		parked[i].deadline_ns = park_deadline(s, kind);
 		parked[i].rq = *rq;
 		tcpip_counters.parked++;
 		return SERVER_LATER;
@@ -408,7 +426,7 @@ void sock_kick(struct isock *s)
 unsigned sock_poll(const struct isock *s)
 {
 	unsigned r = 0;
-	if (s->type == INET_DGRAM) {
+	if (s->type != INET_STREAM) {   /* datagram and raw */
 		r |= POLLOUT | POLLWRNORM;
 		if (s->dq_count)
 			r |= POLLIN | POLLRDNORM;
@@ -455,5 +473,29 @@ void sock_exit(int pid)
 		p->used = false;
 		tcpip_counters.parked--;
 		server_reply_later(TCPIP_NAME, &p->rq, -EPIPE);
+	}
+}
+
+void sock_expire(uint64_t now_ns)
+{
+	for (unsigned i = 0; i < PARK_MAX; i++) {
+		struct parked *p = &parked[i];
+		if (!p->used || !p->deadline_ns || now_ns < p->deadline_ns)
+			continue;
+		struct isock *s = &socks[p->sock];
+		int64_t r;
+		if (p->kind == PARK_CONNECT) {
+			r = -EINPROGRESS;   /* the connection goes on without the caller */
+		} else {
+			/* Once more as a non-blocking call: the flags' word of each. */
+			unsigned word = p->kind == PARK_ACCEPT ? 1 : p->kind == PARK_RECV ? 2 : 3;
+			p->rq.in[word] = (p->rq.in[word] | INET_NONBLOCK) & ~(uint64_t)INET_WAITALL;
+			r = retry(s, p);
+			if (r == SERVER_LATER)
+				r = -EAGAIN;
+		}
+		p->used = false;
+		tcpip_counters.parked--;
+		server_reply_later(TCPIP_NAME, &p->rq, r);
 	}
 }

@@ -25,6 +25,8 @@ static const struct server_op ops[] = {
 	[INET_TICK] = { do_tick, 0 },
 	[INET_CANCEL] = { do_cancel, SERVER_KERNEL_ONLY },
 	[INET_EXIT] = { do_exit, SERVER_KERNEL_ONLY },
+	[INET_NETINFO] = { do_netinfo, 0 },
+	[INET_ROUTE] = { do_route, 0 },
 };
 
 static void after_request(struct server_request *rq, int64_t status)

@@ -10,6 +10,10 @@
  *               receives into lwIP, lwIP's frames to the NIC driver
  *   sock.c      the socket table: handles, lwIP's callbacks, parked calls
  *   calls.c     the handlers of the socket calls
+ *   sockopt.c   setsockopt and getsockopt
+ *   netinfo.c   /proc/net's facts (INET_NETINFO), the default route
+ *               (INET_ROUTE), the interfaces' counters
+ *   raw.c       raw IPv4 sockets (SOCK_RAW: ping's ICMP) over lwIP's raw pcbs
  *   lwip_port.c what lwIP asks of its platform (time, randomness, log)
  *
  * One thread runs lwIP (NO_SYS): the main thread, in the handlers and the
@@ -28,6 +32,7 @@
 
 #include "lwip/netif.h"
 #include "lwip/pbuf.h"
+#include "lwip/raw.h"
 #include "lwip/tcp.h"
 #include "lwip/udp.h"
 
@@ -87,6 +92,8 @@ struct isock {
 	uint8_t type;                 /* INET_STREAM or INET_DGRAM */
 	struct tcp_pcb *tcp;          /* NULL once lwIP freed it (an error) or before connect */
 	struct udp_pcb *udp;
+	struct raw_pcb *raw;          /* INET_RAW */
+	uint8_t raw_proto;            /* INET_RAW: its IP protocol */
 	bool listening, connecting, connected, rx_eof, tx_shut;
 	int err;                      /* the pending error (positive errno), 0: none */
 	/* TCP: bytes received and not read, a ring of lwIP's chains (a chain's
@@ -94,16 +101,23 @@ struct isock {
 	struct pbuf *rxq[RXQ_MAX];
 	unsigned rx_head, rx_count;
 	uint32_t rx_bytes;
-	struct dgram dq[DGRAM_QUEUE]; /* UDP: datagrams received and not read */
+	struct dgram dq[DGRAM_QUEUE]; /* UDP, raw: datagrams received and not read */
 	unsigned dq_head, dq_count;
 	int accq[ACCEPT_QUEUE];       /* listening: connected sockets not accepted yet */
 	unsigned acc_count;
 	int parent;                   /* an accepted socket not yet taken: its listener */
 	int backlog;
-	bool nodelay, keepalive, reuseaddr, broadcast;
+	bool nodelay, keepalive, reuseaddr, broadcast, reuseport;
 	uint32_t rcvbuf, sndbuf;      /* as set (lwIP's own buffers are fixed) */
 	int owner;                    /* the pid that made it (the file manager, or a
 	                                 native program): the only one that may use it */
+	uint64_t rcvtimeo_ns, sndtimeo_ns;   /* 0: a blocking call waits for ever */
+	bool linger_on;               /* with linger_s 0: close resets, as Linux */
+	uint32_t linger_s;
+	uint16_t user_mss;            /* TCP_MAXSEG as set, 0: none */
+	int16_t ttl;                  /* IP_TTL as set, -1: the default */
+	uint8_t tos;                  /* IP_TOS */
+	uint16_t keepidle, keepintvl, keepcnt;   /* TCP_KEEP*, 0: Linux's default */
 };
 
 extern struct isock socks[SOCK_MAX];
@@ -136,6 +150,10 @@ bool sock_cancel(int pid, uint64_t handle);
 /* pid ended: its parked calls are answered (to nobody), the sockets it
  * made itself (a native program's) closed. */
 void sock_exit(int pid);
+/* Parked calls whose socket's timeout (SO_RCVTIMEO, SO_SNDTIMEO) has run
+ * out by now_ns are tried once more as non-blocking ones and answered
+ * (what they got, or -EAGAIN; a connect -EINPROGRESS, as Linux). */
+void sock_expire(uint64_t now_ns);
 /* The stream receive ring of s (sock.c): push a chain lwIP gave (false:
  * full, lwIP keeps it and offers it again); take up to want bytes into to
  * (peek: leave them); drop everything. */
@@ -144,6 +162,18 @@ uint64_t rxq_take(struct isock *s, uint8_t *to, uint64_t want, bool peek);
 void rxq_drop(struct isock *s);
 /* Linux's errno for an lwIP error. */
 int sock_errno(err_t e);
+
+/* ---- raw.c: INET_RAW sockets; each 0 or -errno unless said ---- */
+/* Opens s's raw pcb for IP protocol proto. */
+int rawsock_open(struct isock *s, uint64_t proto);
+/* The bytes (an ICMP message, no IP header) to addr (network order) when
+ * addressed, else to the connected peer: the bytes sent or -errno. */
+int64_t rawsock_send(struct isock *s, const uint8_t *bytes, uint64_t len, bool addressed,
+                     uint32_t addr);
+int rawsock_bind(struct isock *s, uint32_t addr);
+int rawsock_connect(struct isock *s, uint32_t addr);   /* 0: the peer forgotten */
+/* s's raw pcb, or NULL (sockopt.c's IP options). */
+struct ip_pcb *sock_raw_pcb(struct isock *s);
 
 /* ---- calls.c: each tries a call; SERVER_LATER means "not yet" and is
  * only returned when blocking is allowed (the caller parks it). ---- */
@@ -170,5 +200,12 @@ int64_t do_stats(struct server_request *rq);
 int64_t do_tick(struct server_request *rq);
 int64_t do_cancel(struct server_request *rq);
 int64_t do_exit(struct server_request *rq);
+
+/* ---- netinfo.c ---- */
+/* Wraps the interfaces' input and output to count them: once, after
+ * netif_add. */
+void ifstats_attach(void);
+int64_t do_netinfo(struct server_request *rq);
+int64_t do_route(struct server_request *rq);
 
 #endif

@@ -29,6 +29,7 @@
 #define MEMP_NUM_FRAG_PBUF         32
 #define MEMP_NUM_ARP_QUEUE         64
 
+#define IP_DEFAULT_TTL             64   /* Linux's default (IP_TTL reads it) */
 #define LWIP_IPV4                  1
 #define LWIP_IPV6                  0
 #define LWIP_ARP                   1
