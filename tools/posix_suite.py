@@ -16,6 +16,8 @@ Results, in run_tests.py's format:
                               test: and what shell.expected says)
     SKIP posix/<name>: why    Myrmex cannot boot the suite yet (not built)
     PASS posix/fsck           Myrmex left the disk clean (e2fsck -fn)
+    PASS posix/orphan-crash   files unlinked while open survive a crash only
+                              until the next mount (tools/orphan_crash.py)
 
 `make test` runs it through run_tests.py (--posix); on its own:
 
@@ -33,6 +35,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2fs  # noqa: E402
 import linux_kernel  # noqa: E402
+import orphan_crash  # noqa: E402
 import posix_compare  # noqa: E402
 import posix_guests  # noqa: E402
 import posix_image  # noqa: E402
@@ -41,6 +44,7 @@ ROOT = posix_image.ROOT
 SUITE_DIR = posix_image.SUITE_DIR
 EXCEPTIONS = os.path.join(SUITE_DIR, "EXCEPTIONS")
 SHELL = "shell"
+ORPHAN_CRASH = "orphan-crash"   # tools/orphan_crash.py, Myrmex alone
 MYRMEX_ENV = "MYRMEX_POSIX"
 
 
@@ -127,6 +131,11 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
     except (posix_image.ImageError, posix_compare.ExceptionsError,
             linux_kernel.LinuxSetupError, OSError) as e:
         return [Result("posix/setup", "fail", str(e))], notes
+    if list(only) == [ORPHAN_CRASH]:   # the crash test alone: no Linux run
+        if os.environ.get(MYRMEX_ENV, "").strip() == "0":
+            return [Result("posix/" + ORPHAN_CRASH, "skip", "Myrmex left out")], notes
+        ok, why, detail = orphan_crash.run(image, kernel, build, out, echo)
+        return [Result("posix/" + ORPHAN_CRASH, "pass" if ok else "fail", why, detail)], notes
     names = list(only) if only else programs + [SHELL]
     unknown = [n for n in names if n not in programs + [SHELL]]
     if unknown:
@@ -171,6 +180,9 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
     results += myrmex_checks(names, linux, myrmex, mres.error, exceptions, expected)
     if mres.disk and myrmex.done:
         results.append(fsck_check(mres.disk))
+    if not only:
+        ok, why, detail = orphan_crash.run(image, kernel, build, out, echo)
+        results.append(Result("posix/" + ORPHAN_CRASH, "pass" if ok else "fail", why, detail))
     if not only:
         for stale in posix_compare.unused_exceptions(exceptions, [linux, myrmex]):
             notes.append("EXCEPTIONS entry matches nothing in this run: %s" % stale)
