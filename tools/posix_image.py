@@ -38,11 +38,11 @@ import e2fs  # noqa: E402  (tools/e2fs.py)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE_DIR = os.path.join(ROOT, "tests", "posix")
 IMAGE_MIB = 64
-SUITE_FILES = ["run.sh", "shell.sh", "shell.expected"]
+SUITE_FILES = ["run.sh", "shell.sh", "shell.expected", "applets.sh"]
 
 # The busybox applets the suite and a person at the shell use, each a hard
 # link to /bin/busybox (busybox picks the applet from argv[0]).
-APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", "wc",
+APPLETS = ["sh", "ls", "cat", "echo", "top", "mkdir", "rmdir", "rm", "cp", "mv", "ln", "wc",
            "grep", "sort", "head", "tail", "sleep", "kill", "true", "false",
            "test", "[", "tr", "seq", "printf", "basename", "dirname", "pwd",
            "touch", "env", "uname", "id", "cmp", "diff", "chmod", "chown", "stat", "sync",

@@ -44,6 +44,7 @@ ROOT = posix_image.ROOT
 SUITE_DIR = posix_image.SUITE_DIR
 EXCEPTIONS = os.path.join(SUITE_DIR, "EXCEPTIONS")
 SHELL = "shell"
+APPLETS = "applets"             # tests/posix/applets.sh: busybox applets, against Linux
 ORPHAN_CRASH = "orphan-crash"   # tools/orphan_crash.py, Myrmex alone
 MYRMEX_ENV = "MYRMEX_POSIX"
 
@@ -136,8 +137,8 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
             return [Result("posix/" + ORPHAN_CRASH, "skip", "Myrmex left out")], notes
         ok, why, detail = orphan_crash.run(image, kernel, build, out, echo)
         return [Result("posix/" + ORPHAN_CRASH, "pass" if ok else "fail", why, detail)], notes
-    names = list(only) if only else programs + [SHELL]
-    unknown = [n for n in names if n not in programs + [SHELL]]
+    names = list(only) if only else programs + [SHELL, APPLETS]
+    unknown = [n for n in names if n not in programs + [SHELL, APPLETS]]
     if unknown:
         return [Result("posix/setup", "fail", "not in run.sh's PROGRAMS: %s" %
                        " ".join(unknown))], notes
@@ -171,7 +172,7 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
         results += [Result("posix/" + n, "skip", skip_why) for n in names]
         return results, notes
 
-    mres = posix_guests.run_myrmex(image, kernel, build, out, programs + [SHELL], args,
+    mres = posix_guests.run_myrmex(image, kernel, build, out, programs + [SHELL, APPLETS], args,
                                    echo=echo)
     notes += ["myrmex: %s" % n for n in mres.notes]
     if mres.hung:

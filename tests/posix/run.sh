@@ -28,13 +28,15 @@ cd /tmp || { echo "run.sh: no /tmp"; exit 1; }
 if [ $# -gt 0 ]; then
     list="$*"
 else
-    list="$PROGRAMS shell"
+    list="$PROGRAMS shell applets"
 fi
 echo "POSIX-SUITE-START $(echo $list | wc -w)"
 for name in $list; do
     echo "=== $name"
     if [ "$name" = shell ]; then
         sh /posix/shell.sh
+    elif [ "$name" = applets ]; then
+        sh /posix/applets.sh
     else
         /posix/$name
     fi

@@ -174,6 +174,7 @@ static void answer_local(struct obj *o, uint32_t type, uint64_t ino, int len)
 	o->perm = type == PROCFS_LINK ? 0777 : 0500;
 	o->ino = PROC_INO_BASE + ino;
 	o->uid = o->gid = 0;
+	o->fd_target = NULL;
 	o->bytes = local;
 	o->len = len < 0 ? 0 : (uint32_t)len;
 }
@@ -221,10 +222,14 @@ static int describe_fd(struct server_request *rq, const struct open_file *f)
 
 static int local_fact(struct server_request *rq, long pid, const char *end, struct obj *o);
 
+/* The pid "self" names: the requester's, unless procfs_disk_target says
+ * another (the process manager opens a program for a process). */
+static int self_pid;
+
 /* Resolves rest (below /proc) for the requester: 0 and *o, or -errno. */
 static int resolve(struct server_request *rq, const char *rest, struct obj *o)
 {
-	int me = rq->d.requester;
+	int me = self_pid ? self_pid : rq->d.requester;
 	if (strncmp(rest, "self", 4) == 0 && (rest[4] == '\0' || rest[4] == '/')) {
 		if (rest[4] == '\0') {
 			answer_local(o, PROCFS_LINK, 1, snprintf(local, sizeof local, "%d", me));
@@ -293,6 +298,26 @@ static int local_fact(struct server_request *rq, long pid, const char *end, stru
 	return 0;
 }
 
+const char *procfs_disk_target(struct server_request *rq, const char *cwd, const char *path,
+                               int self, char *out, size_t size)
+{
+	const char *normal = path_normal(cwd, path);
+	const char *rest = normal ? procfs_rest(normal) : NULL;
+	if (!rest)
+		return NULL;
+	struct obj o;
+	self_pid = self;
+	int rc = resolve(rq, rest, &o);
+	self_pid = 0;
+	/* Only cwd and exe: their target, a disk path, is in local. */
+	if (rc < 0 || o.type != PROCFS_LINK || o.fd_target || o.bytes != local ||
+	    local[0] != '/' || o.len == 0 || o.len >= size || procfs_rest(local))
+		return NULL;
+	memcpy(out, local, o.len);
+	out[o.len] = '\0';
+	return out;
+}
+
 /* ---- the handlers' /proc branches ---- */
 
 /* Whether the caller may do want (PERM_*) to o, by its owner and bits. */
@@ -312,12 +337,13 @@ static int64_t stat_obj(struct server_request *rq, const struct obj *o)
 	if (!rq->data || rq->data_size < sizeof(st))
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
-	st.st_dev = 3;   /* neither the disk (1) nor the devices (2) */
+	st.st_dev = FS_ST_DEV_PROC;
 	st.st_ino = o->ino;
 	st.st_nlink = o->type == PROCFS_DIR ? 2 : 1;
 	st.st_mode = (o->type == PROCFS_DIR ? EXT2_S_IFDIR : o->type == PROCFS_LINK ? EXT2_S_IFLNK
 	                                                                           : EXT2_S_IFREG) | o->perm;
-	st.st_size = o->type == PROCFS_LINK ? o->len : 0;   /* as Linux: files show size 0 */
+	/* As Linux: files and links show size 0, but fd/<n> links 64. */
+	st.st_size = o->fd_target ? 64 : 0;
 	st.st_blksize = 1024;
 	st.st_uid = o->uid;
 	st.st_gid = o->gid;
