@@ -6,6 +6,7 @@
 # What may differ by design is normalised here, each where it is done:
 #   - numbers that measure the machine or the moment (memory, disk use,
 #     pids, times, load) become N: `num`;
+#   - inode numbers (each system's allocator picks its own);
 #   - the system's own processes (Linux's init script and kernel threads,
 #     Myrmex's servers) are left out: only this run's processes are listed;
 #   - the name of the root device (Linux's initramfs mounts /dev/vda; a
@@ -16,8 +17,9 @@ num() { sed 's/[0-9][0-9]*/N/g' | tr -s ' '; }
 rootdev() { sed 's|^/dev/[a-z]*|ROOTDEV|'; }
 # ls -l without the date (a device node's time is its boot's on Linux).
 nodate() { awk '{ print $1, $2, $3, $4, $5, $6, $NF }'; }
-# stat's three time lines without the time itself.
-notime() { sed 's/^\(Access\|Modify\|Change\): [0-9].*/\1: TIME/'; }
+# stat's three time lines without the time itself, and the inode number
+# without its value (each system's allocator picks its own free inode).
+notime() { sed 's/^\(Access\|Modify\|Change\): [0-9].*/\1: TIME/; s/Inode: [0-9]*/Inode: N/'; }
 
 rm -rf /tmp/applets.scratch
 mkdir /tmp/applets.scratch && cd /tmp/applets.scratch || exit 1
