@@ -16,6 +16,7 @@ Results, in run_tests.py's format:
                               test: and what shell.expected says)
     SKIP posix/<name>: why    Myrmex cannot boot the suite yet (not built)
     PASS posix/fsck           Myrmex left the disk clean (e2fsck -fn)
+    PASS posix/quiet-console  no console line about a missing call (a whole run)
     PASS posix/orphan-crash   files unlinked while open survive a crash only
                               until the next mount (tools/orphan_crash.py)
 
@@ -118,6 +119,20 @@ def fsck_check(disk):
     return Result("posix/fsck", "pass")
 
 
+# Words a console line of Myrmex's must never hold: an unimplemented call
+# returns -ENOSYS quietly (counted, docs/posix.md), never a log line.
+NOISY = ("unimplemented", "not implemented")
+
+
+def quiet_check(lines):
+    """posix/quiet-console: nothing on the console says a call is missing."""
+    noisy = [l for l in lines if any(w in l.lower() for w in NOISY)]
+    if noisy:
+        return Result("posix/quiet-console", "fail", "%d console lines about missing "
+                      "calls" % len(noisy), noisy[:5])
+    return Result("posix/quiet-console", "pass")
+
+
 def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cache=True,
               echo=True):
     """Build the image, run both systems, judge. Returns (results, notes)."""
@@ -181,6 +196,8 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
     results += myrmex_checks(names, linux, myrmex, mres.error, exceptions, expected)
     if mres.disk and myrmex.done:
         results.append(fsck_check(mres.disk))
+    if not only:
+        results.append(quiet_check(mres.lines))
     if not only:
         ok, why, detail = orphan_crash.run(image, kernel, build, out, echo)
         results.append(Result("posix/" + ORPHAN_CRASH, "pass" if ok else "fail", why, detail))
