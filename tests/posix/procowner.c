@@ -3,7 +3,8 @@
  * of /proc/<pid>/status. As Linux: a process's directory and files belong
  * to its effective uid and gid (busybox ps's USER column); root's ones to
  * root; another user's environ and fd/ cannot be opened (EACCES); status
- * shows the real, effective, saved and file-system ids.
+ * shows the real, effective, saved and file-system ids. And open follows
+ * /proc/self/exe and cwd to the file and directory they name.
  *
  * Linux gives a process that changed its effective ids without an exec
  * since (not "dumpable") to root; Myrmex does not model that, so the owner
@@ -81,6 +82,37 @@ static int wait_child(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* open follows /proc/self/exe and cwd to the disk (busybox's standalone
+ * shell execs /proc/self/exe), but not with O_NOFOLLOW. */
+static void links_opened(void)
+{
+	say("-- /proc/self/exe and cwd opened\n");
+	char magic[4] = { 0 };
+	int fd = open("/proc/self/exe", O_RDONLY);
+	outcome("open /proc/self/exe", fd);
+	if (fd >= 0) {
+		say("it reads an ELF header: %s\n", yes(read(fd, magic, 4) == 4 &&
+		                                     memcmp(magic, "\177ELF", 4) == 0));
+		struct stat a, b;
+		say("the same file as /posix/procowner: %s\n",
+		    yes(fstat(fd, &a) == 0 && stat("/posix/procowner", &b) == 0 &&
+		        a.st_ino == b.st_ino && a.st_dev == b.st_dev));
+		close(fd);
+	}
+	fd = open("/proc/self/cwd", O_RDONLY | O_DIRECTORY);
+	outcome("open /proc/self/cwd as a directory", fd);
+	if (fd >= 0) {
+		struct stat a, b;
+		say("the same directory as .: %s\n", yes(fstat(fd, &a) == 0 && stat(".", &b) == 0 &&
+		                                         a.st_ino == b.st_ino));
+		close(fd);
+	}
+	fd = open("/proc/self/exe", O_RDONLY | O_NOFOLLOW);
+	outcome("open /proc/self/exe O_NOFOLLOW", fd);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "user") == 0) {
@@ -117,5 +149,6 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	say("ids child: exit %d\n", wait_child(pid));
+	links_opened();
 	return 0;
 }
