@@ -19,7 +19,7 @@ rootdev() { sed 's|^/dev/[a-z]*|ROOTDEV|'; }
 nodate() { awk '{ print $1, $2, $3, $4, $5, $6, $NF }'; }
 # stat's three time lines without the time itself, and the inode number
 # without its value (each system's allocator picks its own free inode).
-notime() { sed 's/^\(Access\|Modify\|Change\): [0-9].*/\1: TIME/; s/Inode: [0-9]*/Inode: N/'; }
+notime() { sed 's/^\(Access\|Modify\|Change\): [0-9].*/\1: TIME/; s/Inode: [0-9]* */Inode: N /'; }
 
 rm -rf /tmp/applets.scratch
 mkdir /tmp/applets.scratch && cd /tmp/applets.scratch || exit 1
