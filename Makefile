@@ -365,10 +365,11 @@ shell-net: setup
 	$(PYTHON) tools/shell_net.py --build $(BUILD)
 
 # make shell-jobctl: the shell of `make run` driven through the serial port:
-# Ctrl-Z, jobs, bg, fg (tools/shell_jobctl.py; not part of make test).
+# Ctrl-Z, jobs, bg, fg, the same session on Linux first and the job lines
+# compared (tools/shell_jobctl.py --linux; not part of make test).
 shell-jobctl: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)
-	$(PYTHON) tools/shell_jobctl.py --build $(BUILD)
+	$(PYTHON) tools/shell_jobctl.py --build $(BUILD) --linux
 
 demo: setup
 	@$(MAKE) --no-print-directory kernel user servers $(ROOT_IMG)

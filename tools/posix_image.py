@@ -7,7 +7,8 @@ it, so the programs, the shell and every path are the same on both. It holds
 
     /bin/busybox      Debian's static busybox, and each applet of APPLETS as a
                       hard link to it (mke2fs -d keeps hard links as links)
-    /posix/<name>     the conformance programs (build/posix), mode 0755
+    /posix/<name>     the conformance programs (build/posix), mode 0755, and
+                      EXTRA_PROGRAMS (not in run.sh's list)
     /posix/run.sh, /posix/shell.sh, /posix/shell.expected
     /tmp              writable (mode 1777): run.sh works there
     /dev              the device nodes and links of tools/e2fs.py's
@@ -37,11 +38,11 @@ import e2fs  # noqa: E402  (tools/e2fs.py)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE_DIR = os.path.join(ROOT, "tests", "posix")
 IMAGE_MIB = 64
-SUITE_FILES = ["run.sh", "shell.sh", "shell.expected"]
+SUITE_FILES = ["run.sh", "shell.sh", "shell.expected", "applets.sh"]
 
 # The busybox applets the suite and a person at the shell use, each a hard
 # link to /bin/busybox (busybox picks the applet from argv[0]).
-APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", "wc",
+APPLETS = ["sh", "ls", "cat", "echo", "top", "mkdir", "rmdir", "rm", "cp", "mv", "ln", "wc",
            "grep", "sort", "head", "tail", "sleep", "kill", "true", "false",
            "test", "[", "tr", "seq", "printf", "basename", "dirname", "pwd",
            "touch", "env", "uname", "id", "cmp", "diff", "chmod", "chown", "stat", "sync",
@@ -49,6 +50,9 @@ APPLETS = ["sh", "ls", "cat", "echo", "mkdir", "rmdir", "rm", "cp", "mv", "ln", 
            "ps", "uniq", "cut", "expr", "tee", "xargs", "find", "od", "timeout",
            "vi", "more", "clear", "date", "yes", "df", "du", "hostname",
            "dd", "free", "uptime", "tty", "pidof", "mount", "whoami", "su"]
+# Programs in /posix that run.sh's PROGRAMS leaves out: run by other tests
+# of the suite on Myrmex alone (tools/orphan_crash.py).
+EXTRA_PROGRAMS = ["orphan_crash"]
 # The users, as the root image has them.
 ETC_FILES = ["passwd", "group"]
 
@@ -82,7 +86,7 @@ def fill_tree(root, programs_dir, busybox, suite_dir=SUITE_DIR):
     os.chmod(box, 0o755)
     for applet in APPLETS:
         os.link(box, os.path.join(root, "bin", applet))
-    for name in names:
+    for name in names + EXTRA_PROGRAMS:
         src = os.path.join(programs_dir, name)
         if not os.path.isfile(src):
             raise ImageError("program %s not built: %s is missing (make posix)" % (name, src))

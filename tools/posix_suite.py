@@ -16,6 +16,9 @@ Results, in run_tests.py's format:
                               test: and what shell.expected says)
     SKIP posix/<name>: why    Myrmex cannot boot the suite yet (not built)
     PASS posix/fsck           Myrmex left the disk clean (e2fsck -fn)
+    PASS posix/quiet-console  no console line about a missing call (a whole run)
+    PASS posix/orphan-crash   files unlinked while open survive a crash only
+                              until the next mount (tools/orphan_crash.py)
 
 `make test` runs it through run_tests.py (--posix); on its own:
 
@@ -33,6 +36,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2fs  # noqa: E402
 import linux_kernel  # noqa: E402
+import orphan_crash  # noqa: E402
 import posix_compare  # noqa: E402
 import posix_guests  # noqa: E402
 import posix_image  # noqa: E402
@@ -41,6 +45,8 @@ ROOT = posix_image.ROOT
 SUITE_DIR = posix_image.SUITE_DIR
 EXCEPTIONS = os.path.join(SUITE_DIR, "EXCEPTIONS")
 SHELL = "shell"
+APPLETS = "applets"             # tests/posix/applets.sh: busybox applets, against Linux
+ORPHAN_CRASH = "orphan-crash"   # tools/orphan_crash.py, Myrmex alone
 MYRMEX_ENV = "MYRMEX_POSIX"
 
 
@@ -113,6 +119,20 @@ def fsck_check(disk):
     return Result("posix/fsck", "pass")
 
 
+# Words a console line of Myrmex's must never hold: an unimplemented call
+# returns -ENOSYS quietly (counted, docs/posix.md), never a log line.
+NOISY = ("unimplemented", "not implemented")
+
+
+def quiet_check(lines):
+    """posix/quiet-console: nothing on the console says a call is missing."""
+    noisy = [l for l in lines if any(w in l.lower() for w in NOISY)]
+    if noisy:
+        return Result("posix/quiet-console", "fail", "%d console lines about missing "
+                      "calls" % len(noisy), noisy[:5])
+    return Result("posix/quiet-console", "pass")
+
+
 def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cache=True,
               echo=True):
     """Build the image, run both systems, judge. Returns (results, notes)."""
@@ -127,8 +147,13 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
     except (posix_image.ImageError, posix_compare.ExceptionsError,
             linux_kernel.LinuxSetupError, OSError) as e:
         return [Result("posix/setup", "fail", str(e))], notes
-    names = list(only) if only else programs + [SHELL]
-    unknown = [n for n in names if n not in programs + [SHELL]]
+    if list(only) == [ORPHAN_CRASH]:   # the crash test alone: no Linux run
+        if os.environ.get(MYRMEX_ENV, "").strip() == "0":
+            return [Result("posix/" + ORPHAN_CRASH, "skip", "Myrmex left out")], notes
+        ok, why, detail = orphan_crash.run(image, kernel, build, out, echo)
+        return [Result("posix/" + ORPHAN_CRASH, "pass" if ok else "fail", why, detail)], notes
+    names = list(only) if only else programs + [SHELL, APPLETS]
+    unknown = [n for n in names if n not in programs + [SHELL, APPLETS]]
     if unknown:
         return [Result("posix/setup", "fail", "not in run.sh's PROGRAMS: %s" %
                        " ".join(unknown))], notes
@@ -162,7 +187,7 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
         results += [Result("posix/" + n, "skip", skip_why) for n in names]
         return results, notes
 
-    mres = posix_guests.run_myrmex(image, kernel, build, out, programs + [SHELL], args,
+    mres = posix_guests.run_myrmex(image, kernel, build, out, programs + [SHELL, APPLETS], args,
                                    echo=echo)
     notes += ["myrmex: %s" % n for n in mres.notes]
     if mres.hung:
@@ -171,6 +196,11 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
     results += myrmex_checks(names, linux, myrmex, mres.error, exceptions, expected)
     if mres.disk and myrmex.done:
         results.append(fsck_check(mres.disk))
+    if not only:
+        results.append(quiet_check(mres.lines))
+    if not only:
+        ok, why, detail = orphan_crash.run(image, kernel, build, out, echo)
+        results.append(Result("posix/" + ORPHAN_CRASH, "pass" if ok else "fail", why, detail))
     if not only:
         for stale in posix_compare.unused_exceptions(exceptions, [linux, myrmex]):
             notes.append("EXCEPTIONS entry matches nothing in this run: %s" % stale)

@@ -10,7 +10,14 @@ read was cut short by Ctrl-Z reads again after `fg`; `cat &` is stopped by
 SIGTTIN when it reads, leaves the input to the shell, and reads after `fg`. Typed bytes reach the
 guest's serial port as the console tests' CONSOLE-TYPE bytes do.
 
-    python3 tools/shell_jobctl.py [--build build] [--timeout 180]    (make shell-jobctl)
+    python3 tools/shell_jobctl.py [--build build] [--timeout 180] [--linux]
+                                                        (make shell-jobctl)
+
+With --linux the same session is typed first at Linux's busybox sh on the
+serial console of the same QEMU machine (Debian's kernel, a copy of the same
+root image, tools/linux_kernel.py), its checks reported as
+shell-jobctl/linux/<name>, and the job-status lines the shell printed
+("[1]+  Stopped  sleep 100") must be the same on both (job-lines-as-linux).
 
 Prints one line per check (PASS/FAIL) and exits 1 if any failed. Not part of
 `make test`: it boots a second guest for a few checks the t_console_tty
@@ -18,7 +25,9 @@ test and tests/posix/stopcont.c already make piecewise.
 """
 
 import argparse
+import difflib
 import os
+import re
 import select
 import shlex
 import subprocess
@@ -76,63 +85,165 @@ def qemu_argv(build):
     return shlex.split(cmd)
 
 
+def linux_argv(build, out, linux_dir):
+    """QEMU's argv for Linux (Debian's kernel, tools/linux_kernel.py) running
+    busybox sh interactively on its serial console, chrooted into a copy of
+    `make run`'s own root image: the same busybox, the same disk."""
+    import linux_initramfs
+    import linux_kernel
+    import posix_guests
+    import qemu as qemu_mod
+    kernel = linux_kernel.get_kernel(linux_dir)
+    busybox = linux_kernel.get_busybox(linux_dir)
+    mods = linux_kernel.get_modules(linux_dir, kernel)
+    mount = "/mnt/root"
+    init = """#!/bin/sh
+# /init of shell_jobctl.py's Linux guest: the root image, an interactive shell.
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+echo 1 > /proc/sys/kernel/printk
+{disk}mount -t devtmpfs devtmpfs {mount}/dev
+mount -t proc proc {mount}/proc
+setsid -c env -i {env} chroot {mount} /bin/sh -i </dev/console >/dev/console 2>&1
+echo "{mark} exit $?"
+umount {mount}/proc
+umount {mount}/dev
+umount {mount}
+poweroff -f
+""".format(disk=linux_initramfs.disk_script([n for n, _ in mods], mount, "rw"), mount=mount,
+           env=" ".join(posix_guests.POSIX_ENV), mark=linux_initramfs.INIT_MARK)
+    archive = linux_initramfs.base_archive(busybox, posix_guests.LINUX_APPLETS)
+    linux_initramfs.add_modules(archive, mods)
+    archive.file("init", init.encode())
+    os.makedirs(out, exist_ok=True)
+    initrd = os.path.join(out, "linux-initramfs.cpio.gz")
+    linux_initramfs.write_archive(archive, initrd)
+    disk = os.path.join(out, "linux-root.img")
+    posix_guests.fresh_copy(os.path.join(build, "run", "root.img"), disk)
+    accel, _ = qemu_mod.choose_accel()
+    return linux_kernel.disk_command(kernel, initrd, linux_kernel.kernel_append(), accel,
+                                     False, disk)
+
+
+def job_lines(out):
+    """The shell's job-status lines ("[1]+  Stopped  sleep 100") in out."""
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out.decode("utf-8", "replace").replace("\r", ""))
+    lines = [l[2:] if l[:2] in ("^Z", "^C") else l for l in text.split("\n")]
+    return [l.rstrip() for l in lines if l.startswith("[")]
+
+
+def session(guest, check, timeout, background=True):
+    """Types the session at the prompt; check(name, cond) judges each step.
+    Returns the job-status lines the shell printed, for the comparison.
+    background: also the steps with a background reader (`cat &`). Linux's
+    run stalls there (observed: the shell answers `jobs` with "Running" and
+    then answers nothing more, busybox's unanswered cursor query ESC[6n
+    pending), so they are typed at Myrmex only."""
+    jobs = []
+    check("prompt", guest.read_until(PROMPT, timeout))
+    # The job is stopped once the shell prints the prompt again.
+    out = guest.type(b"sleep 100\r", until=b"\n", seconds=10)
+    time.sleep(2)   # sleep has started and reads nothing
+    out = guest.type(b"\x1a")
+    jobs += job_lines(out)
+    check("ctrl-z-stops", b"Stopped" in out and b"sleep 100" in out)
+    out = guest.type(b"jobs\r")
+    jobs += job_lines(out)
+    check("jobs-lists-stopped", b"[1]+" in out and b"Stopped" in out)
+    out = guest.type(b"bg\r")
+    jobs += job_lines(out)
+    out = guest.type(b"jobs\r")
+    jobs += job_lines(out)
+    check("bg-runs", b"Running" in out and b"sleep 100" in out)
+    out = guest.type(b"fg\r", until=b"sleep 100", seconds=10)
+    time.sleep(2)
+    out = guest.type(b"\x03")
+    out = guest.type(b"jobs\r")
+    jobs += job_lines(out)
+    check("fg-then-ctrl-c-ends-it", b"sleep" not in out)
+    out = guest.type(b"cat\r", until=b"\n", seconds=10)
+    time.sleep(2)
+    out = guest.type(b"\x1a")
+    jobs += job_lines(out)
+    check("ctrl-z-stops-a-reader", b"Stopped" in out and b"cat" in out)
+    out = guest.type(b"fg\r", until=b"cat", seconds=10)
+    time.sleep(1)
+    out = guest.type(b"typed after fg\r", until=b"typed after fg", seconds=10)
+    time.sleep(1)
+    out = guest.type(b"\x04")
+    check("reader-reads-after-fg", guest.out.count(b"typed after fg") >= 2)
+    out = guest.type(b"echo status $?\r")
+    check("reader-exits-0", b"status 0" in out)
+    if not background:
+        return jobs
+    # A background reader is stopped by SIGTTIN instead of taking input.
+    out = guest.type(b"cat &\r")
+    time.sleep(3)
+    out = guest.type(b"jobs\r")
+    jobs += job_lines(out)
+    check("background-reader-stopped", b"Stopped" in out and b"cat" in out)
+    out = guest.type(b"echo still mine\r")
+    check("shell-keeps-input", out.count(b"still mine") >= 2)
+    out = guest.type(b"fg\r", until=b"cat", seconds=10)
+    time.sleep(1)
+    out = guest.type(b"now for cat\r", until=b"now for cat", seconds=10)
+    time.sleep(1)
+    guest.type(b"\x04")
+    check("background-reader-reads-after-fg", guest.out.count(b"now for cat") >= 2)
+    return jobs
+
+
+def keep_log(build, name, data):
+    """The console of a run, in <build>/shell-jobctl/<name>."""
+    folder = os.path.join(build, "shell-jobctl")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
     ap.add_argument("--timeout", type=int, default=180, help="seconds for the boot")
+    ap.add_argument("--linux", action="store_true",
+                    help="also on Linux (the same session, job lines compared)")
+    ap.add_argument("--linux-dir", help="Linux kernel cache (default <build>/linux)")
     args = ap.parse_args()
-    guest = Guest(qemu_argv(args.build))
     results = []
 
-    def check(name, cond):
-        results.append(cond)
-        print("%s shell-jobctl/%s" % ("PASS" if cond else "FAIL", name), flush=True)
+    def checker(prefix):
+        def check(name, cond):
+            results.append(cond)
+            print("%s shell-jobctl/%s%s" % ("PASS" if cond else "FAIL", prefix, name), flush=True)
+        return check
 
+    linux_jobs = None
+    if args.linux:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        argv = linux_argv(args.build, os.path.join(args.build, "shell-jobctl"),
+                          args.linux_dir or os.path.join(args.build, "linux"))
+        guest = Guest(argv)
+        try:
+            linux_jobs = session(guest, checker("linux/"), args.timeout, background=False)
+            guest.type(b"exit\r", until=b"LINUX-INIT exit", seconds=30)
+        finally:
+            guest.stop()
+            keep_log(args.build, "linux.log", guest.out)
+    guest = Guest(qemu_argv(args.build))
     try:
-        check("prompt", guest.read_until(PROMPT, args.timeout))
-        # The job is stopped once the shell prints the prompt again.
-        out = guest.type(b"sleep 100\r", until=b"\n", seconds=10)
-        time.sleep(2)   # sleep has started and reads nothing
-        out = guest.type(b"\x1a")
-        check("ctrl-z-stops", b"Stopped" in out and b"sleep 100" in out)
-        out = guest.type(b"jobs\r")
-        check("jobs-lists-stopped", b"[1]+" in out and b"Stopped" in out)
-        out = guest.type(b"bg\r")
-        out = guest.type(b"jobs\r")
-        check("bg-runs", b"Running" in out and b"sleep 100" in out)
-        out = guest.type(b"fg\r", until=b"sleep 100", seconds=10)
-        time.sleep(2)
-        out = guest.type(b"\x03")
-        out = guest.type(b"jobs\r")
-        check("fg-then-ctrl-c-ends-it", b"sleep" not in out)
-        out = guest.type(b"cat\r", until=b"\n", seconds=10)
-        time.sleep(2)
-        out = guest.type(b"\x1a")
-        check("ctrl-z-stops-a-reader", b"Stopped" in out and b"cat" in out)
-        out = guest.type(b"fg\r", until=b"cat", seconds=10)
-        time.sleep(1)
-        out = guest.type(b"typed after fg\r", until=b"typed after fg", seconds=10)
-        time.sleep(1)
-        out = guest.type(b"\x04")
-        check("reader-reads-after-fg", guest.out.count(b"typed after fg") >= 2)
-        out = guest.type(b"echo status $?\r")
-        check("reader-exits-0", b"status 0" in out)
-        # A background reader is stopped by SIGTTIN instead of taking input.
-        out = guest.type(b"cat &\r")
-        time.sleep(3)
-        out = guest.type(b"jobs\r")
-        check("background-reader-stopped", b"Stopped" in out and b"cat" in out)
-        out = guest.type(b"echo still mine\r")
-        check("shell-keeps-input", out.count(b"still mine") >= 2)
-        out = guest.type(b"fg\r", until=b"cat", seconds=10)
-        time.sleep(1)
-        out = guest.type(b"now for cat\r", until=b"now for cat", seconds=10)
-        time.sleep(1)
-        guest.type(b"\x04")
-        check("background-reader-reads-after-fg", guest.out.count(b"now for cat") >= 2)
+        jobs = session(guest, checker(""), args.timeout)
         guest.type(b"exit\r", until=b"sysinit:", seconds=30)
     finally:
         guest.stop()
+        keep_log(args.build, "myrmex.log", guest.out)
+    if linux_jobs is not None:
+        same = jobs[:len(linux_jobs)] == linux_jobs
+        checker("")("job-lines-as-linux", same)
+        if not same:
+            for line in difflib.unified_diff(linux_jobs, jobs, "linux", "myrmex", lineterm=""):
+                print("  | " + line)
     failed = results.count(False)
     print("shell-jobctl: %d passed, %d failed" % (len(results) - failed, failed))
     return 1 if failed else 0

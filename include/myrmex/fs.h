@@ -57,7 +57,7 @@
  *                Pipes: S_IFIFO|0600 (both ends one st_ino); the console:
  *                S_IFCHR|0620, st_rdev 5:1 (Linux's (5 << 8) | 1); /dev/null
  *                S_IFCHR|0666, st_rdev 1:3; these have st_dev 2, the disk's
- *                files st_dev 1.
+ *                files FS_ST_DEV_DISK.
  *   FS_STAT      data: path in, struct myrmex_stat out (at offset 0). With
  *                FS_AT_NOFOLLOW a symbolic link as the last name is not
  *                followed (lstat). With FS_AT_EMPTY_PATH an empty path
@@ -847,6 +847,12 @@ struct fs_map_page {
 #define FS_RSTAT_WRITEBACKS    1   /* periodic write-backs of the dirty blocks */
 
 /* Linux's struct stat on x86-64 (144 bytes). */
+/* st_dev of the disk's files: 254:0, the number Linux gives the first
+ * virtio disk (vda), so that stat prints the same device on both. */
+#define FS_ST_DEV_DISK 0xfe00u
+#define FS_ST_DEV_DEVICES 2u   /* the device files and /dev (devtmpfs to statfs) */
+#define FS_ST_DEV_PROC    3u   /* /proc */
+
 struct myrmex_stat {
 	uint64_t st_dev;
 	uint64_t st_ino;

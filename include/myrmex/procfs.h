@@ -18,7 +18,9 @@
  *               status: bytes written, or -ENOENT (no such name, no such
  *               process), -ENOTDIR, -EFBIG (does not fit the data ICA).
  *               result arg[0] PROCFS_FILE / PROCFS_DIR / PROCFS_LINK,
- *               arg[1] the permission bits, arg[2] an inode number.
+ *               arg[1] the permission bits, arg[2] an inode number,
+ *               arg[3] the owner: uid | gid << 32 (a process's objects
+ *               belong to its effective ids, the rest to root).
  */
 #ifndef MYRMEX_PROCFS_H
 #define MYRMEX_PROCFS_H

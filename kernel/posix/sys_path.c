@@ -2,7 +2,7 @@
  * Linux calls that name a path, forwarded to the file manager (docs/posix.md):
  * open/openat/creat, stat/lstat/newfstatat, mkdir(at), rmdir, unlink(at),
  * rename(at/at2), access/faccessat(2), readlink(at), chdir/fchdir, getcwd,
- * statfs/fstatfs, and umask, which the kernel keeps (it applies it to the
+ * and umask, which the kernel keeps (it applies it to the
  * modes of open and mkdir before they leave). A path travels in the data
  * ICA; "*at" calls pass the directory descriptor (FS_AT_DIRFD) unless it is
  * AT_FDCWD.
@@ -25,7 +25,6 @@
 #define O_CREAT  0100
 #define O_WRONLY 01
 #define O_TRUNC  01000
-#define EXT2_SUPER_MAGIC 0xEF53
 
 static long copy_path(char *dst, uptr_t path, uint64_t room)
 {
@@ -312,43 +311,3 @@ long sys_umask(const struct syscall_args *a)
 	return old;
 }
 
-static long statfs_out(uptr_t out)
-{
-	if (!user_range_ok(out, sizeof(struct linux_statfs)))
-		return -EFAULT;
-	struct fwd f;
-	int err = forward_begin(&f, SERVICE_FILES, FS_STATFS, sizeof(struct myrmex_statfs));
-	if (err)
-		return err;
-	long r = forward_call(&f);
-	if (r < 0)
-		return r;
-	if (!f.data)
-		return -EIO;
-	struct myrmex_statfs m;
-	memcpy(&m, forward_data(&f), sizeof(m));
-	struct linux_statfs s = {
-		.f_type = EXT2_SUPER_MAGIC, .f_bsize = (int64_t)m.block_size, .f_blocks = m.blocks,
-		.f_bfree = m.free_blocks, .f_bavail = m.available_blocks, .f_files = m.inodes,
-		.f_ffree = m.free_inodes, .f_namelen = (int64_t)m.name_max,
-		.f_frsize = (int64_t)m.block_size,
-	};
-	return copy_to_user(out, &s, sizeof(s)) < 0 ? -EFAULT : 0;
-}
-
-/* statfs: one file system, so the path only has to exist. */
-long sys_statfs(const struct syscall_args *a)
-{
-	struct path_call c;
-	int err = path_begin(&c, FS_ACCESS, a->arg[0], 0, AT_FDCWD);
-	if (err)
-		return err;
-	long r = forward_call(&c.f);
-	return r < 0 ? r : statfs_out(a->arg[1]);
-}
-
-long sys_fstatfs(const struct syscall_args *a)
-{
-	long r = posix_fs_call(FS_FCNTL, a->arg[0], 3 /* F_GETFL */, 0, NULL);
-	return r < 0 ? r : statfs_out(a->arg[1]);
-}

@@ -81,7 +81,7 @@ static long statx_out(uptr_t out, const struct myrmex_stat *m)
 	s.stx_rdev_minor = dev_minor(m->st_rdev);
 	s.stx_dev_major = dev_major(m->st_dev);
 	s.stx_dev_minor = dev_minor(m->st_dev);
-	s.stx_mnt_id = STATX_DISK_MNT_ID + (m->st_dev != 1);   /* the disk, or the file manager's own */
+	s.stx_mnt_id = STATX_DISK_MNT_ID + (m->st_dev != FS_ST_DEV_DISK);   /* the disk, or the file manager's own */
 	return copy_to_user(out, &s, sizeof(s)) < 0 ? -EFAULT : 0;
 }
 

@@ -103,7 +103,10 @@ static inline int64_t console_read(struct call *c, uint64_t max)
 static inline void type_input(const char *bytes, size_t len)
 {
 	char line[600];
-	size_t n = (size_t)snprintf(line, sizeof line, "CONSOLE-TYPE ");
+	/* On a line of its own: the echo of what was typed before may have
+	 * left the console mid-line ("partial^C": a signal character's echo
+	 * ends no line, as on Linux). */
+	size_t n = (size_t)snprintf(line, sizeof line, "\nCONSOLE-TYPE ");
 	for (size_t i = 0; i < len && n + 3 < sizeof line; i++)
 		n += (size_t)snprintf(line + n, sizeof line - n, "%02x", (unsigned char)bytes[i]);
 	line[n++] = '\n';

@@ -464,6 +464,7 @@ static void signals_group(const char *key, int sig)
 		int64_t status = 0;
 		read_result(&c, 1, &status);
 		CHECK_EQ(status, -EINTR);
+		test_write_all(1, "\n", 1);   /* the key's echo ("^C") ends no line */
 	}
 	if (groups && sig == SIGTSTP) {
 		int status = wait_within(pid, WUNTRACED);

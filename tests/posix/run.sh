@@ -17,7 +17,7 @@ PROGRAMS="fork execve wait exit ids pgrp sigaction sigmask sigchld sigpipe alarm
 brk mmap mmap_file shmanon threads file_io dir fd path tty poll time uname
 links attr iov calls devfiles procself stopcont orphan unlinkopen epoll
 eventfd timerfd signalfd statx rmcwd users setid sigwait waitid cputime settime mremap
-procmaps execargs tostop sockets nice pipe_signal packet sockopts
+procmaps execargs tostop sockets nice pipe_signal packet sockopts procowner
 limits bad_pointer bad_fd bad_flags fork_bomb mem_exhaust"
 
 export PATH=/bin
@@ -28,13 +28,15 @@ cd /tmp || { echo "run.sh: no /tmp"; exit 1; }
 if [ $# -gt 0 ]; then
     list="$*"
 else
-    list="$PROGRAMS shell"
+    list="$PROGRAMS shell applets"
 fi
 echo "POSIX-SUITE-START $(echo $list | wc -w)"
 for name in $list; do
     echo "=== $name"
     if [ "$name" = shell ]; then
         sh /posix/shell.sh
+    elif [ "$name" = applets ]; then
+        sh /posix/applets.sh
     else
         /posix/$name
     fi

@@ -406,7 +406,7 @@ UNIT_TEST(intr_discards_and_asks_for_sigint)
 	TYPE("\x03");
 	CHECK_EQ(sigints, 1);
 	CHECK_EQ(sigquits, 0);
-	CHECK(ECHO_IS("^C\r\n"));
+	CHECK(ECHO_IS("^C"));   /* as Linux: no new line */
 	CHECK(!line_can_read(&ld, 100));   /* the unread line went too */
 	CHECK_EQ(ld.edit_len, 0);
 	TYPE("after\r");
@@ -414,7 +414,7 @@ UNIT_TEST(intr_discards_and_asks_for_sigint)
 	echoed_len = 0;
 	TYPE("x\x1c");
 	CHECK_EQ(sigquits, 1);
-	CHECK(ECHO_IS("x^\\\r\n"));
+	CHECK(ECHO_IS("x^\\"));
 	CHECK_EQ(ld.edit_len, 0);
 }
 

@@ -7,7 +7,7 @@
  * whole-tree workload, which must never crash or read out of bounds
  * (the image lives in a heap buffer of exactly its size, under ASan).
  */
-/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c */
+/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c servers/fs/ext2/orphan.c */
 #define UNIT_SUITE "ext2_corrupt"
 #include "unit.h"
 #include "test_ext2_util.h"

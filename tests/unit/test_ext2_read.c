@@ -6,7 +6,7 @@
  * library and compared; path resolution and its errors; stat; read-only
  * mounts that refuse every change and write nothing.
  */
-/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c */
+/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c servers/fs/ext2/orphan.c */
 #define UNIT_SUITE "ext2_read"
 #include "unit.h"
 #include "test_ext2_util.h"

@@ -6,10 +6,11 @@
  * inodes). After the changes every case unmounts, requires `e2fsck -fn` to
  * find nothing, and compares file contents with what debugfs reads.
  */
-/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c */
+/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c servers/fs/ext2/orphan.c */
 #define UNIT_SUITE "ext2_write"
 #include "unit.h"
 #include "test_ext2_util.h"
+#include "../../servers/fs/ext2/ext2_disk.h"   /* the orphan tests read inodes and the superblock */
 
 #define ROOT EXT2_ROOT_INO
 
@@ -919,6 +920,110 @@ UNIT_TEST(revision_0)
 		CHECK_EQ(ext2_unmount(&fs), 0);
 		CHECK_EQ(t_debugfs_cat(&im, "/g", buf, sizeof(buf)), 4);
 		CHECK(memcmp(buf, "rev0", 4) == 0);
+	}
+	t_img_end(&im);
+}
+
+/* The orphan list: files whose last link goes while open (keep says so). */
+static uint32_t kept_lo, kept_hi;   /* inodes kept open: kept_lo..kept_hi */
+
+static bool keep_range(struct ext2_fs *fs, uint32_t ino)
+{
+	(void)fs;
+	return ino >= kept_lo && ino <= kept_hi;
+}
+
+static uint32_t dtime_of(struct ext2_fs *fs, uint32_t ino)
+{
+	struct ext2_inode in;
+	return ext2_read_inode(fs, ino, &in) == 0 ? in.i_dtime : 0xffffffffu;
+}
+
+/* Three files unlinked or renamed over while open are chained from
+ * s_last_orphan through i_dtime; the last close of the middle one mends the
+ * chain; a "crash" (mounting again without unmounting) frees the rest, blocks
+ * and inodes back, and e2fsck finds the disk clean. A linked-again orphan is
+ * refused (-ENOENT). */
+UNIT_TEST(orphan_list)
+{
+	struct t_img im;
+	struct ext2_fs fs;
+	T_NEED_TOOLS();
+	if (CHECK_EQ(setup(&im, &fs, "16M", NULL), 0)) {
+		uint64_t blocks0 = free_blocks(&fs), inodes0 = free_inodes(&fs);
+		uint32_t a, b, c, d;
+		CHECK_EQ(ext2_create(&fs, ROOT, "a", 0644, 0, 0, &a), 0);
+		CHECK_EQ(ext2_create(&fs, ROOT, "b", 0644, 0, 0, &b), 0);
+		CHECK_EQ(ext2_create(&fs, ROOT, "c", 0644, 0, 0, &c), 0);
+		CHECK_EQ(ext2_create(&fs, ROOT, "d", 0644, 0, 0, &d), 0);
+		CHECK_EQ(write_pattern(&fs, a, 21, 0, 100000, 4096), 100000);
+		CHECK_EQ(write_pattern(&fs, b, 22, 0, 60000, 4096), 60000);
+		CHECK_EQ(write_pattern(&fs, c, 23, 0, 5000000, 65536), 5000000);
+		kept_lo = a;
+		kept_hi = c;
+		fs.keep = keep_range;
+		CHECK_EQ(ext2_unlink(&fs, ROOT, "a"), 0);
+		CHECK_EQ(ext2_unlink(&fs, ROOT, "b"), 0);
+		CHECK_EQ(ext2_rename(&fs, ROOT, "d", ROOT, "c"), 0);
+		CHECK_EQ(ext2_sb(&fs)->s_last_orphan, c);
+		CHECK_EQ(dtime_of(&fs, c), b);
+		CHECK_EQ(dtime_of(&fs, b), a);
+		CHECK_EQ(dtime_of(&fs, a), 0);
+		CHECK_EQ(links_of(&fs, b), 0);   /* an orphan still stats */
+		CHECK(has_pattern(&fs, b, 22, 0, 60000));
+		CHECK_EQ(ext2_link(&fs, ROOT, "again", b), -ENOENT);
+		/* The last close of b: off the list, freed. */
+		kept_lo = kept_hi = 0;
+		CHECK_EQ(ext2_release(&fs, b), 0);
+		CHECK_EQ(dtime_of(&fs, c), a);
+		CHECK_EQ(ext2_sb(&fs)->s_last_orphan, c);
+		/* The crash: a and c still open, nothing unmounted. */
+		CHECK_EQ(ext2_mount(&fs, &im.dev, false), 0);
+		CHECK(fs.error == NULL);
+		CHECK_EQ(ext2_sb(&fs)->s_last_orphan, 0);
+		CHECK_EQ(free_blocks(&fs), blocks0);
+		CHECK_EQ(free_inodes(&fs), inodes0 - 1);   /* d, now named c */
+		FSCK_CYCLE(&im, &fs);
+		CHECK_EQ(ext2_unmount(&fs), 0);
+	}
+	t_img_end(&im);
+}
+
+/* A damaged list does not stop the mount nor loop: a head beyond the
+ * inodes, and an orphan whose dtime names itself. Each marks the file
+ * system with errors (for e2fsck) and empties the list. */
+UNIT_TEST(orphan_list_damaged)
+{
+	struct t_img im;
+	struct ext2_fs fs;
+	T_NEED_TOOLS();
+	if (CHECK_EQ(setup(&im, &fs, "16M", NULL), 0)) {
+		uint32_t bad = fs.inodes_count + 5;
+		CHECK_EQ(ext2_unmount(&fs), 0);
+		CHECK_EQ(t_poke(&im, 1024 + 232, &bad, sizeof(bad)), 0);
+		CHECK_EQ(ext2_mount(&fs, &im.dev, false), 0);
+		CHECK(fs.error != NULL);
+		CHECK_EQ(ext2_sb(&fs)->s_last_orphan, 0);
+		CHECK(ext2_sb(&fs)->s_state & EXT2_ERROR_FS);
+		CHECK_EQ(ext2_unmount(&fs), 0);
+	}
+	t_img_end(&im);
+	if (CHECK_EQ(setup(&im, &fs, "16M", NULL), 0)) {
+		uint32_t a;
+		CHECK_EQ(ext2_create(&fs, ROOT, "a", 0644, 0, 0, &a), 0);
+		CHECK_EQ(write_pattern(&fs, a, 24, 0, 20000, 4096), 20000);
+		kept_lo = kept_hi = a;
+		fs.keep = keep_range;
+		CHECK_EQ(ext2_unlink(&fs, ROOT, "a"), 0);
+		struct ext2_inode in;
+		CHECK_EQ(ext2_read_inode(&fs, a, &in), 0);
+		in.i_dtime = a;   /* a loop of one */
+		CHECK_EQ(ext2_write_inode(&fs, a, &in), 0);
+		CHECK_EQ(ext2_mount(&fs, &im.dev, false), 0);
+		CHECK(fs.error != NULL);
+		CHECK_EQ(ext2_sb(&fs)->s_last_orphan, 0);
+		CHECK_EQ(ext2_unmount(&fs), 0);
+		kept_lo = kept_hi = 0;
 	}
 	t_img_end(&im);
 }

@@ -17,7 +17,7 @@
  * Run from the repository root (make test does): it calls
  * `python3 tools/mkfsimage.py tests <scratch folder>`.
  */
-/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c */
+/* unit-sources: servers/fs/ext2/super.c servers/fs/ext2/group.c servers/fs/ext2/inode.c servers/fs/ext2/bmap.c servers/fs/ext2/file.c servers/fs/ext2/dir.c servers/fs/ext2/namei.c servers/fs/ext2/orphan.c */
 #define UNIT_SUITE "fsimages"
 #include "unit.h"
 #include "test_ext2_util.h"

@@ -325,15 +325,14 @@ static void raw_input(struct line_disc *l, uint8_t c)
 		echo(l, "\n", 1);
 }
 
-/* VINTR, VQUIT or VSUSP with ISIG. */
+/* VINTR, VQUIT or VSUSP with ISIG: echoed as ^C and no more, as Linux's
+ * n_tty (the shell starts the next line). */
 static enum line_event signal_char(struct line_disc *l, uint8_t c, enum line_event event)
 {
 	if (!lflag(l, CONSOLE_NOFLSH))
 		line_flush(l);
-	if (lflag(l, CONSOLE_ECHO)) {
+	if (lflag(l, CONSOLE_ECHO))
 		echo_char(l, c);
-		echo(l, "\n", 1);
-	}
 	return event;
 }
 

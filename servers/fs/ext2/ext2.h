@@ -146,7 +146,8 @@ struct ext2_statfs {
  * size other than 4096 (-EINVAL), unknown incompatible features (-EINVAL) and,
  * unless read_only, unknown read-only-compatible features (-EROFS). A
  * read-write mount marks the file system "not clean" on disk until
- * ext2_unmount. dev is copied. */
+ * ext2_unmount, and frees the files on the orphan list that a crash left
+ * unlinked but open (orphan.c). dev is copied. */
 int ext2_mount(struct ext2_fs *fs, const struct ext2_blockdev *dev, bool read_only);
 
 /* Writes the superblock back marked clean (read-write mounts). The caller

@@ -84,11 +84,16 @@ struct ext2_super {
 	uint8_t s_prealloc_blocks;
 	uint8_t s_prealloc_dir_blocks;
 	uint16_t s_reserved_gdt_blocks;
-	uint8_t s_rest[1024 - 208];
+	uint8_t s_journal_uuid[16];    /* ext3's; unused here */
+	uint32_t s_journal_inum;
+	uint32_t s_journal_dev;
+	uint32_t s_last_orphan;        /* head of the orphan list (orphan.c), 0: empty */
+	uint8_t s_rest[1024 - 236];
 };
 _Static_assert(sizeof(struct ext2_super) == 1024, "ext2 superblock size");
 _Static_assert(offsetof(struct ext2_super, s_magic) == 56, "s_magic offset");
 _Static_assert(offsetof(struct ext2_super, s_first_ino) == 84, "s_first_ino offset");
+_Static_assert(offsetof(struct ext2_super, s_last_orphan) == 232, "s_last_orphan offset");
 _Static_assert(offsetof(struct ext2_super, s_reserved_gdt_blocks) == 206,
                "s_reserved_gdt_blocks offset");
 
@@ -261,6 +266,22 @@ int ext2_new_inode(struct ext2_fs *fs, uint32_t parent, uint32_t mode, uint32_t 
 /* Frees the blocks, the extended-attribute block and the number of an inode
  * whose last link has gone; sets dtime. */
 int ext2_evict_inode(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in);
+
+/* ---- orphan.c: the on-disk list of files unlinked while open ---- */
+
+/* True if *in, a regular file with no link left, is an orphan (its dtime the
+ * next orphan's number or 0) rather than a freed inode (dtime a time). */
+bool ext2_orphan_dtime(const struct ext2_fs *fs, const struct ext2_inode *in);
+
+/* Puts inode ino (*in, written by the caller) at the head of the list. */
+void ext2_orphan_add(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in);
+
+/* Takes inode ino (*in, written by the caller) off the list; 0 also when it
+ * is not on it (a list lost to corruption is e2fsck's to repair). */
+int ext2_orphan_remove(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in);
+
+/* At a read-write mount: frees every inode on the list (left by a crash). */
+int ext2_orphans_recover(struct ext2_fs *fs);
 
 /* The directory-entry type for a mode. */
 uint8_t ext2_mode_to_ft(uint32_t mode);

@@ -106,7 +106,7 @@ int ext2_get_inode(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 	if (in->i_mode == 0)
 		return -ENOENT;
 	if (in->i_links_count == 0 &&
-	    !(ext2_is_reg(in) && in->i_dtime == 0 && fs->keep && fs->keep(fs, ino)))
+	    !(ext2_is_reg(in) && ext2_orphan_dtime(fs, in) && fs->keep && fs->keep(fs, ino)))
 		return -ENOENT;   /* free, unless an orphan still open */
 	return 0;
 }
@@ -278,9 +278,12 @@ int ext2_release(struct ext2_fs *fs, uint32_t ino)
 	int rc = ext2_read_inode(fs, ino, &in);
 	if (rc < 0)
 		return (int)ext2_finish(fs, rc);
-	if (in.i_mode == 0 || in.i_links_count != 0 || in.i_dtime != 0 || !ext2_is_reg(&in))
+	if (in.i_mode == 0 || in.i_links_count != 0 || !ext2_orphan_dtime(fs, &in) ||
+	    !ext2_is_reg(&in))
 		return 0;   /* linked again never happens; freed already, or not a file */
-	rc = ext2_evict_inode(fs, ino, &in);
+	rc = ext2_orphan_remove(fs, ino, &in);
+	if (rc == 0)
+		rc = ext2_evict_inode(fs, ino, &in);
 	return (int)ext2_finish(fs, rc);
 }
 

@@ -190,6 +190,8 @@ int ext2_link(struct ext2_fs *fs, uint32_t dir, const char *name, uint32_t ino)
 		rc = ext2_get_inode(fs, ino, &in);
 	if (rc == 0 && ext2_is_dir(&in))
 		rc = -EPERM;
+	if (rc == 0 && in.i_links_count == 0)
+		rc = -ENOENT;   /* an orphan is not linked again (Linux's linkat) */
 	if (rc == 0 && in.i_links_count >= EXT2_LINK_MAX)
 		rc = -EMLINK;
 	if (rc == 0)
@@ -210,8 +212,10 @@ int ext2_link(struct ext2_fs *fs, uint32_t dir, const char *name, uint32_t ino)
 static int drop_link(struct ext2_fs *fs, uint32_t ino, struct ext2_inode *in)
 {
 	if (ext2_is_reg(in) && in->i_links_count <= 1 && fs->keep && fs->keep(fs, ino)) {
-		/* Still open: an orphan, freed by ext2_release at its last close. */
+		/* Still open: an orphan, freed by ext2_release at its last close
+		 * or, after a crash, by the next mount (orphan.c). */
 		in->i_links_count = 0;
+		ext2_orphan_add(fs, ino, in);
 		ext2_touch(in, 0, true, ext2_now(fs));
 		return ext2_write_inode(fs, ino, in);
 	}

@@ -236,7 +236,13 @@ int ext2_mount(struct ext2_fs *fs, const struct ext2_blockdev *dev, bool read_on
 	sb->s_mnt_count++;
 	sb->s_mtime = ext2_now(fs);
 	fs->sb_dirty = true;
-	return ext2_write_super(fs);
+	rc = ext2_write_super(fs);
+	/* Files a crash left unlinked but open are freed now; a damaged list
+	 * marks the file system for e2fsck (ext2_corrupt) but does not stop
+	 * the mount. */
+	if (rc == 0 && ext2_orphans_recover(fs) == -EIO)
+		rc = -EIO;
+	return rc;
 }
 
 int ext2_unmount(struct ext2_fs *fs)

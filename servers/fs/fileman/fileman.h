@@ -540,6 +540,12 @@ int64_t devfile_write(enum fm_kind kind, uint64_t len);
  * handlers' /proc branches take that rest. */
 struct procfs_snap;
 const char *procfs_rest(const char *normal);
+/* If path (from cwd) names a /proc link to a path on the disk (a
+ * process's cwd or exe; "self" meaning process self), that path, copied
+ * to out (size bytes); else NULL. open follows these, as Linux does
+ * (busybox runs its applets by exec'ing /proc/self/exe). */
+const char *procfs_disk_target(struct server_request *rq, const char *cwd, const char *path,
+                               int self, char *out, size_t size);
 int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool cloexec, int flags);
 int64_t procfs_stat(struct server_request *rq, const char *rest, bool follow);
 int64_t procfs_readlink(struct server_request *rq, const char *rest);

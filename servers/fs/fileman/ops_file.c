@@ -308,7 +308,7 @@ int64_t stat_inode(struct server_request *rq, uint32_t ino)
 		return fm_result(rc, "stat");
 	struct myrmex_stat out;
 	memset(&out, 0, sizeof(out));
-	out.st_dev = 1;
+	out.st_dev = FS_ST_DEV_DISK;
 	out.st_ino = st.ino;
 	out.st_nlink = st.links;
 	out.st_mode = st.mode;
@@ -330,7 +330,7 @@ int64_t stat_special(struct server_request *rq, uint32_t mode, uint64_t rdev, ui
 {
 	struct myrmex_stat out;
 	memset(&out, 0, sizeof(out));
-	out.st_dev = 2;   /* not the disk: the file manager's own objects */
+	out.st_dev = FS_ST_DEV_DEVICES;   /* not the disk: the file manager's own objects */
 	out.st_ino = ino;
 	out.st_mode = mode;
 	out.st_rdev = rdev;

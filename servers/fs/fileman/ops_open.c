@@ -66,8 +66,13 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	int keep = access | (flags & FM_STATUS_FLAGS) | O_LARGEFILE;
 	uint64_t rdev;
 	enum fm_kind special = path_special(cwd, path, &rdev);
-	if (special == FM_PROC)
+	if (special == FM_PROC) {
+		static char target[FS_PATH_MAX];
+		if (!(flags & O_NOFOLLOW) &&
+		    procfs_disk_target(rq, cwd, path, rq->d.requester, target, sizeof(target)))
+			return open_in(rq, base, cwd, target, exec);   /* never under /proc: one level */
 		return procfs_open(rq, procfs_rest(path_normal(cwd, path)), keep, cloexec, flags);
+	}
 	if (special != FM_FREE) {
 		if (exclusive)
 			return -EEXIST;
@@ -168,6 +173,9 @@ int64_t do_open_as(struct server_request *rq)
 		return err;
 	const char *cwd;
 	uint32_t base = files_cwd((int)a->pid, &cwd);
+	static char target[FS_PATH_MAX];
+	if (procfs_disk_target(rq, cwd, path, (int)a->pid, target, sizeof(target)))
+		path = target;   /* /proc/self/exe: the process's program */
 	int64_t fd = open_in(rq, base, cwd, path, true);
 	if (fd >= 0)
 		procfs_exe_opened((int)a->pid, cwd, path);   /* the process manager opens to exec */
@@ -213,11 +221,18 @@ int64_t do_stat(struct server_request *rq)
 		return procfs_stat(rq, procfs_rest(path_normal(cwd, path)), !(a->at_flags & FS_AT_NOFOLLOW));
 	if (special != FM_FREE)
 		return devfile_stat(rq, special, rdev);
+	/* /dev itself is where Linux mounts devtmpfs: it stats as the device
+	 * files' file system (and statfs, which asks stat, says devtmpfs). */
+	const char *normal = strstr(path, "dev") ? path_normal(cwd, path) : NULL;
+	bool dev_dir = normal && strcmp(normal, "/dev") == 0;
 	uint32_t ino;
 	int rc = path_lookup(rq, base, path, !(a->at_flags & FS_AT_NOFOLLOW), &ino);
 	if (rc < 0)
 		return fm_result(rc, "stat");
-	return stat_inode(rq, ino);
+	int64_t r = stat_inode(rq, ino);
+	if (r == 0 && dev_dir)
+		((struct myrmex_stat *)(void *)rq->data)->st_dev = FS_ST_DEV_DEVICES;
+	return r;
 }
 
 int64_t do_access(struct server_request *rq)

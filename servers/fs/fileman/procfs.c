@@ -33,6 +33,7 @@
 struct procfs_snap {
 	uint32_t type, perm;
 	uint64_t ino;
+	uint32_t uid, gid;            /* the owner */
 	uint32_t len;
 	char bytes[];                 /* len bytes: the answer */
 };
@@ -44,6 +45,7 @@ struct obj {
 	const char *bytes;            /* contents, listing or link target */
 	uint32_t len;
 	struct open_file *fd_target;  /* a link fd/<n>: the description it names */
+	uint32_t uid, gid;            /* the owner (procfs says; root for /proc/self) */
 };
 
 static struct myrmex_ctl_header *ctl;
@@ -156,6 +158,8 @@ static int ask(int pid, const char *path, struct obj *o)
 	o->type = (uint32_t)res->arg[0];
 	o->perm = (uint32_t)res->arg[1] & 07777;
 	o->ino = PROC_INO_BASE + res->arg[2];
+	o->uid = (uint32_t)res->arg[3];
+	o->gid = (uint32_t)(res->arg[3] >> 32);
 	o->bytes = (const char *)data;
 	o->len = (uint32_t)res->status;
 	o->fd_target = NULL;
@@ -169,6 +173,8 @@ static void answer_local(struct obj *o, uint32_t type, uint64_t ino, int len)
 	o->type = type;
 	o->perm = type == PROCFS_LINK ? 0777 : 0500;
 	o->ino = PROC_INO_BASE + ino;
+	o->uid = o->gid = 0;
+	o->fd_target = NULL;
 	o->bytes = local;
 	o->len = len < 0 ? 0 : (uint32_t)len;
 }
@@ -233,10 +239,16 @@ static int procnet_obj(const char *rest, struct obj *o)
 	return 0;
 }
 
+static int local_fact(struct server_request *rq, long pid, const char *end, struct obj *o);
+
+/* The pid "self" names: the requester's, unless procfs_disk_target says
+ * another (the process manager opens a program for a process). */
+static int self_pid;
+
 /* Resolves rest (below /proc) for the requester: 0 and *o, or -errno. */
 static int resolve(struct server_request *rq, const char *rest, struct obj *o)
 {
-	int me = rq->d.requester;
+	int me = self_pid ? self_pid : rq->d.requester;
 	if (strncmp(rest, "self", 4) == 0 && (rest[4] == '\0' || rest[4] == '/')) {
 		if (rest[4] == '\0') {
 			answer_local(o, PROCFS_LINK, 1, snprintf(local, sizeof local, "%d", me));
@@ -261,6 +273,18 @@ static int resolve(struct server_request *rq, const char *rest, struct obj *o)
 	int rc = ask(me, dir, &exists);
 	if (rc < 0)
 		return rc;
+	rc = local_fact(rq, pid, end, o);
+	if (rc == 0) {   /* the process's, as its directory */
+		o->uid = exists.uid;
+		o->gid = exists.gid;
+	}
+	return rc;
+}
+
+/* /proc/<pid>/<end> of the file manager's own facts (end: "/cwd", "/exe",
+ * "/fd" or "/fd/<n>"). */
+static int local_fact(struct server_request *rq, long pid, const char *end, struct obj *o)
+{
 	uint64_t base = (uint64_t)pid << 8;
 	if (strcmp(end, "/cwd") == 0) {
 		const char *text;
@@ -296,7 +320,38 @@ static int resolve(struct server_request *rq, const char *rest, struct obj *o)
 	return 0;
 }
 
+const char *procfs_disk_target(struct server_request *rq, const char *cwd, const char *path,
+                               int self, char *out, size_t size)
+{
+	const char *normal = path_normal(cwd, path);
+	const char *rest = normal ? procfs_rest(normal) : NULL;
+	if (!rest)
+		return NULL;
+	struct obj o;
+	self_pid = self;
+	int rc = resolve(rq, rest, &o);
+	self_pid = 0;
+	/* Only cwd and exe: their target, a disk path, is in local. */
+	if (rc < 0 || o.type != PROCFS_LINK || o.fd_target || o.bytes != local ||
+	    local[0] != '/' || o.len == 0 || o.len >= size || procfs_rest(local))
+		return NULL;
+	memcpy(out, local, o.len);
+	out[o.len] = '\0';
+	return out;
+}
+
 /* ---- the handlers' /proc branches ---- */
+
+/* Whether the caller may do want (PERM_*) to o, by its owner and bits. */
+static int obj_perm(const struct server_request *rq, const struct obj *o, unsigned want)
+{
+	struct ext2_stat st;
+	memset(&st, 0, sizeof(st));
+	st.mode = (o->type == PROCFS_DIR ? EXT2_S_IFDIR : EXT2_S_IFREG) | o->perm;
+	st.uid = o->uid;
+	st.gid = o->gid;
+	return perm_check(rq, &st, want);
+}
 
 static int64_t stat_obj(struct server_request *rq, const struct obj *o)
 {
@@ -304,13 +359,16 @@ static int64_t stat_obj(struct server_request *rq, const struct obj *o)
 	if (!rq->data || rq->data_size < sizeof(st))
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
-	st.st_dev = 3;   /* neither the disk (1) nor the devices (2) */
+	st.st_dev = FS_ST_DEV_PROC;
 	st.st_ino = o->ino;
 	st.st_nlink = o->type == PROCFS_DIR ? 2 : 1;
 	st.st_mode = (o->type == PROCFS_DIR ? EXT2_S_IFDIR : o->type == PROCFS_LINK ? EXT2_S_IFLNK
 	                                                                           : EXT2_S_IFREG) | o->perm;
-	st.st_size = o->type == PROCFS_LINK ? o->len : 0;   /* as Linux: files show size 0 */
+	/* As Linux: files and links show size 0, but fd/<n> links 64. */
+	st.st_size = o->fd_target ? 64 : 0;
 	st.st_blksize = 1024;
+	st.st_uid = o->uid;
+	st.st_gid = o->gid;
 	memcpy(rq->data, &st, sizeof(st));
 	return 0;
 }
@@ -363,9 +421,7 @@ int64_t procfs_access(struct server_request *rq, const char *rest, uint64_t want
 	int rc = resolve(rq, rest, &o);
 	if (rc < 0)
 		return rc;
-	if ((want & X_OK) && o.type == PROCFS_FILE)
-		return -EACCES;
-	return 0;
+	return obj_perm(rq, &o, (unsigned)want & (PERM_R | PERM_W | PERM_X));
 }
 
 int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool cloexec, int flags)
@@ -391,6 +447,10 @@ int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool 
 	}
 	if (o.type == PROCFS_DIR && (keep & O_ACCMODE) != O_RDONLY)
 		return -EISDIR;
+	rc = obj_perm(rq, &o, ((keep & O_ACCMODE) != O_WRONLY ? PERM_R : 0) |
+	                      ((keep & O_ACCMODE) != O_RDONLY ? PERM_W : 0));
+	if (rc < 0)
+		return rc;   /* another user's environ, fd/ (as Linux) */
 	if (o.type == PROCFS_FILE && (flags & O_DIRECTORY))
 		return -ENOTDIR;
 	if (flags & O_CREAT && flags & O_EXCL)
@@ -401,6 +461,8 @@ int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool 
 	s->type = o.type;
 	s->perm = o.perm;
 	s->ino = o.ino;
+	s->uid = o.uid;
+	s->gid = o.gid;
 	s->len = o.len;
 	memcpy(s->bytes, o.bytes, o.len);
 	struct open_file *f = ofd_new(FM_PROC, keep);
@@ -471,6 +533,7 @@ int64_t procfs_readdir(struct server_request *rq, struct open_file *f, uint64_t 
 
 int64_t procfs_fstat(struct server_request *rq, const struct open_file *f)
 {
-	struct obj o = { f->snap->type, f->snap->perm, f->snap->ino, f->snap->bytes, f->snap->len, NULL };
+	struct obj o = { f->snap->type, f->snap->perm, f->snap->ino, f->snap->bytes, f->snap->len, NULL,
+	                 f->snap->uid, f->snap->gid };
 	return stat_obj(rq, &o);
 }

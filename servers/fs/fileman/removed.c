@@ -33,7 +33,7 @@ int64_t removed_dir_stat(struct server_request *rq)
 {
 	struct myrmex_stat out;
 	memset(&out, 0, sizeof(out));
-	out.st_dev = 1;
+	out.st_dev = FS_ST_DEV_DISK;
 	out.st_mode = EXT2_S_IFDIR;
 	out.st_blksize = FM_BLOCK;
 	if (!rq->data || rq->data_size < sizeof(out))

@@ -62,7 +62,7 @@ static int64_t do_get(struct server_request *rq)
 	static char path[FS_PATH_MAX];
 	memcpy(path, rq->data, n + 1);
 	procfs_asker = (int)SERVER_IN(rq, struct procfs_get_args)->pid;
-	struct procfs_out o = { (char *)rq->data, rq->data_size, 0, PROCFS_FILE, 0444, 1, 0 };
+	struct procfs_out o = { (char *)rq->data, rq->data_size, 0, PROCFS_FILE, 0444, 1, 0, 0, 0 };
 	int rc;
 	char *end;
 	long pid = strtol(path, &end, 10);
@@ -77,6 +77,7 @@ static int64_t do_get(struct server_request *rq)
 	server_out(rq, 0, o.type);
 	server_out(rq, 1, o.perm);
 	server_out(rq, 2, o.ino);
+	server_out(rq, 3, (uint64_t)o.gid << 32 | o.uid);
 	return (int64_t)o.len;
 }
 

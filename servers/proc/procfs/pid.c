@@ -2,7 +2,8 @@
  * pid.c - /proc/<pid>/: stat, status, cmdline and comm, in Linux's formats
  * (fs/proc/array.c's field order, so that busybox's ps reads them), from
  * the kernel's proc_info, and environ and maps (proc_environ, proc_maps).
- * World-readable as on Linux, but environ (0400).
+ * World-readable as on Linux, but environ (0400); owned by the process's
+ * effective uid and gid.
  * fd/, cwd and exe are in the listing but the file manager answers them.
  */
 #include "procfs.h"
@@ -93,6 +94,10 @@ int pid_get(int pid, const char *rest, struct procfs_out *o)
 	if (pid == procfs_asker && p.state == 'S')
 		p.state = 'R';
 	o->ino = 1000 + (uint64_t)pid * 16;
+	/* Owned by the process's effective ids, as Linux's task_dump_owner
+	 * (busybox ps's USER column is the directory's owner). */
+	o->uid = p.uid[1];
+	o->gid = p.gid[1];
 	if (rest[0] == '\0') {
 		o->type = PROCFS_DIR;
 		o->perm = 0555;

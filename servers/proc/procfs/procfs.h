@@ -29,6 +29,7 @@ struct procfs_out {
 	uint32_t type, perm;
 	uint64_t ino;
 	int overflow;           /* something did not fit */
+	uint32_t uid, gid;      /* the owner: root, or a process's effective ids */
 };
 
 __attribute__((format(printf, 2, 3)))

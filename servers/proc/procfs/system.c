@@ -121,6 +121,21 @@ static void version_file(struct procfs_out *o)
 	out_printf(o, "%s version %s (myrmex) %s\n", u.sysname, u.release, u.version);
 }
 
+/* In the order a Linux system that mounts /dev before /proc lists them;
+ * devtmpfs with tmpfs's default size, half the memory, and as many inodes
+ * as pages (what statfs of /dev says, kernel/posix/sys_statfs.c). */
+static void mounts_file(struct procfs_out *o)
+{
+	struct sysinfo si;
+	sysinfo(&si);
+	unsigned long unit = si.mem_unit ? si.mem_unit : 1;
+	unsigned long half_k = si.totalram * unit / 1024 / 2;
+	out_printf(o, "/dev/root / ext2 rw,relatime 0 0\n");
+	out_printf(o, "devtmpfs /dev devtmpfs rw,relatime,size=%luk,nr_inodes=%lu,mode=755,inode64 0 0\n",
+	           half_k, half_k / 4);
+	out_printf(o, "proc /proc proc rw,relatime 0 0\n");
+}
+
 static const struct {
 	const char *name;
 	void (*make)(struct procfs_out *o);
@@ -132,8 +147,7 @@ static const struct {
 	{ "stat", stat_file, NULL },
 	{ "cpuinfo", cpuinfo_file, NULL },
 	{ "version", version_file, NULL },
-	{ "mounts", NULL, "/dev/root / ext2 rw,relatime 0 0\nproc /proc proc rw,relatime 0 0\n"
-	                  "devtmpfs /dev devtmpfs rw,relatime 0 0\n" },
+	{ "mounts", mounts_file, NULL },
 	{ "filesystems", NULL, "\text2\nnodev\tproc\nnodev\tdevtmpfs\n" },
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
