@@ -309,7 +309,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: shell-net shell-jobctl test-slowpath test-fsconf ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: shell-net shell-jobctl test-cachesim test-slowpath test-fsconf ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -400,6 +400,7 @@ test: setup
 		--log $(BUILD)/test/kernel.log --net --net-model $(NET_MODELS) \
 		--init "$(BUILD)/tests/kernel/testinit $(FSCONF_OPT) $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
+	$(if $(TESTS),,@$(MAKE) --no-print-directory test-cachesim)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-fsconf)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory shell-net)
@@ -409,6 +410,12 @@ test: setup
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
 # must give the same results. make test runs it after the full run.
 SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive* batch-fwd* fthread-files*
+# The booted check of the cachesim plugin (issue 18): t_cachesim alone under it.
+test-cachesim: setup
+	@$(MAKE) --no-print-directory kernel $(BUILD)/tests/kernel/t_cachesim $(CACHESIM)
+	$(PYTHON) tools/cachesim_check.py --kernel $(KERNEL_BIN) \
+		--program $(BUILD)/tests/kernel/t_cachesim --plugin $(CACHESIM) --out $(BUILD)/test
+
 test-slowpath: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
