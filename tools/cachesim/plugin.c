@@ -14,6 +14,12 @@
  * (so that it is warm at a start), one per vCPU. A `mov ..., %cr3` empties
  * the vCPU's model TLB after it runs; invlpg is not modelled (the measured
  * loops make none). Accesses to I/O memory are skipped.
+ *
+ * With profile=1 it also counts, between the markers, how often each
+ * instruction (by virtual address) runs, and at each end appends
+ *   PROFILE <seq> <address in hex> <executions>
+ * for each (tools/wsc_profile.py names the functions): where the
+ * instructions of a measured loop go.
  */
 #include "model.h"
 #include "qemu_api.h"
@@ -39,6 +45,32 @@ struct vcpu {
 static struct vcpu vcpus[MAX_VCPUS];
 static FILE *out;
 static unsigned long seq;
+
+/* The profile: an open-addressing table of instruction addresses (never
+ * full: a measured loop runs far fewer distinct instructions). */
+#define PROFILE_BITS 20
+#define PROFILE_SLOTS (1u << PROFILE_BITS)
+struct pc_count {
+	uint64_t pc;
+	uint64_t n;
+};
+static struct pc_count *profile;
+
+static void on_insn(unsigned int cpu, void *u)
+{
+	uint64_t pc = (uint64_t)(uintptr_t)u;
+	if (cpu >= MAX_VCPUS || !vcpus[cpu].counting)
+		return;
+	for (uint64_t i = (pc * 0x9e3779b97f4a7c15ull) >> (64 - PROFILE_BITS);;
+	     i = (i + 1) & (PROFILE_SLOTS - 1)) {
+		struct pc_count *c = &profile[i];
+		if (c->pc == pc || c->n == 0) {
+			c->pc = pc;
+			c->n++;
+			return;
+		}
+	}
+}
 
 static void on_mem(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *u)
 {
@@ -80,6 +112,13 @@ static void on_mark(unsigned int cpu, void *u)
 	        (unsigned long long)(b->l2_misses[0] - a->l2_misses[0]),
 	        (unsigned long long)(b->l2_misses[1] - a->l2_misses[1]),
 	        (unsigned long long)(b->tlb_flushes - a->tlb_flushes));
+	for (uint64_t i = 0; profile && i < PROFILE_SLOTS; i++)
+		if (profile[i].n) {
+			fprintf(out, "PROFILE %lu %llx %llu\n", seq - 1,
+			        (unsigned long long)profile[i].pc, (unsigned long long)profile[i].n);
+			profile[i].n = 0;
+			profile[i].pc = 0;
+		}
 	fflush(out);
 }
 
@@ -114,6 +153,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			                                       (void *)(uintptr_t)code);
 			continue;
 		}
+		if (profile)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS,
+			                                       (void *)(uintptr_t)qemu_plugin_insn_vaddr(insn));
 		if (is_cr3_write(bytes, size))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_cr3, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
@@ -137,6 +179,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (int i = 0; i < argc; i++)
 		if (strncmp(argv[i], "out=", 4) == 0)
 			path = argv[i] + 4;
+		else if (strcmp(argv[i], "profile=1") == 0 && !profile)
+			profile = calloc(PROFILE_SLOTS, sizeof *profile);
 	if (!path) {
 		fprintf(stderr, "cachesim: needs out=FILE\n");
 		return -1;
