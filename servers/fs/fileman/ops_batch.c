@@ -1,9 +1,10 @@
 /*
  * ops_batch.c - FS_BATCH (include/myrmex/fs.h; issue 18): the forwarded
  * calls of one wrapped-call batch that the kernel sends in one request.
- * Each record runs in order as the request of its own opcode would: a copy
- * of the batch request with that opcode, those argument words and the
- * record's slice of the data ICA as its data, through the same handler. The
+ * Each record runs in order as the request of its own opcode would: the
+ * batch request (one copy of it for the whole batch) with that opcode,
+ * those argument words and the record's slice of the data ICA as its data,
+ * through the same handler. The
  * server stops before a record it does not run here, and the kernel runs
  * that call (and the rest) by itself, one request each.
  */
