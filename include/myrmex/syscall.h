@@ -138,7 +138,7 @@ _Static_assert(sizeof(struct myrmex_batch_area) == 8, "batch area layout");
  * user memory and no state: harmless for any caller. -EINVAL when width >
  * MYRMEX_KTOUCH_MAX.
  */
-#define MYRMEX_SYS_KTOUCH    (MYRMEX_SYS_BASE + 60)
+#define MYRMEX_SYS_KTOUCH    (MYRMEX_SYS_BASE + 70)
 #define MYRMEX_KTOUCH_MAX    (256u * 1024u)
 #define MYRMEX_KTOUCH_STRIDE 128u
 
