@@ -182,6 +182,16 @@ $(BUILD)/bench/bench_%: bench/bench_%.c bench/bench_stats.c bench/bench.h $(LIBM
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -Ibench $< bench/bench_stats.c $(LIBMYRMEX) -o $@
 
+# The cachesim QEMU TCG plugin (tools/cachesim, issue 18): a model of paper
+# 001's data TLB and L2 caches driven by every guest data access, for the
+# wsccache part of make bench (tools/bench_wsc_cache.py). A host shared object.
+CACHESIM := $(BUILD)/tools/cachesim.so
+$(CACHESIM): tools/cachesim/plugin.c tools/cachesim/model.c tools/cachesim/model.h \
+		tools/cachesim/qemu_api.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=gnu17 -O2 -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
+		tools/cachesim/plugin.c tools/cachesim/model.c -o $@
+
 # POSIX benchmarks: bench/posix/<name>.c -> $(BUILD)/bench/posix/<name>, run from
 # an ext2 disk under sysinit (tools/bench_posix.py); exit0, the program that
 # posix.fork_exec_wait executes, is linked alone, as small as musl makes it.
@@ -309,7 +319,7 @@ $(BENCH_DISK): tools/mkbenchimg.py tools/e2fs.py
 	$(PYTHON) tools/mkbenchimg.py $@
 
 # ------------------------------------------------------------- commands --
-.PHONY: shell-net shell-jobctl test-slowpath test-fsconf ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
+.PHONY: shell-net shell-jobctl test-cachesim test-slowpath test-fsconf ipc-profile all kernel user servers tests benchmarks unit posix posix-suite run demo test bench setup clean \
 	port-check fuzz
 
 all: kernel user servers tests benchmarks unit posix
@@ -317,7 +327,7 @@ kernel: $(KERNEL_BIN)
 user: $(USER_BINS)
 servers: $(SERVER_BINS) $(SERVICE_TABLE)
 tests: $(KTEST_BINS) $(BUILD)/tests/kernel/services.test $(BUILD)/tests/kernel/services.net
-benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS) $(BENCH_FMAP_BINS)
+benchmarks: $(BENCH_BINS) $(BENCH_POSIX_BINS) $(BENCH_FMAP_BINS) $(CACHESIM)
 unit: $(UNIT_BINS)
 posix: $(POSIX_BINS)
 port-check: $(PORT32_ELF) $(PORT32_BUILD)/abi-m32.ok $(PORT32_BUILD)/abi-m64.ok
@@ -401,6 +411,7 @@ test: setup
 		--log $(BUILD)/test/kernel.log --net --net-model $(NET_MODELS) \
 		--init "$(BUILD)/tests/kernel/testinit $(FSCONF_OPT) $(TESTS)" --modules $(TEST_MODULES) \
 		$(if $(TESTS),,--posix $(BUILD))
+	$(if $(TESTS),,@$(MAKE) --no-print-directory test-cachesim)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-slowpath)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory test-fsconf)
 	$(if $(TESTS),,@$(MAKE) --no-print-directory shell-net)
@@ -410,6 +421,12 @@ test: setup
 # ipc_fast=off, docs/ipc.md): every call then takes the slow path, which
 # must give the same results. make test runs it after the full run.
 SLOWPATH_TESTS := ipc* attack* posix* fs-posix* time* console* alive* batch-fwd* fthread-files*
+# The booted check of the cachesim plugin (issue 18): t_cachesim alone under it.
+test-cachesim: setup
+	@$(MAKE) --no-print-directory kernel $(BUILD)/tests/kernel/t_cachesim $(CACHESIM)
+	$(PYTHON) tools/cachesim_check.py --kernel $(KERNEL_BIN) \
+		--program $(BUILD)/tests/kernel/t_cachesim --plugin $(CACHESIM) --out $(BUILD)/test
+
 test-slowpath: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) tools/mkpattern.py $(TEST_DISK) $(DISK_MIB)
@@ -487,7 +504,9 @@ posix-suite: setup
 # (tools/linux_guest.py, kernel cached in build/linux); MYRMEX_BENCH_LINUX=0 skips Linux.
 # Then the POSIX boot, on both (tools/bench_posix.py); MYRMEX_BENCH_ONLY=posix runs
 # only that, MYRMEX_BENCH_ONLY=benchinit only the others; =fmap the On-Memory File
-# boot, =wsc the wrapped-call boot (bench/posix/wsc_fwd alone, issue 18). Plots
+# boot, =wsc the wrapped-call boot (bench/posix/wsc_fwd alone, issue 18), =wsccache
+# paper 001's cache and TLB experiment under the cachesim plugin
+# (tools/bench_wsc_cache.py; MYRMEX_WSC_CACHE_STEP=4 for the 4 KiB grid). Plots
 # with matplotlib (tools/plot_wsc.py, tools/plot_panels.py).
 # The file service's configurations (tools/bench_fsconf.py, Linux beside):
 # MYRMEX_BENCH_ONLY=fsconf, MYRMEX_FSCONF_CONFIGS=one,klt,linux for some of them.
@@ -499,7 +518,7 @@ bench: setup
 		--out $(BUILD)/bench \
 		--posix-init $(BUILD)/user/sysinit --posix-modules $(BENCH_POSIX_MODULES) \
 		--posix-dir $(BUILD)/bench/posix --fmap-dir $(BUILD)/bench/fmap \
-		--gnumake-dir $(GNUMAKE_DIR)
+		--gnumake-dir $(GNUMAKE_DIR) --cachesim $(CACHESIM)
 
 clean:
 	rm -rf $(BUILD)

@@ -27,14 +27,18 @@ running bench/posix/wsc_fwd and wsc_files alone (suite wsc-fwd, into
 <out>/wsc-boot/).
 The file service's configurations (tools/bench_fsconf.py, issue 19, with
 --posix-init) go to <out>/fsconf-boot/results.jsonl, merged in as well.
-MYRMEX_BENCH_ONLY=posix, =fmap, =wsc, =fsconf or =benchinit runs only that part;
+With --cachesim, paper 001's cache and TLB experiment (part wsccache, issue 18:
+tools/bench_wsc_cache.py, bench_wsc_cache under the cachesim plugin) writes
+<out>/wsccache-boot/results.jsonl (suite wsc-cache), merged in too.
+MYRMEX_BENCH_ONLY=posix, =fmap, =wsc, =wsccache, =fsconf or =benchinit runs only that part;
 the rows of the parts not run are those of their last run.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
         --modules build/bench/b_ipc ... [--out build/bench] [--timeout 1800] \\
         [--modes icount,native] [--disk build/bench/fs.img] [--quiet] \\
         [--posix-init build/user/sysinit --posix-modules build/user/posix_start ... \\
-         --posix-dir build/bench/posix] [--fmap-dir build/bench/fmap]
+         --posix-dir build/bench/posix] [--fmap-dir build/bench/fmap] \\
+        [--cachesim build/tools/cachesim.so]
 """
 
 import argparse
@@ -52,8 +56,8 @@ MODES = {
     "native": {"metric": "cycles", "unit": "cycles"},
 }
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
-ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc, =fsconf or =benchinit: run only that part
-PARTS = ("benchinit", "posix", "fmap", "wsc", "fsconf")
+ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc, =wsccache, =fsconf or =benchinit
+PARTS = ("benchinit", "posix", "fmap", "wsc", "wsccache", "fsconf")
 WSC_PROGRAMS = ("wsc_fwd", "wsc_files")   # the wsc part: bench/posix programs run alone
 WSC_OUT = "wsc-boot"
 FMAP_SUITES = ("fmap", "fmap-postmark", "fmap-bonnie")   # tools/bench_fmap.py's
@@ -430,6 +434,11 @@ def render_report(records, results, version, notes=()):
     if not suites:
         out.append("No figures.")
     for suite, rows in suites.items():
+        if suite == "wsc-cache":   # ratios over a plane: grids, not rows
+            import bench_wsc_cache  # noqa: E402  (tools/bench_wsc_cache.py)
+            mine = [rec for row in rows.values() for rec in row.values()]
+            out += ["## %s" % suite, ""] + bench_wsc_cache.report_lines(mine)
+            continue
         out += ["## %s" % suite, ""] + suite_table(rows) + [""]
     return "\n".join(out).rstrip() + "\n"
 
@@ -482,6 +491,8 @@ def parse_args(argv):
     p.add_argument("--posix-dir", help="the POSIX bench programs, put on its disk")
     p.add_argument("--gnumake-dir", help="GNU make and its source tree "
                    "(tools/build_make.py's folder), for the fsconf part's commands")
+    p.add_argument("--cachesim", help="the cachesim QEMU plugin (build/tools/cachesim.so); "
+                   "with it the wsccache part runs (tools/bench_wsc_cache.py)")
     p.add_argument("--fmap-dir", help="the On-Memory File bench programs (bench/fmap); "
                    "without it there is no OMF boot (it reuses the POSIX boot's modules)")
     args = p.parse_args(argv)
@@ -497,7 +508,7 @@ def parts_wanted(args):
     --fmap-dir the OMF boot; MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises
     ValueError on a bad value."""
     parts = [p for p in PARTS if (p not in ("posix", "wsc", "fsconf") or args.posix_init) and
-             (p != "fmap" or args.fmap_dir)]
+             (p != "fmap" or args.fmap_dir) and (p != "wsccache" or args.cachesim)]
     only = os.environ.get(ONLY_ENV, "").strip().lower()
     if not only:
         return parts
@@ -510,7 +521,8 @@ def earlier_records(args):
     """The Myrmex records of benchinit's boots from the last results.jsonl (for a
     run of the POSIX part alone)."""
     return [r for r in read_other_os(os.path.join(args.out, "results.jsonl"))
-            if r.get("os") == "myrmex" and r.get("suite") not in ("posix", "wsc-fwd", "fsconf") and
+            if r.get("os") == "myrmex" and
+            r.get("suite") not in ("posix", "wsc-fwd", "wsc-cache", "fsconf") and
             r.get("suite") not in FMAP_SUITES]
 
 
@@ -568,6 +580,7 @@ def publish(args, records, results, notes=(), show=False):
     other += read_other_os(os.path.join(args.out, "posix-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "fmap-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, WSC_OUT, "results.jsonl"))
+    other += read_other_os(os.path.join(args.out, "wsccache-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "fsconf-boot", "results.jsonl"))
     write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
     report = render_report(records + other, results, qemu.qemu_version(), notes)
@@ -658,6 +671,18 @@ def main(argv=None):
             return 130
         wsc_notes = ["Wrapped-call boot: %s" % n for n in wsc_notes]
         header = header or wsc_results
+    if "wsccache" in parts:
+        import bench_wsc_cache  # noqa: E402  (tools/bench_wsc_cache.py)
+        try:
+            cache_notes, cache_failed = bench_wsc_cache.run_part(args)
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        wsc_notes += cache_notes
+        wsc_failed = wsc_failed or cache_failed
+    elif args.cachesim:
+        wsc_notes.append("The wsc-cache boot was not run (%s=%s): its rows are those "
+                         "of its last run." % (ONLY_ENV, parts[0]))
     fsconf_failed = False
     if "fsconf" in parts:
         import bench_fsconf  # noqa: E402  (tools/bench_fsconf.py; it imports us)

@@ -128,6 +128,20 @@ _Static_assert(sizeof(struct myrmex_batch_area) == 8, "batch area layout");
  */
 #define MYRMEX_SYS_MODULE_READ (MYRMEX_SYS_BASE + 50)
 
+/*
+ * ktouch(uint64_t width)
+ * Paper 001's evaluation function run inside the kernel (issue 18's cache
+ * and TLB experiment, bench/bench_wsc_cache.c): reads the kernel's own
+ * page-aligned array of MYRMEX_KTOUCH_MAX bytes from its start over `width`
+ * bytes, one byte every MYRMEX_KTOUCH_STRIDE, and returns the sum of the
+ * bytes read (the array is zero, so 0; the reads are the point). Touches no
+ * user memory and no state: harmless for any caller. -EINVAL when width >
+ * MYRMEX_KTOUCH_MAX.
+ */
+#define MYRMEX_SYS_KTOUCH    (MYRMEX_SYS_BASE + 70)
+#define MYRMEX_KTOUCH_MAX    (256u * 1024u)
+#define MYRMEX_KTOUCH_STRIDE 128u
+
 #define MYRMEX_PRIO_MAX      31
 #define MYRMEX_PRIO_DEFAULT  16
 

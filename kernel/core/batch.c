@@ -4,8 +4,9 @@
  * in order, and writes each result back. The area is never trusted: each
  * entry is copied in before it is looked at, and the result goes back with
  * copy_to_user, so another thread rewriting or unmapping the area changes
- * only what the batch reads next. Each entry runs through syscall_run, the
- * step the trap path uses, with the batch's own arguments record, unless
+ * only what the batch reads next. Each entry runs as the trap path runs a
+ * call (its handler, or syscall_run's -ENOSYS when it has none), with the
+ * batch's own arguments record, unless
  * the personality runs it with the entries after it in one request to
  * their server (personality_batch_group).
  */
@@ -44,7 +45,8 @@ static long batch_run_entry(const struct myrmex_batch_entry *e, syscall_fn fn,
 		.arg = { e->arg[0], e->arg[1], e->arg[2], e->arg[3], e->arg[4], e->arg[5] },
 		.tf = tf,
 	};
-	long r = syscall_run(fn, e->nr, &a);
+	/* syscall_run's own step, without the call for a handler found. */
+	long r = fn ? fn(&a) : syscall_run(fn, e->nr, &a);
 	personality_batch_entry_end();
 	return r;
 }
@@ -97,6 +99,10 @@ long sys_myrmex_batch(const struct syscall_args *a)
 	struct batch_groups g = { NULL, 0 };
 	uint64_t done = 0;
 	bool alone = head.flags & MYRMEX_BATCH_ALONE;
+	/* The last number looked up and its handler: a batch mostly repeats a
+	 * few calls, and syscall_lookup depends on the number alone. */
+	uint64_t last_nr = 0;
+	syscall_fn last_fn = syscall_lookup(last_nr);
 	while (done < n) {
 		uptr_t at = area + sizeof(head) + done * sizeof(struct myrmex_batch_entry);
 		struct myrmex_batch_entry e;
@@ -105,7 +111,11 @@ long sys_myrmex_batch(const struct syscall_args *a)
 		/* Consecutive calls for one server may go in one request (a
 		 * batch mostly repeats a few calls: a handler found not to start
 		 * groups is not asked about again). */
-		syscall_fn fn = syscall_lookup(e.nr);
+		if (e.nr != last_nr) {
+			last_nr = e.nr;
+			last_fn = syscall_lookup(e.nr);
+		}
+		syscall_fn fn = last_fn;
 		if (!alone && fn != g.no_group && n - done > 1) {
 			unsigned flags = 0;
 			uint64_t ran = batch_try_group(&e, fn, at, n - done, &g, &flags);

@@ -49,6 +49,7 @@ static const syscall_fn native_calls[] = {
 	[MYRMEX_SYS_CLOCK_INFO - MYRMEX_SYS_BASE] = sys_myrmex_clock_info,
 	[MYRMEX_SYS_RIGHTS - MYRMEX_SYS_BASE] = sys_myrmex_rights,
 	[MYRMEX_SYS_MODULE_READ - MYRMEX_SYS_BASE] = sys_myrmex_module_read,
+	[MYRMEX_SYS_KTOUCH - MYRMEX_SYS_BASE] = sys_myrmex_ktouch,
 };
 
 syscall_fn syscall_lookup(uint64_t nr)

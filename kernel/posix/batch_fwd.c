@@ -61,19 +61,30 @@ static uint32_t align8(uint32_t n)
 	return (n + 7u) & ~7u;
 }
 
+/* The last call number a group looked up and its handler: a group mostly
+ * repeats one call, and syscall_lookup depends on the number alone. */
+struct lookup_memo {
+	uint64_t nr;
+	syscall_fn fn;
+};
+
 /* Fills m for entry e if it may run in a group; false otherwise. */
-static bool join(const struct myrmex_batch_entry *e, uint64_t memo, struct member *m)
+static bool join(const struct myrmex_batch_entry *e, uint64_t memo, struct member *m,
+                 struct lookup_memo *lm)
 {
 	if (e->state != MYRMEX_BATCH_STORED)
 		return false;
-	syscall_fn fn = syscall_lookup(e->nr);
+	if (e->nr != lm->nr) {
+		lm->nr = e->nr;
+		lm->fn = syscall_lookup(e->nr);
+	}
+	syscall_fn fn = lm->fn;
 	bool read = fn == sys_read || fn == sys_pread64;
 	bool write = fn == sys_write || fn == sys_pwrite64;
 	bool positioned = fn == sys_pread64 || fn == sys_pwrite64;
 	uint64_t fd = e->arg[0], count = e->arg[2];
 	uptr_t buf = (uptr_t)e->arg[1];
-	memset(m, 0, sizeof(*m));
-	m->fd = fd;
+	*m = (struct member){ .fd = fd };   /* stores, not a memset call */
 	if (fn == sys_lseek) {
 		m->opcode = FS_LSEEK;
 		m->arg1 = e->arg[1];
@@ -122,13 +133,18 @@ static bool place(struct member *m, uint32_t data_off, uint8_t *data, struct fs_
 	if (write && m->count && copy_from_user(data + data_off, m->buf, m->count) < 0)
 		return false;
 	m->data_off = data_off;
-	memset(rec, 0, sizeof(*rec));
+	/* Every word written (the answer's zeroed), field by field: cheaper
+	 * than a memset call of the whole record first. */
 	rec->opcode = m->opcode;
-	rec->data_off = data_off;
 	rec->data_len = m->data_len;
+	rec->data_off = data_off;
 	rec->arg[0] = m->fd;
 	rec->arg[1] = m->arg1;
 	rec->arg[2] = m->arg2;
+	rec->arg[3] = 0;
+	rec->status = 0;
+	for (unsigned i = 0; i < 8; i++)
+		rec->res[i] = 0;
 	return true;
 }
 
@@ -196,6 +212,7 @@ uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t 
 	struct member m[FS_BATCH_MAX];   /* 3 KiB of the 16 KiB kernel stack */
 	uint32_t bytes = 0, n = 0;
 	uint64_t limit = left < FS_BATCH_MAX ? left : FS_BATCH_MAX;
+	struct lookup_memo lm = { first->nr, syscall_lookup(first->nr) };
 	for (; n < limit; n++) {
 		struct myrmex_batch_entry e;
 		const struct myrmex_batch_entry *ep = first;
@@ -204,7 +221,7 @@ uint64_t personality_batch_group(const struct myrmex_batch_entry *first, uptr_t 
 				break;
 			ep = &e;
 		}
-		if (!join(ep, *memo, &m[n]))
+		if (!join(ep, *memo, &m[n], &lm))
 			break;
 		uint32_t more = RECORD_BYTES + align8(m[n].data_len);
 		if (more > FORWARD_LARGE_BYTES - bytes)

@@ -172,6 +172,7 @@ static const struct test tests[] = {
 	{ "badsys", "t_badsys", { 0 }, EXITS, 0, 1, 0 },
 	/* Wrapped calls and the trap gate (issue 18). */
 	{ "batch", "t_batch", { 0 }, EXITS, 0, 1, 0 },
+	{ "ktouch", "t_ktouch", { 0 }, EXITS, 0, 1, 0 },
 	{ "fthread", "t_fthread", { 0 }, EXITS, 0, 0, 0 },
 	{ "exhaust-mem", "t_exhaust_mem", { 0 }, EXITS, 0, 1, 0 },
 	{ "exhaust-threads", "t_exhaust_threads", { 0 }, EXITS, 0, 1, 0 },

@@ -56,6 +56,7 @@ long sys_server_pid(const struct syscall_args *a);
 long sys_myrmex_clock_info(const struct syscall_args *a);
 long sys_myrmex_rights(const struct syscall_args *a);
 long sys_myrmex_module_read(const struct syscall_args *a);
+long sys_myrmex_ktouch(const struct syscall_args *a);      /* ktouch.c */
 long sys_dev_info(const struct syscall_args *a);
 long sys_dev_config_read(const struct syscall_args *a);
 long sys_dev_config_write(const struct syscall_args *a);

@@ -1,15 +1,17 @@
 /*
  * ops_batch.c - FS_BATCH (include/myrmex/fs.h; issue 18): the forwarded
  * calls of one wrapped-call batch that the kernel sends in one request.
- * Each record runs in order as the request of its own opcode would: a copy
- * of the batch request with that opcode, those argument words and the
- * record's slice of the data ICA as its data, through the same handler. The
+ * Each record runs in order as the request of its own opcode would: the
+ * batch request (one copy of it for the whole batch) with that opcode,
+ * those argument words and the record's slice of the data ICA as its data,
+ * through the same handler. The
  * server stops before a record it does not run here, and the kernel runs
  * that call (and the rest) by itself, one request each.
  */
 #include "fileman.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The operations a batch may hold, and their handlers. */
@@ -53,10 +55,15 @@ static bool transfer_ends_here(int requester, uint64_t fd)
 	}
 }
 
-/* Runs record sub (copied) on a copy of rq; false when it may not run in
- * a batch, else its status and result words in *out. */
-static bool run_record(struct server_request *rq, uint64_t records_end,
-                       const struct fs_batch_sub *sub, struct fs_batch_sub *out)
+/* Runs record sub (copied) as the request one, a copy of rq that the
+ * batch makes once (no handler changes its delivery or frame; what a
+ * handler learns of the request, claimed and mapped, stays in it for the
+ * next records and goes back to rq); false when it may not run in a
+ * batch (nothing written), else its status and result words in *out (the
+ * record's answer, in the ICA). */
+static bool run_record(struct server_request *rq, struct server_request *one_rq,
+                       uint64_t records_end, const struct fs_batch_sub *sub,
+                       struct fs_batch_sub *out)
 {
 	server_handler run = batch_handler(sub->opcode);
 	if (!run)
@@ -68,23 +75,23 @@ static bool run_record(struct server_request *rq, uint64_t records_end,
 	                sub->opcode != FS_CLOSE;
 	if (transfer && !transfer_ends_here(rq->d.requester, sub->arg[0]))
 		return false;
-	struct server_request one = *rq;
-	one.d.opcode = sub->opcode;
-	for (unsigned i = 0; i < 8; i++) {
-		one.in[i] = i < 4 ? sub->arg[i] : 0;
-		one.out[i] = 0;
-	}
-	if (transfer)
-		one.in[3] = 0;   /* flags: never inline, the bytes are in the slice */
-	one.out_mask = 0;
-	one.data = rq->data + sub->data_off;
-	one.data_size = sub->data_len;
-	int64_t status = run(&one);
+	struct server_request *one = one_rq;
+	one->d.opcode = sub->opcode;
+	one->in[0] = sub->arg[0];
+	one->in[1] = sub->arg[1];
+	one->in[2] = sub->arg[2];
+	one->in[3] = transfer ? 0 : sub->arg[3];   /* flags: never inline, the bytes are in the slice */
+	one->in[4] = one->in[5] = one->in[6] = one->in[7] = 0;
+	memset(one->out, 0, sizeof(one->out));
+	one->out_mask = 0;
+	one->data = rq->data + sub->data_off;
+	one->data_size = sub->data_len;
+	int64_t status = run(one);
 	/* What a handler learns of the request itself stays for the next
 	 * records: its control ICA claimed for disk calls (once), data ICAs
 	 * mapped. */
-	rq->claimed = one.claimed;
-	rq->mapped |= one.mapped;
+	rq->claimed = one->claimed;
+	rq->mapped |= one->mapped;
 	if (status == SERVER_LATER) {
 		/* Cannot happen for the kinds let through above; if a handler
 		 * changes so, the record's request is parked with a copy of
@@ -93,8 +100,12 @@ static bool run_record(struct server_request *rq, uint64_t records_end,
 		status = -EIO;
 	}
 	out->status = status;
-	for (unsigned i = 0; i < 8; i++)
-		out->res[i] = (one.out_mask >> i & 1) ? one.out[i] : 0;
+	/* The words the handler marked, the others 0. */
+	memset(out->res, 0, sizeof(out->res));
+	for (unsigned mask = one->out_mask; mask; mask &= mask - 1) {
+		unsigned i = (unsigned)__builtin_ctz(mask);
+		out->res[i] = one->out[i];
+	}
 	return true;
 }
 
@@ -107,16 +118,16 @@ int64_t do_batch(struct server_request *rq)
 	if (!rq->data || rq->data_size < records_end)
 		return -EINVAL;
 	struct fs_batch_sub *rec = (struct fs_batch_sub *)(void *)rq->data;
+	struct server_request one = *rq;
 	uint64_t run = 0;
 	for (; run < count; run++) {
 		/* Copied first: the slices of earlier records may not overlap the
-		 * records (checked), but nothing else in the ICA is believed. */
-		struct fs_batch_sub sub, out;
-		memcpy(&sub, &rec[run], sizeof(sub));
-		if (!run_record(rq, records_end, &sub, &out))
+		 * records (checked), but nothing else in the ICA is believed. The
+		 * request's words only: the answer's are written, not read. */
+		struct fs_batch_sub sub;
+		memcpy(&sub, &rec[run], offsetof(struct fs_batch_sub, status));
+		if (!run_record(rq, &one, records_end, &sub, &rec[run]))
 			break;
-		rec[run].status = out.status;
-		memcpy(rec[run].res, out.res, sizeof(out.res));
 	}
 	return (int64_t)run;
 }
