@@ -54,7 +54,8 @@ long sys_poll_notice(const struct syscall_args *a)
 {
 	(void)a;
 	struct process *me = current_thread()->proc;
-	if (me != posix_server(SERVICE_FILES) && me != posix_server(SERVICE_CONSOLE))
+	if (me != posix_server(SERVICE_FILES) && me != posix_server(SERVICE_CONSOLE) &&
+	    me != posix_server(SERVICE_INET))
 		return -EPERM;
 	poll_notice();
 	return 0;

@@ -14,9 +14,9 @@
  *   - sendmsg and recvmsg (vectors, the source, MSG_TRUNC), the interface
  *     ioctls of ifconfig (SIOCGIFCONF, flags, address, mask, MTU, MAC),
  *   - a listener closed with connections it never accepted (reset),
- *   - names, options, non-blocking connect/recv/accept, poll with a pipe,
- *     read/write on sockets, a socket shared with a forked child, SIGPIPE
- *     and EPIPE, a blocking recv interrupted by a signal (EINTR) whose
+ *   - names, options, non-blocking connect/recv/accept, poll with a pipe
+ *     (an idle wait sleeps until a readiness notice), read/write on
+ *     sockets, a socket shared with a forked child, SIGPIPE and EPIPE, a blocking recv interrupted by a signal (EINTR) whose
  *     data then goes to the next recv;
  *   - every bad input: families, types, protocols, lengths, pointers
  *     (-EFAULT), calls on descriptors that are no sockets, more sockets
@@ -419,6 +419,27 @@ static void loopback(void)
 	CHECK_EQ(poll(pf, 2, 5000), 1);
 	CHECK_EQ(pf[1].revents & POLLIN, POLLIN);
 	CHECK_EQ(recv_all(s, buf, 1), 1);
+	/* An idle wait sleeps until the TCP/IP server's readiness notice: over
+	 * 300 ms it asks the file manager once or twice, not every 10 ms (each
+	 * asking is two IPCs, FS_POLL and INET_POLL; the rest of the system's
+	 * background is a few per 100 ms). Then data wakes it. */
+	struct myrmex_kstats k0, k1;
+	myrmex_kstats(&k0);
+	CHECK_EQ(poll(pf, 2, 300), 0);
+	myrmex_kstats(&k1);
+	CHECK(k1.ipc_calls - k0.ipc_calls < 25, "an idle 300 ms poll on a socket made %llu IPCs",
+	      (unsigned long long)(k1.ipc_calls - k0.ipc_calls));
+	pid_t writer = fork();
+	if (writer == 0) {
+		usleep(100 * 1000);
+		_exit(send_all(c, "y", 1) == 1 ? 0 : 1);
+	}
+	CHECK_EQ(poll(pf, 2, -1), 1);
+	CHECK_EQ(pf[1].revents & POLLIN, POLLIN);
+	CHECK_EQ(recv_all(s, buf, 1), 1);
+	int wstatus = -1;
+	waitpid(writer, &wstatus, 0);
+	CHECK_EQ(wstatus, 0);
 	close(p[0]);
 	close(p[1]);
 	/* Non-blocking: nothing to read, nothing to accept. */

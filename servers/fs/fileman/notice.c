@@ -10,8 +10,9 @@
  * not woken by every write into pipes it does not watch.
  * The answer says whether every kind it looked at is one of those
  * (FS_POLL_NOTICED) and when the earliest armed timerfd expires (the
- * waiter looks again then); a socket posts no notice, and its waiter looks
- * again every 10 ms.
+ * waiter looks again then); an inet socket's notices come from the TCP/IP
+ * server; a packet socket posts none, and its waiter looks again every 10
+ * ms.
  *
  * Everything here runs under the file manager's lock (lock.h), as the
  * changes and the answers do: no answer can slip between a change and its

@@ -157,8 +157,7 @@ static unsigned readiness(const struct open_file *f, int *console)
 		notice_unnoticed();   /* frames and connections post no notice */
 		return socket_poll(f->sock);
 	case FM_INET:
-		notice_unnoticed();
-		return inet_poll(f);
+		return inet_poll(f);   /* the TCP/IP server posts the notices */
 	case FM_CONSOLE:
 		if (*console == -1)
 			*console = console_poll();

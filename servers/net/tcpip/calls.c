@@ -495,7 +495,10 @@ int64_t do_name(struct server_request *rq)
 int64_t do_poll(struct server_request *rq)
 {
 	struct isock *s = sock_of(rq);
-	return s ? (int64_t)sock_poll(s) : -EBADF;
+	if (!s)
+		return -EBADF;
+	s->polled = true;
+	return (int64_t)sock_poll(s);
 }
 
 int64_t do_ifinfo(struct server_request *rq)

@@ -10,6 +10,8 @@
  */
 #include "tcpip.h"
 
+#include <myrmex/fs.h>
+
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
@@ -147,10 +149,18 @@ void rxq_drop(struct isock *s)
 	s->rx_bytes = 0;
 }
 
+/* s changed: its parked calls are tried again at the next settle, and a
+ * poll that looked at it since the last change (INET_POLL) is told through
+ * the kernel's readiness notice (docs/posix.md, "Waiting for readiness"). */
 static void mark(struct isock *s)
 {
-	if (s)
-		dirty[index_of(s)] = true;
+	if (!s)
+		return;
+	dirty[index_of(s)] = true;
+	if (s->polled) {
+		s->polled = false;
+		myrmex_syscall6(MYRMEX_SYS_POLL_NOTICE, 0, 0, 0, 0, 0, 0);
+	}
 }
 
 /* ---- lwIP's callbacks (arg: the socket) ---- */

@@ -111,6 +111,8 @@ struct isock {
 	uint32_t rcvbuf, sndbuf;      /* as set (lwIP's own buffers are fixed) */
 	int owner;                    /* the pid that made it (the file manager, or a
 	                                 native program): the only one that may use it */
+	bool polled;                  /* INET_POLL looked since its last change: the
+	                                 next change posts a readiness notice */
 	uint64_t rcvtimeo_ns, sndtimeo_ns;   /* 0: a blocking call waits for ever */
 	bool linger_on;               /* with linger_s 0: close resets, as Linux */
 	uint32_t linger_s;
