@@ -67,6 +67,10 @@ int bench_run_parts(const struct bench_parts *b);
 
 /* Writes "<prog>: <what>: <value>\n" to stderr with one write(). */
 void bench_fail(const char *prog, const char *what, long value);
+/* Linux: the CPU's idle nanoseconds so far (/proc/timer_list's
+ * idle_sleeptime of CPU 0, else /proc/stat's idle in USER_HZ steps); 0 when
+ * neither says (Myrmex: use kstats.idle_tsc). */
+uint64_t bench_linux_idle_ns(void);
 /* Sorts n values in place (the runs of a figure, for their median). */
 void bench_sort_u64(uint64_t *v, unsigned n);
 /* Appends " <key>=<int>.<2 digits>" at line + *len: n events over ops

@@ -246,30 +246,6 @@ static const char *linux_nic(void)
 	return NULL;
 }
 
-/* The CPU's idle nanoseconds so far: /proc/timer_list's idle_sleeptime of
- * CPU 0, else /proc/stat's idle (USER_HZ steps); 0 when neither says. */
-static uint64_t linux_idle_ns(void)
-{
-	static char text[65536];
-	FILE *f = fopen("/proc/timer_list", "r");
-	if (f) {
-		size_t n = fread(text, 1, sizeof text - 1, f);
-		fclose(f);
-		text[n] = 0;
-		const char *p = strstr(text, ".idle_sleeptime");
-		if (p && (p = strchr(p, ':')))
-			return strtoull(p + 1, NULL, 10);
-	}
-	f = fopen("/proc/stat", "r");
-	unsigned long long user, nice, sys, idle = 0;
-	if (f) {
-		if (fscanf(f, "cpu %llu %llu %llu %llu", &user, &nice, &sys, &idle) != 4)
-			idle = 0;
-		fclose(f);
-	}
-	return idle * (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK));
-}
-
 /* Interrupts of eth0's queues so far (lines of /proc/interrupts naming a
  * virtio-net queue, "-input." or "-output.", or eth0 itself). */
 static uint64_t linux_nic_irqs(void)
@@ -345,11 +321,11 @@ static int pk_measure(uint32_t length)
 	uint64_t tenths[RUNS], busy[RUNS], idle_sum = 0;
 	uint64_t irq0 = linux_nic_irqs();
 	for (unsigned r = 0; r < RUNS; r++) {
-		uint64_t i0 = linux_idle_ns(), n0 = now_ns(), t0 = myrmex_rdtsc();
+		uint64_t i0 = bench_linux_idle_ns(), n0 = now_ns(), t0 = myrmex_rdtsc();
 		for (int i = 0; i < EXCHANGES; i++)
 			if (pk_exchange(length) < 0)
 				return -1;
-		uint64_t t1 = myrmex_rdtsc(), n1 = now_ns(), i1 = linux_idle_ns();
+		uint64_t t1 = myrmex_rdtsc(), n1 = now_ns(), i1 = bench_linux_idle_ns();
 		/* idle nanoseconds in TSC ticks, at the TSC's rate over the run */
 		uint64_t idle = n1 > n0 ? (uint64_t)((double)(i1 - i0) * (double)(t1 - t0) /
 		                                     (double)(n1 - n0)) : 0;

@@ -8,6 +8,8 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Rounded quotient of n / d, scaled by `scale` (10 = one decimal). */
@@ -178,4 +180,28 @@ _Noreturn void bench_yield_forever(void)
 {
 	for (;;)
 		bench_yield();
+}
+
+/* The CPU's idle nanoseconds so far: /proc/timer_list's idle_sleeptime of
+ * CPU 0, else /proc/stat's idle (USER_HZ steps); 0 when neither says. */
+uint64_t bench_linux_idle_ns(void)
+{
+	static char text[65536];
+	FILE *f = fopen("/proc/timer_list", "r");
+	if (f) {
+		size_t n = fread(text, 1, sizeof text - 1, f);
+		fclose(f);
+		text[n] = 0;
+		const char *p = strstr(text, ".idle_sleeptime");
+		if (p && (p = strchr(p, ':')))
+			return strtoull(p + 1, NULL, 10);
+	}
+	f = fopen("/proc/stat", "r");
+	unsigned long long user, nice, sys, idle = 0;
+	if (f) {
+		if (fscanf(f, "cpu %llu %llu %llu %llu", &user, &nice, &sys, &idle) != 4)
+			idle = 0;
+		fclose(f);
+	}
+	return idle * (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK));
 }

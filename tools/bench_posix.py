@@ -155,9 +155,10 @@ def run_myrmex(args, image, out, only=()):
 # ---------------------------------------------------------------- Linux
 
 def linux_init(modules, only=(), nic_modules=()):
-    """/init of the Linux guest: the disk mounted, eth0 up at 10.0.2.15 on
-    QEMU's restricted user network (as Myrmex's tcpip service: net_send's
-    peer is 10.0.2.100), the runner in a chroot."""
+    """/init of the Linux guest: the disk mounted, /proc in it (net_send reads
+    the CPU's idle time there), eth0 up at 10.0.2.15 on QEMU's restricted
+    user network (as Myrmex's tcpip service: net_send's peer is 10.0.2.100),
+    the runner in a chroot."""
     from linux_initramfs import INIT_MARK, disk_script, net_script
     return """#!/bin/sh
 # /init of the POSIX benchmark initramfs (written by tools/bench_posix.py).
@@ -168,7 +169,8 @@ mount -t devtmpfs devtmpfs /dev
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 echo "{mark} start uptime=$(cut -d' ' -f1 /proc/uptime) clocksource=$(cat $cs) $(uname -r)"
 ifconfig lo 127.0.0.1 up
-{disk}{net}chroot {mount} {runner} </dev/null >/dev/console 2>&1
+{disk}mount -t proc proc {mount}/proc 2>/dev/null
+{net}chroot {mount} {runner} </dev/null >/dev/console 2>&1
 echo "{mark} exit $?"
 poweroff -f
 """.format(mark=INIT_MARK, disk=disk_script(modules, MOUNT, "ro"), mount=MOUNT,

@@ -41,6 +41,18 @@
  * the device, TCP small queues leave the new one to a later softirq, and
  * the call measures no more than the copy). In the pauses the co-runner
  * runs.
+ * Then the round trips of issue 17 over the wire, to the same peer
+ * (`echo`, `sink`, `source`), RUNS runs of a loop each, per operation:
+ *   net.tcp.rtt.wire          1 byte to the peer's echo and back
+ *   net.tcp.connect.wire      socket, connect, close (the peer ends too)
+ *   net.tcp.bulk.tx.wire      per KB: 1 MiB to the peer's sink in 64 KiB writes,
+ *                             until its "ok" line
+ *   net.tcp.bulk.rx.wire      per KB: 1 MiB from the peer's source
+ * with busy= the ticks less the CPU's idle ones in the loop (Myrmex
+ * kstats.idle_tsc; Linux /proc/timer_list's idle time at the TSC's rate):
+ * the guest waits for the host peer, and only busy counts what it did.
+ * UDP has no wire figure: QEMU's restricted user network lets no datagram
+ * of the guest out.
  * Without a network (no route, no peer) it says BENCH-SKIP.
  */
 #define _GNU_SOURCE
@@ -55,6 +67,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <myrmex/inet.h>
 
 #define PEER "10.0.2.100"
@@ -311,6 +324,180 @@ static int run_path(const struct path *p)
 	return ret;
 }
 
+/* ---- round trips over the wire ---- */
+
+#define RUNS 11
+#define RTT_ITERS 50
+#define CONNECT_ITERS 10
+#define BULK_BYTES (1u << 20)
+#define BULK_CHUNK 65536u
+
+static unsigned char bulk[BULK_CHUNK];
+
+/* A connection to the peer with its command line said: the socket, or -1. */
+static int peer_open(const char *line)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(PEER_PORT) };
+	to.sin_addr.s_addr = inet_addr(PEER);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	size_t n = strlen(line);
+	if (connect(fd, (void *)&to, sizeof to) || send(fd, line, n, 0) != (ssize_t)n) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int read_full(int fd, void *p, size_t n)
+{
+	for (size_t got = 0; got < n;) {
+		ssize_t r = read(fd, (char *)p + got, n - got);
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+struct wire {
+	int fd;
+};
+
+/* One operation of each figure, `iters` times: 0 or -1. */
+static int op_rtt(struct wire *w, unsigned iters)
+{
+	for (unsigned i = 0; i < iters; i++) {
+		unsigned char c = (unsigned char)i, back;
+		if (send(w->fd, &c, 1, 0) != 1 || read_full(w->fd, &back, 1) || back != c)
+			return -1;
+	}
+	return 0;
+}
+
+static int op_connect(struct wire *w, unsigned iters)
+{
+	(void)w;
+	for (unsigned i = 0; i < iters; i++) {
+		int fd = peer_open("");
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
+}
+
+static int op_bulk_tx(struct wire *w, unsigned iters)
+{
+	(void)w;
+	for (unsigned i = 0; i < iters; i++) {
+		char line[32];
+		snprintf(line, sizeof line, "sink %u\n", BULK_BYTES);
+		int fd = peer_open(line);
+		if (fd < 0)
+			return -1;
+		for (uint32_t sent = 0; sent < BULK_BYTES; sent += BULK_CHUNK) {
+			for (unsigned k = 0; k < BULK_CHUNK; k++)
+				bulk[k] = (unsigned char)((sent + k) * 7 + 3);
+			if (send(fd, bulk, BULK_CHUNK, 0) != (ssize_t)BULK_CHUNK) {
+				close(fd);
+				return -1;
+			}
+		}
+		char ok[32] = { 0 };
+		ssize_t r = read(fd, ok, sizeof ok - 1);
+		close(fd);
+		if (r < 3 || strncmp(ok, "ok ", 3))
+			return -1;
+	}
+	return 0;
+}
+
+static int op_bulk_rx(struct wire *w, unsigned iters)
+{
+	(void)w;
+	for (unsigned i = 0; i < iters; i++) {
+		char line[32];
+		snprintf(line, sizeof line, "source %u\n", BULK_BYTES);
+		int fd = peer_open(line);
+		if (fd < 0)
+			return -1;
+		int bad = read_full(fd, bulk, BULK_CHUNK) ? -1 : 0;
+		for (uint32_t got = BULK_CHUNK; !bad && got < BULK_BYTES; got += BULK_CHUNK)
+			bad = read_full(fd, bulk, BULK_CHUNK);
+		close(fd);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+static uint64_t idle_now(bool native)
+{
+	if (!native)
+		return bench_linux_idle_ns();
+	struct myrmex_kstats k;
+	myrmex_kstats(&k);
+	return k.idle_tsc;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* RUNS runs of op(iters); each figure per `per` units (operations, or KB). */
+static int measure_wire(const char *name, int (*op)(struct wire *, unsigned), struct wire *w,
+                        unsigned iters, uint64_t per)
+{
+	bool native = myrmex_is_native();
+	if (op(w, 1))
+		return bench_fail(name, "warm-up", -errno), -1;
+	uint64_t all[RUNS], busy[RUNS];
+	for (unsigned r = 0; r < RUNS; r++) {
+		uint64_t i0 = idle_now(native), n0 = mono_ns(), t0 = tsc();
+		if (op(w, iters))
+			return bench_fail(name, "operation", -errno), -1;
+		uint64_t t1 = tsc(), n1 = mono_ns(), i1 = idle_now(native);
+		/* Linux's idle is nanoseconds: at the TSC's rate over the run. */
+		uint64_t idle = native ? i1 - i0
+		              : n1 > n0 ? (uint64_t)((double)(i1 - i0) * (double)(t1 - t0) /
+		                                     (double)(n1 - n0)) : 0;
+		all[r] = (t1 - t0) / per;
+		busy[r] = (t1 - t0 > idle ? t1 - t0 - idle : 0) / per;
+	}
+	bench_sort_u64(all, RUNS);
+	bench_sort_u64(busy, RUNS);
+	printf("BENCH posix %s median=%llu min=%llu runs=%d busy=%llu\n", name,
+	       (unsigned long long)all[RUNS / 2], (unsigned long long)all[0], RUNS,
+	       (unsigned long long)busy[RUNS / 2]);
+	fflush(stdout);
+	return 0;
+}
+
+static int run_wire(void)
+{
+	struct wire w = { .fd = peer_open("echo\n") };
+	if (w.fd < 0) {
+		posix_skip("net.tcp.rtt.wire", "connect to the host peer", errno);
+		return 0;
+	}
+	int ret = measure_wire("net.tcp.rtt.wire", op_rtt, &w, RTT_ITERS, RTT_ITERS);
+	close(w.fd);
+	if (measure_wire("net.tcp.connect.wire", op_connect, &w, CONNECT_ITERS, CONNECT_ITERS))
+		ret = -1;
+	if (measure_wire("net.tcp.bulk.tx.wire", op_bulk_tx, &w, 1, BULK_BYTES / 1024))
+		ret = -1;
+	if (measure_wire("net.tcp.bulk.rx.wire", op_bulk_rx, &w, 1, BULK_BYTES / 1024))
+		ret = -1;
+	return ret;
+}
+
 int main(void)
 {
 	for (unsigned i = 0; i < sizeof buf; i++)
@@ -336,6 +523,8 @@ int main(void)
 	struct path plain = { .ica = false, .fd = fd };
 	int ret = run_path(&plain);
 	close(fd);
+	if (run_wire())
+		ret = -1;
 	if (!myrmex_is_native())
 		return ret ? 1 : 0;
 	struct path zc = { .ica = true, .fd = -1 };
