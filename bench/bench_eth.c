@@ -67,33 +67,19 @@
 static struct myrmex_ctl_header *ctl;
 static uint32_t send_ica, recv_ica;
 
-/* One synchronous call to `target`; the result frame's words in out (may
- * be NULL). The status, or the call's error. */
+/* One synchronous call to `target`, retried while it has not registered
+ * yet; the result frame's words in out (may be NULL). The status, or the
+ * call's error. */
 static long call(uint32_t target, uint32_t op, const uint64_t a[4], uint32_t data, uint64_t *out,
                  uint32_t *data_back)
 {
 	long r = -ESRCH;
 	for (int i = 0; i < WAIT_TRIES && r == -ESRCH; i++) {
-		myrmex_ctl_init(ctl);
-		struct myrmex_frame *f = myrmex_ctl_push(ctl, 1, target, op);
-		for (unsigned k = 0; k < 4; k++)
-			f->arg[k] = a ? a[k] : 0;
-		if (data) {
-			f->ndata = 1;
-			f->data[0] = data;
-		}
-		r = myrmex_callsync(ctl);
+		r = myrmex_call(ctl, target, op, a, data, out, data_back);
 		if (r == -ESRCH)
 			myrmex_sleep_ns(1000 * 1000);
 	}
-	if (r < 0)
-		return r;
-	const struct myrmex_frame *res = myrmex_ctl_result(ctl);
-	if (out)
-		memcpy(out, res->arg, sizeof res->arg);
-	if (data_back)
-		*data_back = res->ndata ? res->data[0] : 0;
-	return res->status;
+	return r;
 }
 
 /* The next payload of type `type`: its length; *p its first byte. */

@@ -373,6 +373,12 @@ def get_modules(linux_dir, kernel):
         folder = os.path.join(linux_dir, "modules")
         if not os.path.isfile(os.path.join(folder, "order")):
             fetch_modules(linux_dir, folder)
+    return read_checked_modules(folder, kernel)
+
+
+def read_checked_modules(folder, kernel):
+    """The modules kept in folder, [(name, bytes)] in load order, checked to
+    be for `kernel`'s release; LinuxSetupError otherwise."""
     try:
         mods, release = linux_modules.read_modules(folder)
     except OSError as e:
@@ -409,15 +415,7 @@ def get_nic_modules(linux_dir, kernel, model):
             raise LinuxSetupError("the Linux kernel cannot drive the %s NIC: %s (%s; "
                                   "remove the folder to look again)" % (
                                       model, f.read().strip(), folder))
-    try:
-        mods, release = linux_modules.read_modules(folder)
-    except OSError as e:
-        raise LinuxSetupError("%s: %s (remove the folder to make it again)" % (folder, e))
-    version = bzimage_version(kernel) or ""
-    if mods and version.split()[:1] != [release]:
-        raise LinuxSetupError("the modules in %s are for %s, the kernel is %s" % (
-            folder, release, version))
-    return mods
+    return read_checked_modules(folder, kernel)
 
 
 def merge_modules(*lists):

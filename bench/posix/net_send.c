@@ -110,25 +110,8 @@ static uint32_t data_ica;         /* the payload's ICA (changes at every send) *
 static long inet_call(uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
                       uint32_t data, uint64_t out[8], uint32_t *back)
 {
-	myrmex_ctl_init(ctl);
-	struct myrmex_frame *f = myrmex_ctl_push(ctl, 1, MYRMEX_COREID_INET, op);
-	f->arg[0] = a0;
-	f->arg[1] = a1;
-	f->arg[2] = a2;
-	f->arg[3] = a3;
-	if (data) {
-		f->ndata = 1;
-		f->data[0] = data;
-	}
-	long r = myrmex_callsync(ctl);
-	if (r < 0)
-		return r;
-	const struct myrmex_frame *res = myrmex_ctl_result(ctl);
-	if (out)
-		memcpy(out, res->arg, sizeof res->arg);
-	if (back)
-		*back = res->ndata ? res->data[0] : 0;
-	return res->status;
+	const uint64_t args[4] = { a0, a1, a2, a3 };
+	return myrmex_call(ctl, MYRMEX_COREID_INET, op, args, data, out, back);
 }
 
 /* Myrmex: the control ICA of our calls to the TCP/IP server, if we may

@@ -78,6 +78,12 @@ long myrmex_claim(void *p);
  * registered the coreid: 0 with the result words in out (may be NULL), the
  * server's -errno status, or the mechanism's -errno (-ESRCH: nobody came). */
 long myrmex_ask(uint32_t coreid, uint32_t opcode, unsigned wait_ms, uint64_t out[8]);
+/* One frame to coreid on control ICA h (made afresh here): arg[0..3] from
+ * args (NULL: zeros), data ICA data (0: none). The mechanism's -errno, or
+ * the server's status; the result words into out and the data ICA the
+ * answer carries into *data_back (0: none), each when not NULL. */
+long myrmex_call(struct myrmex_ctl_header *h, uint32_t coreid, uint32_t opcode,
+                 const uint64_t args[4], uint32_t data, uint64_t out[8], uint32_t *data_back);
 /* Returns request d (as get() delivered it) with status and the data ICAs
  * that came with it, mending a parked ICA or a rewritten frame once (see
  * lib/libmyrmex/reply.c); who names the server in the one line it writes

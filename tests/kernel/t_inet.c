@@ -24,6 +24,7 @@
  */
 #define TEST_NAME "t_inet"
 #include "test_check.h"
+#include "inet_test.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -55,13 +56,6 @@ static void phase(const char *what)
 	if (!started_ns)
 		started_ns = now;
 	test_note("%s (at %llu ms)", what, (unsigned long long)((now - started_ns) / 1000000u));
-}
-
-static struct sockaddr_in addr_of(const char *ip, int port)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	inet_pton(AF_INET, ip, &a.sin_addr);
-	return a;
 }
 
 static uint8_t pattern_byte(size_t i)
@@ -236,21 +230,6 @@ static void tcp_source_sink(void)
 		snprintf(what, sizeof what, "sink %zu: done", sizes[i]);
 		phase(what);
 	}
-}
-
-static void alarm_handler(int sig)
-{
-	(void)sig;
-}
-
-/* Arms SIGALRM without SA_RESTART: a blocking call ends with EINTR. */
-static void guard(unsigned seconds)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = alarm_handler;
-	sigaction(SIGALRM, &sa, NULL);
-	alarm(seconds);
 }
 
 static void udp_from_host(void)

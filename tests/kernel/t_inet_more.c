@@ -18,6 +18,7 @@
  */
 #define TEST_NAME "t_inet_more"
 #include "test_check.h"
+#include "inet_test.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -40,37 +41,6 @@
 
 #define BAD_PTR 0x1L
 #define GATEWAY "10.0.2.2"
-
-static void console_for_messages(void)
-{
-	long fd = raw3(SYS_open, (long)"/dev/console", O_RDWR, 0);
-	if (fd >= 0) {
-		raw2(SYS_dup2, fd, 1);
-		raw2(SYS_dup2, fd, 2);
-	}
-}
-
-static struct sockaddr_in addr_of(const char *ip, int port)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	inet_pton(AF_INET, ip, &a.sin_addr);
-	return a;
-}
-
-static void alarm_handler(int sig)
-{
-	(void)sig;
-}
-
-/* Arms SIGALRM without SA_RESTART: a blocking call ends with EINTR. */
-static void guard(unsigned seconds)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = alarm_handler;
-	sigaction(SIGALRM, &sa, NULL);
-	alarm(seconds);
-}
 
 static uint16_t checksum(const void *data, size_t len)
 {
@@ -451,7 +421,7 @@ static void dhcp(void)
 
 int main(int argc, char **argv)
 {
-	console_for_messages();
+	test_console_for_messages();
 	if (argc > 1 && strcmp(argv[1], "dhcp") == 0) {
 		dhcp();
 		return test_exit_code();

@@ -42,25 +42,8 @@ static struct myrmex_ctl_header *ctl;
 static long call(uint32_t op, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint32_t data,
                  uint32_t *back, uint64_t out[8])
 {
-	myrmex_ctl_init(ctl);
-	struct myrmex_frame *f = myrmex_ctl_push(ctl, 1, MYRMEX_COREID_INET, op);
-	f->arg[0] = a0;
-	f->arg[1] = a1;
-	f->arg[2] = a2;
-	f->arg[3] = a3;
-	if (data) {
-		f->ndata = 1;
-		f->data[0] = data;
-	}
-	long r = myrmex_callsync(ctl);
-	if (r < 0)
-		return r;
-	const struct myrmex_frame *res = myrmex_ctl_result(ctl);
-	if (back)
-		*back = res->ndata ? res->data[0] : 0;
-	if (out)
-		memcpy(out, res->arg, sizeof res->arg);
-	return res->status;
+	const uint64_t args[4] = { a0, a1, a2, a3 };
+	return myrmex_call(ctl, MYRMEX_COREID_INET, op, args, data, out, back);
 }
 
 static uint32_t new_ica(unsigned pages)

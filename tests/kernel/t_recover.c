@@ -441,18 +441,16 @@ static void print_counters(const char *name, unsigned coreid, uint32_t op, uint6
 	struct myrmex_ctl_header *h = ipc_new_ctl(&ctl);
 	if (!h)
 		return;
-	struct myrmex_frame *f = myrmex_ctl_push(h, 1, coreid, op);
-	f->arg[0] = which;
-	long r = myrmex_callsync(h);
-	const struct myrmex_frame *res = myrmex_ctl_result(h);
-	if (r == 0 && res && res->status == 0)
+	const uint64_t args[4] = { which, 0, 0, 0 };
+	uint64_t v[8];
+	long r = myrmex_call(h, coreid, op, args, 0, v, NULL);
+	if (r == 0)
 		printf("RECOVER-NET %s %llu %llu %llu %llu %llu %llu %llu %llu\n", name,
-		       (unsigned long long)res->arg[0], (unsigned long long)res->arg[1],
-		       (unsigned long long)res->arg[2], (unsigned long long)res->arg[3],
-		       (unsigned long long)res->arg[4], (unsigned long long)res->arg[5],
-		       (unsigned long long)res->arg[6], (unsigned long long)res->arg[7]);
+		       (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
+		       (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[5],
+		       (unsigned long long)v[6], (unsigned long long)v[7]);
 	else
-		printf("RECOVER-NET %s: %ld\n", name, r < 0 ? r : (long)(res ? res->status : 0));
+		printf("RECOVER-NET %s: %ld\n", name, r);
 	fflush(stdout);
 	myrmex_ica_free(ctl);
 }
