@@ -18,6 +18,9 @@
  *     (an idle wait sleeps until a readiness notice), read/write on
  *     sockets, a socket shared with a forked child, SIGPIPE and EPIPE, a blocking recv interrupted by a signal (EINTR) whose
  *     data then goes to the next recv;
+ *   - a host peer that goes away during a transfer (EPIPE or ECONNRESET),
+ *     sockets left open by a process that ends (none stays listed in
+ *     /proc/net);
  *   - every bad input: families, types, protocols, lengths, pointers
  *     (-EFAULT), calls on descriptors that are no sockets, more sockets
  *     than the server holds; the network works after each.
@@ -688,6 +691,90 @@ static void bad_inputs(void)
 		close(fds[i]);
 }
 
+/* A peer that goes away in the middle: the host's sink takes 1000 bytes,
+ * answers and closes; our writes then end with EPIPE or ECONNRESET (not a
+ * hang: the alarm bounds it), and the socket closes cleanly. */
+static void peer_vanishes(void)
+{
+	int fd = peer_session("sink 1000\n");
+	CHECK(fd >= 0, "sink session: %d", fd);
+	if (fd < 0)
+		return;
+	signal(SIGPIPE, SIG_IGN);
+	guard(60);
+	long r = 0;
+	size_t sent = 0;
+	for (int i = 0; i < 4096 && r >= 0; i++) {
+		r = raw3(SYS_write, fd, (long)big, 65536);
+		if (r > 0)
+			sent += (size_t)r;
+	}
+	alarm(0);
+	signal(SIGPIPE, SIG_DFL);
+	CHECK_ONE_OF(r, -EPIPE, -ECONNRESET);
+	CHECK(sent >= 1000, "only %zu bytes went before the peer left", sent);
+	CHECK_EQ(close(fd), 0);
+}
+
+/* The lines of /proc/net/tcp and udp naming port 7300 (hex 1C84) at
+ * either end: the sockets of exit_leaks_nothing's child; -1 unreadable. */
+static int proc_net_port_7300(void)
+{
+	static const char *const files[] = { "/proc/net/tcp", "/proc/net/udp" };
+	int lines = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		int fd = open(files[i], O_RDONLY);
+		if (fd < 0)
+			return -1;
+		static char text[16384];
+		ssize_t n = read(fd, text, sizeof text - 1);
+		close(fd);
+		text[n > 0 ? n : 0] = 0;
+		for (const char *p = text; (p = strstr(p, ":1C84")); p++)
+			lines++;
+	}
+	return lines;
+}
+
+/* Sockets a process leaves open go when it ends: none leaks. */
+static void exit_leaks_nothing(void)
+{
+	CHECK_EQ(proc_net_port_7300(), 0);
+	int ready[2], go[2];
+	CHECK(pipe(ready) == 0 && pipe(go) == 0, "pipes");
+	pid_t child = fork();
+	if (child == 0) {
+		int l = (int)raw3(SYS_socket, AF_INET, SOCK_STREAM, 0);
+		struct sockaddr_in a = addr_of("127.0.0.1", 7300);
+		if (l < 0 || raw3(SYS_bind, l, (long)&a, sizeof a) || raw2(SYS_listen, l, 4))
+			_exit(2);
+		int c = (int)raw3(SYS_socket, AF_INET, SOCK_STREAM, 0);
+		int u = (int)raw3(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+		if (c < 0 || u < 0 || sys_connect(c, &a, sizeof a))
+			_exit(3);
+		char b = 0;
+		if (write(ready[1], &b, 1) != 1 || read(go[0], &b, 1) != 1)
+			_exit(4);
+		_exit(0);   /* three sockets and an accepted connection left open */
+	}
+	char b = 0;
+	CHECK_EQ(read(ready[0], &b, 1), 1);
+	int open_now = proc_net_port_7300();
+	CHECK(open_now >= 3, "the child's listener and connection listed: %d lines", open_now);
+	CHECK_EQ(write(go[1], &b, 1), 1);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	int status = -1;
+	waitpid(child, &status, 0);
+	CHECK_EQ(status, 0);
+	int after = -1;
+	for (int i = 0; i < 100 && (after = proc_net_port_7300()) != 0; i++)
+		usleep(20 * 1000);   /* closing connections pass through their states */
+	CHECK(after == 0, "%d sockets of the ended child still listed", after);
+}
+
 int main(void)
 {
 	test_console_for_messages();
@@ -713,6 +800,10 @@ int main(void)
 	fork_and_sigpipe();
 	phase("interrupted recv");
 	interrupted_recv();
+	phase("a peer that vanishes");
+	peer_vanishes();
+	phase("sockets of an ended process");
+	exit_leaks_nothing();
 	tcp_echo();   /* the network still works after all of it */
 	phase("done");
 	return test_exit_code();
