@@ -131,7 +131,7 @@ def run_linux(args, image, out):
         print("== fsconf boot on Linux (disk latency %d us)" % disk_latency(mode), flush=True)
         res = linux_guest.run_linux_mode(mode, kernel, initrd, append, out,
                                          args.linux_timeout, args.quiet, image,
-                                         disk_latency(mode))
+                                         disk_latency_us=disk_latency(mode))
         records += renamed(bench.make_records(res, os_name="linux", extra={
             "kernel": version.split()[0], "cmdline": append, "date": date}), LINUX)
         notes += ["fsconf Linux, %s: %s" % (mode, n) for n in res.notes]
