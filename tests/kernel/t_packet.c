@@ -123,6 +123,15 @@ static void dgram_echo(void)
 	/* poll: nothing waits; then the echo makes it readable. */
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	CHECK_EQ(poll(&p, 1, 0), 0);
+	/* An idle wait sleeps until the file manager's readiness notice: over
+	 * 500 ms it asks once or twice, not every 10 ms (50 times; the
+	 * background is a few IPCs per 100 ms). */
+	struct myrmex_kstats k0, k1;
+	myrmex_kstats(&k0);
+	CHECK_EQ(poll(&p, 1, 500), 0);
+	myrmex_kstats(&k1);
+	CHECK(k1.ipc_calls - k0.ipc_calls < 25, "an idle 500 ms poll on a packet socket made %llu IPCs",
+	      (unsigned long long)(k1.ipc_calls - k0.ipc_calls));
 	CHECK_EQ(sys_recvfrom(fd, in, sizeof(in), MSG_DONTWAIT, NULL, NULL), -EAGAIN);
 	CHECK_EQ(sys_sendto(fd, out, 64, 0, &to, sizeof(to)), 64);
 	CHECK_EQ(poll(&p, 1, 10000), 1);

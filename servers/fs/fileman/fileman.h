@@ -643,13 +643,11 @@ void park_cancel(int pid, uint32_t handle);
 
 /* notice.c: a poll's or an epoll wait's answer is framed by
  * notice_answer_begin and notice_answer_end(rq), which writes the result
- * words (struct fs_poll_result); readiness of a kind without notices calls
- * notice_unnoticed, of an armed timerfd notice_wake_by(its next expiry,
- * monotonic). Each object a poll may wait for keeps a flag that its poll
+ * words (struct fs_poll_result); readiness of an armed timerfd calls
+ * notice_wake_by(its next expiry, monotonic). Each object a poll may wait for keeps a flag that its poll
  * sets; every change to it calls notice_changed(&flag), which tells the
  * kernel when the flag was set, and clears it. */
 void notice_answer_begin(void);
-void notice_unnoticed(void);
 void notice_wake_by(uint64_t monotonic_ns);
 void notice_answer_end(struct server_request *rq);
 void notice_changed(bool *polled);

@@ -9,10 +9,11 @@
  * pipe written with nobody polling it costs nothing more, and a poller is
  * not woken by every write into pipes it does not watch.
  * The answer says whether every kind it looked at is one of those
- * (FS_POLL_NOTICED) and when the earliest armed timerfd expires (the
- * waiter looks again then); an inet socket's notices come from the TCP/IP
- * server; a packet socket posts none, and its waiter looks again every 10
- * ms.
+ * (FS_POLL_NOTICED: all are now; the bit stays in the protocol for a kind
+ * that could not, whose waiter would look again every 10 ms) and when the
+ * earliest armed timerfd expires (the waiter looks again then). An inet
+ * socket's notices come from the TCP/IP server; a packet socket's from
+ * here, when a frame is kept for it.
  *
  * Everything here runs under the file manager's lock (lock.h), as the
  * changes and the answers do: no answer can slip between a change and its
@@ -20,12 +21,10 @@
  */
 #include "fileman.h"
 
-static bool unnoticed;   /* the answer being made looked at a kind without notices */
 static uint64_t wake_by;  /* and the earliest timerfd expiry it saw (monotonic ns) */
 
 void notice_answer_begin(void)
 {
-	unnoticed = false;
 	wake_by = 0;
 }
 
@@ -35,15 +34,10 @@ void notice_wake_by(uint64_t monotonic_ns)
 		wake_by = monotonic_ns;
 }
 
-void notice_unnoticed(void)
-{
-	unnoticed = true;
-}
-
 void notice_answer_end(struct server_request *rq)
 {
 	struct fs_poll_result *res = SERVER_OUT(rq, struct fs_poll_result);
-	res->noticed = unnoticed ? 0 : FS_POLL_NOTICED;
+	res->noticed = FS_POLL_NOTICED;   /* every kind posts its notices now */
 	res->wake_by = wake_by;
 }
 

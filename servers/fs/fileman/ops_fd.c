@@ -154,8 +154,7 @@ static unsigned readiness(const struct open_file *f, int *console)
 	case FM_PIPE:
 		return pipe_poll(f->pipe, ofd_can_write(f));
 	case FM_SOCKET:
-		notice_unnoticed();   /* frames and connections post no notice */
-		return socket_poll(f->sock);
+		return socket_poll(f->sock);   /* a frame kept for it posts a notice */
 	case FM_INET:
 		return inet_poll(f);   /* the TCP/IP server posts the notices */
 	case FM_CONSOLE:

@@ -52,6 +52,7 @@ struct sock {
 	struct held queue[SOCK_QUEUE];
 	unsigned head, count;
 	uint64_t dropped;
+	bool polled;              /* a poll looked since the last frame came: notice.c */
 };
 
 /* One receive of ours at the Ethernet server per EtherType some socket
@@ -432,6 +433,7 @@ static void frame_in(struct sock *s, const uint8_t *frame, uint32_t length, bool
 	}
 	s->queue[(s->head + s->count) % SOCK_QUEUE] = (struct held){ copy, length, outgoing };
 	s->count++;
+	notice_changed(&s->polled);   /* readable now: a waiting poll looks again */
 }
 
 /* Every receive parked on s gets status. */
@@ -511,6 +513,7 @@ void socket_close(struct sock *s)
 unsigned socket_poll(struct sock *s)
 {
 	arm(s);
+	s->polled = true;
 	return (s->count ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
 }
 
