@@ -19,6 +19,8 @@ Results, in run_tests.py's format:
     PASS posix/quiet-console  no console line about a missing call (a whole run)
     PASS posix/orphan-crash   files unlinked while open survive a crash only
                               until the next mount (tools/orphan_crash.py)
+    PASS posix/sysinit-args   sysinit refuses a bad calls= list with status 2
+                              (tools/sysinit_args.py)
 
 `make test` runs it through run_tests.py (--posix); on its own:
 
@@ -37,6 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2fs  # noqa: E402
 import linux_kernel  # noqa: E402
 import orphan_crash  # noqa: E402
+import sysinit_args  # noqa: E402
 import posix_compare  # noqa: E402
 import posix_guests  # noqa: E402
 import posix_image  # noqa: E402
@@ -201,6 +204,8 @@ def run_suite(build, kernel, out, linux_dir, only=(), linux_only=False, use_cach
     if not only:
         ok, why, detail = orphan_crash.run(image, kernel, build, out, echo)
         results.append(Result("posix/" + ORPHAN_CRASH, "pass" if ok else "fail", why, detail))
+        ok, why, detail = sysinit_args.run(image, kernel, build, out, echo)
+        results.append(Result("posix/sysinit-args", "pass" if ok else "fail", why, detail))
     if not only:
         for stale in posix_compare.unused_exceptions(exceptions, [linux, myrmex]):
             notes.append("EXCEPTIONS entry matches nothing in this run: %s" % stale)

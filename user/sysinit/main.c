@@ -51,13 +51,16 @@ static int code_of(int status)
 }
 
 /* calls=<coreid>,...: the rights named (coreids, decimal). false when a
- * word is not one. */
+ * word is not one, or the list is empty. */
 static bool parse_calls(const char *list, struct myrmex_rights *rights)
 {
+	if (!*list)
+		return false;
 	while (*list) {
 		char *end;
 		unsigned long c = strtoul(list, &end, 10);
-		if (end == list || c > MYRMEX_MAX_COREID || (*end && *end != ','))
+		if (end == list || c > MYRMEX_MAX_COREID || (*end && *end != ',') ||
+		    (*end == ',' && !end[1]))
 			return false;
 		myrmex_rights_add(rights, (unsigned)c);
 		list = *end ? end + 1 : end;
