@@ -82,13 +82,6 @@ static const unsigned sizes[] = { 256, 512, 768, 1024, 1280 };
 static unsigned char buf[2048];
 static uint64_t ticks[SENDS], busy[SENDS];
 
-static inline uint64_t tsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
 /* ---- the co-runner ---- */
 
 static volatile unsigned char area[BUSY_AREA];
@@ -227,9 +220,9 @@ static int measure(const char *name, const struct path *p, unsigned len)
 		usleep(PACE_US);
 		if (native)
 			myrmex_kstats(&a);
-		uint64_t t0 = tsc();
+		uint64_t t0 = myrmex_rdtsc();
 		long r = send_one(p, len);
-		uint64_t t1 = tsc();
+		uint64_t t1 = myrmex_rdtsc();
 		if (native)
 			myrmex_kstats(&b);
 		if (r != (long)len) {
@@ -439,14 +432,18 @@ static int measure_wire(const char *name, int (*op)(struct wire *, unsigned), st
                         unsigned iters, uint64_t per)
 {
 	bool native = myrmex_is_native();
-	if (op(w, 1))
-		return bench_fail(name, "warm-up", -errno), -1;
+	if (op(w, 1)) {
+		bench_fail(name, "warm-up", -errno);
+		return -1;
+	}
 	uint64_t all[RUNS], busy[RUNS];
 	for (unsigned r = 0; r < RUNS; r++) {
-		uint64_t i0 = idle_now(native), n0 = mono_ns(), t0 = tsc();
-		if (op(w, iters))
-			return bench_fail(name, "operation", -errno), -1;
-		uint64_t t1 = tsc(), n1 = mono_ns(), i1 = idle_now(native);
+		uint64_t i0 = idle_now(native), n0 = mono_ns(), t0 = myrmex_rdtsc();
+		if (op(w, iters)) {
+			bench_fail(name, "operation", -errno);
+			return -1;
+		}
+		uint64_t t1 = myrmex_rdtsc(), n1 = mono_ns(), i1 = idle_now(native);
 		/* Linux's idle is nanoseconds: at the TSC's rate over the run. */
 		uint64_t idle = native ? i1 - i0
 		              : n1 > n0 ? (uint64_t)((double)(i1 - i0) * (double)(t1 - t0) /

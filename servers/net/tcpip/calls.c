@@ -519,7 +519,7 @@ int64_t do_ifinfo(struct server_request *rq)
 int64_t do_stats(struct server_request *rq)
 {
 	if (rq->in[0] == INET_STATS_MORE)
-		*SERVER_OUT(rq, struct inet_stats_more) = tcpip_zc_counters;
+		zc_stats(SERVER_OUT(rq, struct inet_stats_more));
 	else if (rq->in[0] == 0)
 		*SERVER_OUT(rq, struct inet_stats) = tcpip_counters;
 	else

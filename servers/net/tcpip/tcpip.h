@@ -60,7 +60,6 @@ void link_retry(void);
 struct isock;
 
 /* ---- zcopy.c: paper 002's send path (the payload kept in its ICA) ---- */
-extern struct inet_stats_more tcpip_zc_counters;
 extern bool zc_pending;
 /* The spare ICAs and the send control ICA: 0 or -errno. */
 int zc_start(void);
@@ -71,6 +70,8 @@ int64_t zc_try_send(struct isock *s, struct server_request *rq);
 bool zc_output(struct pbuf *p);
 /* Kept ICAs no segment refers to any more go back to the spare pool. */
 void zc_reclaim(void);
+/* INET_STATS_MORE's answer. */
+void zc_stats(struct inet_stats_more *out);
 
 /* ---- sock.c ---- */
 enum park_kind { PARK_RECV, PARK_SEND, PARK_ACCEPT, PARK_CONNECT };

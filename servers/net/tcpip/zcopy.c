@@ -54,7 +54,7 @@ static struct kept kept[KEPT_MAX];
 static struct spare spare[SPARE_MAX];
 static unsigned spare_count;
 static uint32_t send_ctl;         /* the control ICA of zc_output's calls */
-struct inet_stats_more tcpip_zc_counters;
+static struct inet_stats_more tcpip_zc_counters;   /* spare is read at zc_stats */
 bool zc_pending;                  /* segments may have been freed: reclaim at the next settle */
 
 int zc_start(void)
@@ -69,8 +69,13 @@ int zc_start(void)
 			return (int)b;
 		spare[spare_count++] = (struct spare){ (uint32_t)b, 0 };
 	}
-	tcpip_zc_counters.spare = spare_count;
 	return 0;
+}
+
+void zc_stats(struct inet_stats_more *out)
+{
+	*out = tcpip_zc_counters;
+	out->spare = spare_count;
 }
 
 static struct kept *kept_of(const uint8_t *at)
@@ -121,7 +126,6 @@ void zc_reclaim(void)
 		tcpip_zc_counters.kept--;
 		tcpip_zc_counters.released++;
 	}
-	tcpip_zc_counters.spare = spare_count;
 }
 
 static struct kept *kept_slot(void)
@@ -186,7 +190,6 @@ int64_t zc_try_send(struct isock *s, struct server_request *rq)
 	rq->d.data[0] = give->ica;
 	rq->d.parked = 0;
 	rq->d.data_pages[0] = 1;
-	tcpip_zc_counters.spare = spare_count;
 	return (int64_t)len;
 }
 
