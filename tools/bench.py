@@ -30,7 +30,11 @@ The file service's configurations (tools/bench_fsconf.py, issue 19, with
 With --cachesim, paper 001's cache and TLB experiment (part wsccache, issue 18:
 tools/bench_wsc_cache.py, bench_wsc_cache under the cachesim plugin) writes
 <out>/wsccache-boot/results.jsonl (suite wsc-cache), merged in too.
-MYRMEX_BENCH_ONLY=posix, =fmap, =wsc, =wsccache, =fsconf or =benchinit runs only that part;
+The shell part (tools/bench_shell.py, issue 20, with --posix-init) types a pipeline
+at the interactive shell of `make run` and under sh -c, on Myrmex and on Linux,
+into <out>/shell-boot/results.jsonl (suite shell).
+MYRMEX_BENCH_ONLY=posix, =fmap, =wsc, =wsccache, =fsconf, =shell or =benchinit runs
+only that part;
 the rows of the parts not run are those of their last run.
 
     python3 tools/bench.py --kernel build/kernel.elf --init "build/bench/benchinit" \\
@@ -56,8 +60,8 @@ MODES = {
     "native": {"metric": "cycles", "unit": "cycles"},
 }
 LINUX_ENV = "MYRMEX_BENCH_LINUX"   # =0 skips the Linux run
-ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc, =wsccache, =fsconf or =benchinit
-PARTS = ("benchinit", "posix", "fmap", "wsc", "wsccache", "fsconf")
+ONLY_ENV = "MYRMEX_BENCH_ONLY"     # =posix, =fmap, =wsc, =wsccache, =fsconf, =shell or =benchinit
+PARTS = ("benchinit", "posix", "fmap", "wsc", "wsccache", "fsconf", "shell")
 WSC_PROGRAMS = ("wsc_fwd", "wsc_files")   # the wsc part: bench/posix programs run alone
 WSC_OUT = "wsc-boot"
 FMAP_SUITES = ("fmap", "fmap-postmark", "fmap-bonnie")   # tools/bench_fmap.py's
@@ -507,7 +511,8 @@ def parts_wanted(args):
     """The parts to run: benchinit's boots, with --posix-init the POSIX boot, with
     --fmap-dir the OMF boot; MYRMEX_BENCH_ONLY=<part> narrows them to one. Raises
     ValueError on a bad value."""
-    parts = [p for p in PARTS if (p not in ("posix", "wsc", "fsconf") or args.posix_init) and
+    parts = [p for p in PARTS if (p not in ("posix", "wsc", "fsconf", "shell") or
+                                  args.posix_init) and
              (p != "fmap" or args.fmap_dir) and (p != "wsccache" or args.cachesim)]
     only = os.environ.get(ONLY_ENV, "").strip().lower()
     if not only:
@@ -522,7 +527,7 @@ def earlier_records(args):
     run of the POSIX part alone)."""
     return [r for r in read_other_os(os.path.join(args.out, "results.jsonl"))
             if r.get("os") == "myrmex" and
-            r.get("suite") not in ("posix", "wsc-fwd", "wsc-cache", "fsconf") and
+            r.get("suite") not in ("posix", "wsc-fwd", "wsc-cache", "fsconf", "shell") and
             r.get("suite") not in FMAP_SUITES]
 
 
@@ -582,6 +587,7 @@ def publish(args, records, results, notes=(), show=False):
     other += read_other_os(os.path.join(args.out, WSC_OUT, "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "wsccache-boot", "results.jsonl"))
     other += read_other_os(os.path.join(args.out, "fsconf-boot", "results.jsonl"))
+    other += read_other_os(os.path.join(args.out, "shell-boot", "results.jsonl"))
     write_jsonl(os.path.join(args.out, "results.jsonl"), records + other)
     report = render_report(records + other, results, qemu.qemu_version(), notes)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
@@ -696,11 +702,23 @@ def main(argv=None):
     elif args.posix_init:
         wsc_notes.append("The fsconf boots were not run (%s=%s): their rows are those "
                          "of their last run." % (ONLY_ENV, parts[0]))
+    shell_failed = False
+    if "shell" in parts:
+        import bench_shell  # noqa: E402  (tools/bench_shell.py; it imports us)
+        try:
+            shell_notes, shell_failed = bench_shell.run_part(args)
+        except KeyboardInterrupt:
+            warn("interrupted")
+            return 130
+        wsc_notes += shell_notes
+    elif args.posix_init:
+        wsc_notes.append("The shell boots were not run (%s=%s): their rows are those "
+                         "of their last run." % (ONLY_ENV, parts[0]))
     posix_notes += fmap_notes + wsc_notes
     publish(args, records, header, linux_notes + posix_notes, show=False)
     posix_notes += draw_plots(args.out)
     publish(args, records, header, linux_notes + posix_notes, show=True)
-    failed = posix_failed or fmap_failed or wsc_failed or fsconf_failed
+    failed = posix_failed or fmap_failed or wsc_failed or fsconf_failed or shell_failed
     for note in posix_notes:
         warn(note.replace("**", ""))
     for r in results:

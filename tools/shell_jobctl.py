@@ -75,20 +75,25 @@ class Guest:
         self.proc.wait()
 
 
-def qemu_argv(build):
+def qemu_argv(build, disk=None, icount=False):
+    """QEMU's argv for what `make run` boots; disk: another root image (the
+    default is `make run`'s own), icount: TCG with -icount shift=0 (the
+    TSC counts instructions: tools/bench_shell.py)."""
     mods = ["%s/user/sysinit /bin/sh" % build, "%s/user/posix_start" % build]
     mods += ["%s/servers/%s" % (build, s) for s in SERVERS.split()]
     cmd = subprocess.check_output(
         [sys.executable, os.path.join(ROOT, "tools", "qemu.py"), "cmd",
-         "--kernel", "%s/kernel/myrmex.bin" % build, "--disk", "%s/run/root.img" % build,
-         "--modules"] + mods, stderr=subprocess.DEVNULL, cwd=ROOT).decode().strip()
+         "--kernel", "%s/kernel/myrmex.bin" % build,
+         "--disk", disk or "%s/run/root.img" % build] + (["--icount"] if icount else []) +
+        ["--modules"] + mods, stderr=subprocess.DEVNULL, cwd=ROOT).decode().strip()
     return shlex.split(cmd)
 
 
-def linux_argv(build, out, linux_dir):
+def linux_argv(build, out, linux_dir, disk=None, icount=False):
     """QEMU's argv for Linux (Debian's kernel, tools/linux_kernel.py) running
     busybox sh interactively on its serial console, chrooted into a copy of
-    `make run`'s own root image: the same busybox, the same disk."""
+    `make run`'s own root image (or of disk): the same busybox, the same
+    disk; icount as qemu_argv's."""
     import linux_initramfs
     import linux_kernel
     import posix_guests
@@ -120,11 +125,11 @@ poweroff -f
     os.makedirs(out, exist_ok=True)
     initrd = os.path.join(out, "linux-initramfs.cpio.gz")
     linux_initramfs.write_archive(archive, initrd)
-    disk = os.path.join(out, "linux-root.img")
-    posix_guests.fresh_copy(os.path.join(build, "run", "root.img"), disk)
-    accel, _ = qemu_mod.choose_accel()
+    copy = os.path.join(out, "linux-root.img")
+    posix_guests.fresh_copy(disk or os.path.join(build, "run", "root.img"), copy)
+    accel = "tcg" if icount else qemu_mod.choose_accel()[0]
     return linux_kernel.disk_command(kernel, initrd, linux_kernel.kernel_append(), accel,
-                                     False, disk)
+                                     icount, copy)
 
 
 def job_lines(out):
