@@ -7,6 +7,11 @@
  *   /dev (st_dev 2)            devtmpfs, Linux's tmpfs: half the memory
  *                              in pages, all free, as many inodes
  *   /proc (st_dev 3)           proc: no blocks, no inodes (df skips it)
+ *   a pipe, a socket, an       (fstatfs only: the file manager's objects
+ *   eventfd/epoll/timerfd/     without a name) Linux's pipefs, sockfs and
+ *   signalfd                   anon_inodefs: no blocks, no inodes
+ *
+ * Every answer has ST_VALID in f_flags, as Linux's since 2.6.36.
  */
 #include <posix/syscall.h>
 #include <kernel/errno.h>
@@ -22,6 +27,15 @@
 #define EXT2_SUPER_MAGIC  0xEF53
 #define TMPFS_MAGIC       0x01021994
 #define PROC_SUPER_MAGIC  0x9fa0
+#define PIPEFS_MAGIC      0x50495045
+#define SOCKFS_MAGIC      0x534F434B
+#define ANON_INODE_FS_MAGIC 0x09041934
+#define ST_VALID          0x0020
+#define S_IFMT            0170000
+#define S_IFIFO           0010000
+#define S_IFSOCK          0140000
+#define S_IFCHR           0020000
+#define S_IFDIR           0040000
 #define DEV_NAMES         12u  /* inodes /dev holds, as tmpfs counts them */
 
 /* The disk's figures, asked of the file manager. */
@@ -49,14 +63,32 @@ static long disk_statfs(struct linux_statfs *s)
 	return 0;
 }
 
-/* struct statfs of the file system whose files have st_dev dev, to out. */
-static long statfs_out(uint64_t dev, uptr_t out)
+/* The file system of a nameless object of the file manager (a pipe, a
+ * socket, an event descriptor) by its mode, or 0 for a file in /dev. */
+static int64_t nameless_magic(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO:
+		return PIPEFS_MAGIC;
+	case S_IFSOCK:
+		return SOCKFS_MAGIC;
+	case 0:
+		return ANON_INODE_FS_MAGIC;   /* eventfd, epoll, timerfd, signalfd: mode 0600 */
+	default:
+		return 0;
+	}
+}
+
+/* struct statfs of the file system of a file with st_dev dev and st_mode
+ * mode, to out. */
+static long statfs_out(uint64_t dev, uint32_t mode, uptr_t out)
 {
 	struct linux_statfs s;
 	memset(&s, 0, sizeof(s));
 	long r = 0;
-	if (dev == FS_ST_DEV_PROC) {
-		s.f_type = PROC_SUPER_MAGIC;
+	int64_t nameless = dev == FS_ST_DEV_DEVICES ? nameless_magic(mode) : 0;
+	if (dev == FS_ST_DEV_PROC || nameless) {
+		s.f_type = nameless ? nameless : PROC_SUPER_MAGIC;
 		s.f_bsize = s.f_frsize = PAGE_SIZE;
 		s.f_namelen = 255;
 	} else if (dev == FS_ST_DEV_DEVICES) {
@@ -72,11 +104,13 @@ static long statfs_out(uint64_t dev, uptr_t out)
 	}
 	if (r < 0)
 		return r;
+	s.f_flags = ST_VALID;
 	return copy_to_user(out, &s, sizeof(s)) < 0 ? -EFAULT : 0;
 }
 
-/* The st_dev of the file the call f (FS_STAT or FS_FSTAT) describes. */
-static long dev_of(struct fwd *f, uint64_t *dev)
+/* The st_dev and st_mode of the file the call f (FS_STAT or FS_FSTAT)
+ * describes. */
+static long dev_of(struct fwd *f, uint64_t *dev, uint32_t *mode)
 {
 	long r = forward_call(f);
 	if (r < 0)
@@ -86,6 +120,7 @@ static long dev_of(struct fwd *f, uint64_t *dev)
 	struct myrmex_stat m;
 	memcpy(&m, forward_data(f), sizeof(m));
 	*dev = m.st_dev;
+	*mode = m.st_mode;
 	return 0;
 }
 
@@ -97,8 +132,10 @@ long sys_statfs(const struct syscall_args *a)
 	if (err)
 		return err;
 	uint64_t dev;
-	long r = dev_of(&c.f, &dev);
-	return r < 0 ? r : statfs_out(dev, a->arg[1]);
+	uint32_t mode;
+	long r = dev_of(&c.f, &dev, &mode);
+	/* A path names a file, never a nameless object: /dev's or the disk's. */
+	return r < 0 ? r : statfs_out(dev, (mode & S_IFMT) ? mode : S_IFCHR, a->arg[1]);
 }
 
 long sys_fstatfs(const struct syscall_args *a)
@@ -110,6 +147,7 @@ long sys_fstatfs(const struct syscall_args *a)
 	f.arg[0] = a->arg[0];
 	f.arg[1] = 0;
 	uint64_t dev;
-	long r = dev_of(&f, &dev);
-	return r < 0 ? r : statfs_out(dev, a->arg[1]);
+	uint32_t mode;
+	long r = dev_of(&f, &dev, &mode);
+	return r < 0 ? r : statfs_out(dev, mode, a->arg[1]);
 }
