@@ -71,8 +71,10 @@ struct myrmex_procinfo {
 	char name[16];           /* the command name (comm), NUL-terminated */
 	char cmdline[MYRMEX_PROCINFO_CMDLINE];
 	uint32_t uid[4], gid[4]; /* real, effective, saved, file-system (0 for native ones) */
+	uint32_t dumpable;       /* 1: Linux's "dumpable" (always for native ones), 0: not */
+	uint32_t reserved;
 };
-_Static_assert(sizeof(struct myrmex_procinfo) == 384, "struct myrmex_procinfo layout");
+_Static_assert(sizeof(struct myrmex_procinfo) == 392, "struct myrmex_procinfo layout");
 
 /*
  * proc_environ(int pid, uint64_t offset, void *buf, uint64_t size) -> bytes

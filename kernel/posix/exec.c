@@ -187,7 +187,8 @@ static int make_vector(struct process *pm, const struct myrmex_exec *how, struct
 
 /* The ids after an exec, as Linux's: a set-user-id (set-group-id) file
  * gives its owner (group) as effective id; then the saved and file-system
- * ids become the effective ones, whatever the file. */
+ * ids become the effective ones, whatever the file; the process is
+ * dumpable again when its effective ids are its real ones. */
 static void exec_cred(const struct myrmex_exec *how, const struct posix_cred *old,
                       struct posix_cred *c)
 {
@@ -198,6 +199,7 @@ static void exec_cred(const struct myrmex_exec *how, const struct posix_cred *ol
 		c->egid = how->gid;
 	c->suid = c->fsuid = c->euid;
 	c->sgid = c->fsgid = c->egid;
+	c->not_dumpable = c->euid != c->ruid || c->egid != c->rgid;   /* Linux's begin_new_exec */
 }
 
 /* Checks how against pm's ICAs and builds the plan: its ELF information and

@@ -33,6 +33,26 @@ static bool privileged(const struct posix_cred *c)
 	return c->euid == 0;
 }
 
+/* The ids whose change makes a process not dumpable (Linux's commit_creds). */
+struct dump_ids {
+	uint32_t euid, egid, fsuid, fsgid;
+};
+
+static struct dump_ids dump_ids(const struct posix_cred *c)
+{
+	return (struct dump_ids){ c->euid, c->egid, c->fsuid, c->fsgid };
+}
+
+/* After a set call: not dumpable any more if one of those ids moved. */
+static long settled(struct posix_cred *c, struct dump_ids before, long r)
+{
+	struct dump_ids now = dump_ids(c);
+	if (now.euid != before.euid || now.egid != before.egid || now.fsuid != before.fsuid ||
+	    now.fsgid != before.fsgid)
+		c->not_dumpable = 1;
+	return r;
+}
+
 long sys_getuid(const struct syscall_args *a)
 {
 	(void)a;
@@ -116,13 +136,15 @@ static long set_one(struct ids x, bool priv, uint64_t arg)
 long sys_setuid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_one(uids(c), privileged(c), a->arg[0]);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_one(uids(c), privileged(c), a->arg[0]));
 }
 
 long sys_setgid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_one(gids(c), privileged(c), a->arg[0]);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_one(gids(c), privileged(c), a->arg[0]));
 }
 
 /* setreuid/setregid: the real id to the real or effective one, the
@@ -149,13 +171,15 @@ static long set_re(struct ids x, bool priv, uint64_t ra, uint64_t ea)
 long sys_setreuid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_re(uids(c), privileged(c), a->arg[0], a->arg[1]);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_re(uids(c), privileged(c), a->arg[0], a->arg[1]));
 }
 
 long sys_setregid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_re(gids(c), privileged(c), a->arg[0], a->arg[1]);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_re(gids(c), privileged(c), a->arg[0], a->arg[1]));
 }
 
 /* setresuid/setresgid: each given id, unprivileged only to one of the three. */
@@ -175,13 +199,15 @@ static long set_res(struct ids x, bool priv, const uint64_t arg[3])
 long sys_setresuid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_res(uids(c), privileged(c), a->arg);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_res(uids(c), privileged(c), a->arg));
 }
 
 long sys_setresgid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_res(gids(c), privileged(c), a->arg);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_res(gids(c), privileged(c), a->arg));
 }
 
 /* setfsuid/setfsgid: the old file-system id always; the new one when
@@ -197,13 +223,15 @@ static long set_fs(struct ids x, bool priv, uint64_t arg)
 long sys_setfsuid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_fs(uids(c), privileged(c), a->arg[0]);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_fs(uids(c), privileged(c), a->arg[0]));
 }
 
 long sys_setfsgid(const struct syscall_args *a)
 {
 	struct posix_cred *c = cred();
-	return set_fs(gids(c), privileged(c), a->arg[0]);
+	struct dump_ids before = dump_ids(c);
+	return settled(c, before, set_fs(gids(c), privileged(c), a->arg[0]));
 }
 
 long sys_getgroups(const struct syscall_args *a)

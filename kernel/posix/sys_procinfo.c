@@ -64,6 +64,7 @@ static void describe(struct process *p, struct myrmex_procinfo *out)
 		memcpy(out->uid, uid, sizeof(uid));
 		memcpy(out->gid, gid, sizeof(gid));
 	}
+	out->dumpable = !p->px || !p->px->cred.not_dumpable;
 }
 
 long sys_proc_info(const struct syscall_args *a)

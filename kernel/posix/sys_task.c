@@ -1,6 +1,7 @@
 /*
  * Linux calls about the calling process itself, kept in the kernel (no
- * IPC): prctl (the name: PR_SET_NAME, PR_GET_NAME), times and getrusage
+ * IPC): prctl (the name: PR_SET_NAME, PR_GET_NAME; PR_SET_DUMPABLE and
+ * PR_GET_DUMPABLE, posix/cred.h), times and getrusage
  * (CPU time).
  *
  * The name is the process's own (struct process.name, which exec sets from
@@ -23,6 +24,8 @@
 #include <posix/posix.h>
 #include <arch/linux_abi.h>
 
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
 #define PR_SET_NAME   15
 #define PR_GET_NAME   16
 #define TASK_COMM_LEN 16
@@ -53,6 +56,14 @@ long sys_prctl(const struct syscall_args *a)
 		memcpy(p->name, comm, TASK_COMM_LEN);
 		return 0;
 	}
+	case PR_GET_DUMPABLE:
+		return p->px ? !p->px->cred.not_dumpable : 1;
+	case PR_SET_DUMPABLE:
+		if (a->arg[1] > 1)
+			return -EINVAL;   /* Linux takes 0 (SUID_DUMP_DISABLE) and 1 (SUID_DUMP_USER) */
+		if (p->px)
+			p->px->cred.not_dumpable = a->arg[1] == 0;
+		return 0;
 	case PR_GET_NAME: {
 		char comm[TASK_COMM_LEN];
 		memset(comm, 0, sizeof(comm));

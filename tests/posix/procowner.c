@@ -6,12 +6,13 @@
  * shows the real, effective, saved and file-system ids. And open follows
  * /proc/self/exe and cwd to the file and directory they name.
  *
- * Linux gives a process that changed its effective ids without an exec
- * since (not "dumpable") to root; Myrmex does not model that, so the owner
- * is printed only after an exec, where both agree.
+ * A process that changed its effective ids since its exec is not
+ * "dumpable": its /proc/<pid> belongs to root until prctl(PR_SET_DUMPABLE)
+ * or an exec makes it dumpable again (prctl's bad value: EINVAL).
  */
 #include "posix_test.h"
 #include <grp.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 static void owner(const char *path, int follow)
@@ -55,6 +56,7 @@ static void try_open(const char *path, int flags)
 static void user_view(void)
 {
 	say("-- a user's process after exec\n");
+	say("dumpable: %d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
 	owner("/proc/self", 1);
 	owner("/proc/self/stat", 0);
 	owner("/proc/self/status", 0);
@@ -72,6 +74,23 @@ static void user_view(void)
 	    : err_name(errno));
 	say("access /proc/self/environ R_OK: %s\n", access("/proc/self/environ", R_OK) == 0 ? "ok"
 	    : err_name(errno));
+}
+
+/* Right after setresuid/setresgid, before an exec: not dumpable, so /proc
+ * is root's, until PR_SET_DUMPABLE says otherwise. */
+static void dumpable_view(void)
+{
+	say("-- a user's process before exec\n");
+	say("dumpable: %d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+	owner("/proc/self", 1);
+	owner("/proc/self/status", 0);
+	outcome("PR_SET_DUMPABLE 2", prctl(PR_SET_DUMPABLE, 2, 0, 0, 0));
+	outcome("PR_SET_DUMPABLE 1", prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
+	say("dumpable: %d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+	owner("/proc/self", 1);
+	owner("/proc/self/status", 0);
+	outcome("PR_SET_DUMPABLE 0", prctl(PR_SET_DUMPABLE, 0, 0, 0, 0));
+	owner("/proc/self/stat", 0);
 }
 
 static int wait_child(pid_t pid)
@@ -120,6 +139,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	say("-- root\n");
+	say("dumpable: %d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
 	owner("/proc/self", 1);
 	owner("/proc/self/status", 0);
 	owner("/proc/1", 1);
@@ -132,6 +152,7 @@ int main(int argc, char **argv)
 			say("dropping to 1000: error %s\n", err_name(errno));
 			_exit(1);
 		}
+		dumpable_view();
 		execl("/posix/procowner", "procowner", "user", (char *)NULL);
 		say("exec: error %s\n", err_name(errno));
 		_exit(1);
@@ -146,6 +167,8 @@ int main(int argc, char **argv)
 			_exit(1);
 		}
 		id_lines();
+		say("dumpable: %d\n", prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+		owner("/proc/self", 1);
 		_exit(0);
 	}
 	say("ids child: exit %d\n", wait_child(pid));

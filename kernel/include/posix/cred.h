@@ -17,6 +17,12 @@ struct posix_cred {
 	uint32_t ruid, euid, suid, fsuid;
 	uint32_t rgid, egid, sgid, fsgid;
 	uint32_t ngroups;
+	/* Linux's "dumpable" cleared (0 at the start: dumpable). Set when a
+	 * call changes the effective or file-system uid or gid, recomputed by
+	 * exec (cleared unless the effective ids are the real ones), set or
+	 * cleared by prctl(PR_SET_DUMPABLE). A process that is not dumpable
+	 * has its /proc/<pid> owned by root (servers/proc/procfs/pid.c). */
+	uint32_t not_dumpable;
 	uint32_t groups[CRED_GROUPS_MAX];
 };
 

@@ -3,12 +3,13 @@
  * (fs/proc/array.c's field order, so that busybox's ps reads them), from
  * the kernel's proc_info, and environ and maps (proc_environ, proc_maps).
  * World-readable as on Linux, but environ (0400); owned by the process's
- * effective uid and gid.
+ * effective uid and gid, its files by root when it is not dumpable.
  * fd/, cwd and exe are in the listing but the file manager answers them.
  */
 #include "procfs.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,9 +96,12 @@ int pid_get(int pid, const char *rest, struct procfs_out *o)
 		p.state = 'R';
 	o->ino = 1000 + (uint64_t)pid * 16;
 	/* Owned by the process's effective ids, as Linux's task_dump_owner
-	 * (busybox ps's USER column is the directory's owner). */
-	o->uid = p.uid[1];
-	o->gid = p.gid[1];
+	 * (busybox ps's USER column is the directory's owner); its files by
+	 * root while the process is not dumpable (it changed its ids since
+	 * its exec), the directory (0555) still by those ids. */
+	bool root_owned = !p.dumpable && rest[0] != '\0';
+	o->uid = root_owned ? 0 : p.uid[1];
+	o->gid = root_owned ? 0 : p.gid[1];
 	if (rest[0] == '\0') {
 		o->type = PROCFS_DIR;
 		o->perm = 0555;
