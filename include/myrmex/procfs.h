@@ -92,6 +92,17 @@ _Static_assert(sizeof(struct myrmex_procinfo) == 392, "struct myrmex_procinfo la
 #define MYRMEX_SYS_PROC_MAPS    (MYRMEX_SYS_BASE + 62)
 #define MYRMEX_PROC_READ_MAX    65536u
 
+/*
+ * proc_set_name(int pid, const char *name, uint64_t len) -> 0
+ *     pid's command name (comm) becomes the len bytes at name (at most
+ *     MYRMEX_PROC_COMM_MAX; the rest of the name is zeroed): a write to
+ *     /proc/<pid>/comm, which the file manager allows only to pid itself,
+ *     as Linux. The file manager only (-EPERM); -ESRCH no such live
+ *     process; -EINVAL len too long; -EFAULT a bad name.
+ */
+#define MYRMEX_SYS_PROC_SET_NAME (MYRMEX_SYS_BASE + 65)
+#define MYRMEX_PROC_COMM_MAX     15u   /* Linux's TASK_COMM_LEN less its NUL */
+
 #define MYRMEX_REGION_R      1u
 #define MYRMEX_REGION_W      2u
 #define MYRMEX_REGION_X      4u

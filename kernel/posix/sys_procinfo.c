@@ -4,8 +4,8 @@
  * registered as the /proc server may make it: it gives what Linux shows
  * every user in /proc/<pid>/stat, status and cmdline, and nothing else of a
  * process's memory. Also proc_environ and proc_maps, for
- * /proc/<pid>/environ and maps (Linux: the owner's; /proc has no owners
- * yet). The caller gets a copy made here, under the kernel lock, so a
+ * /proc/<pid>/environ and maps, and proc_set_name, the file manager's for
+ * a write to /proc/<pid>/comm. The caller gets a copy made here, under the kernel lock, so a
  * process that ends meanwhile leaves nothing dangling.
  */
 #include <posix/syscall.h>
@@ -87,15 +87,39 @@ long sys_proc_info(const struct syscall_args *a)
 	return best->pid;
 }
 
-/* The live process pid, for the procfs server only. */
-static long target_of(int64_t pid, struct process **out)
+/* The live process pid, for the given server only. */
+static long target_for(unsigned service, int64_t pid, struct process **out)
 {
-	if (posix_server(SERVICE_PROCFS) != current_thread()->proc)
+	if (posix_server(service) != current_thread()->proc)
 		return -EPERM;
 	struct process *p = pid > 0 && pid <= INT32_MAX ? proc_find((int)pid) : NULL;
 	if (!p || p->state != PROC_ALIVE)
 		return -ESRCH;
 	*out = p;
+	return 0;
+}
+
+static long target_of(int64_t pid, struct process **out)
+{
+	return target_for(SERVICE_PROCFS, pid, out);
+}
+
+_Static_assert(PROC_NAME_MAX > MYRMEX_PROC_COMM_MAX, "a process name holds a comm and its NUL");
+
+long sys_proc_set_name(const struct syscall_args *a)
+{
+	struct process *p;
+	long err = target_for(SERVICE_FILES, (int64_t)a->arg[0], &p);
+	if (err)
+		return err;
+	uint64_t len = a->arg[2];
+	if (len > MYRMEX_PROC_COMM_MAX)
+		return -EINVAL;
+	char name[MYRMEX_PROC_COMM_MAX];
+	if (len && copy_from_user(name, a->arg[1], len) < 0)
+		return -EFAULT;
+	memset(p->name, 0, sizeof(p->name));
+	memcpy(p->name, name, len);
 	return 0;
 }
 

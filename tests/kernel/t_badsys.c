@@ -632,6 +632,9 @@ static void check_native_calls(void)
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_ENVIRON, -1, -1, KERNEL_IMAGE_ADDR, -1, 0, 0), -EPERM);
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_MAPS, me, (long)regions, 4, 0, 0, 0), -EPERM);
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_MAPS, 0, KERNEL_IMAGE_ADDR, -1, 0, 0, 0), -EPERM);
+	/* The file manager's rename for /proc/<pid>/comm: nobody else's. */
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_SET_NAME, me, (long)env, 4, 0, 0, 0), -EPERM);
+	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_PROC_SET_NAME, -1, KERNEL_IMAGE_ADDR, -1, 0, 0, 0), -EPERM);
 	/* The console server's job-control check: nobody else's. */
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_TTY_SIGNAL, me, SIGTTOU, 0, 0, 0, 0), -EPERM);
 	CHECK_EQ(myrmex_syscall6(MYRMEX_SYS_TTY_SIGNAL, -1, 99, 0, 0, 0, 0), -EPERM);

@@ -7,12 +7,16 @@
  * filesystems and cpuinfo parsed for their shape; the listing of /proc
  * holds our pid. Bad input: a pid that does not exist, a non-number, a name
  * under a file (ENOENT, ENOTDIR), writes to read-only files, O_CREAT,
- * mkdir. Prints facts, never values.
+ * mkdir. Writing /proc/self/comm renames the process (15 bytes kept, the
+ * newline too; PR_GET_NAME agrees); a child writing its parent's gets
+ * EINVAL, a bad buffer EFAULT. Prints facts, never values.
  */
 #include "posix_test.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,6 +35,60 @@ static long slurp(const char *path)
 	close(fd);
 	buf[n] = '\0';
 	return r < 0 ? -1 : n;
+}
+
+/* Writes text to path (one write); prints the count or the error. */
+static void write_proc(const char *what, const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		say("%s: open error %s\n", what, err_name(errno));
+		return;
+	}
+	ssize_t n = write(fd, text, len);
+	if (n < 0)
+		say("%s: error %s\n", what, err_name(errno));
+	else
+		say("%s: wrote %zd\n", what, n);
+	close(fd);
+}
+
+/* Prints /proc/self/comm byte by byte (a newline shows as \n) and
+ * PR_GET_NAME's name. */
+static void show_comm(const char *when)
+{
+	long n = slurp("/proc/self/comm");
+	say("%s: comm \"", when);
+	for (long i = 0; i < n; i++)
+		say(buf[i] == '\n' ? "\\n" : "%c", buf[i]);
+	char name[17] = "";
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	say("\", PR_GET_NAME \"%s\"\n", name);
+}
+
+/* /proc/<pid>/comm written: by the process itself, too long, by a child. */
+static void comm_writes(void)
+{
+	write_proc("write comm", "/proc/self/comm", "renamed", 7);
+	show_comm("after a write");
+	write_proc("write comm with a newline", "/proc/self/comm", "lined\n", 6);
+	show_comm("after a newline");
+	write_proc("write a 20-byte comm", "/proc/self/comm", "abcdefghijklmnopqrst", 20);
+	show_comm("after 20 bytes");
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/comm", getpid());
+	write_proc("write comm by pid", path, "bypid", 5);
+	show_comm("after by pid");
+	write_proc("write comm from a bad buffer", "/proc/self/comm", (const char *)8, 4);
+	pid_t child = fork();
+	if (child == 0) {
+		write_proc("child writes its parent's comm", path, "stolen", 6);
+		_exit(0);
+	}
+	int status;
+	waitpid(child, &status, 0);
+	show_comm("after the child");
+	prctl(PR_SET_NAME, "procself", 0, 0, 0);
 }
 
 static void shape(const char *path, const char *must_have)
@@ -173,5 +231,6 @@ int main(int argc, char **argv)
 	fails("open /proc/version O_CREAT|O_EXCL", open("/proc/version", O_WRONLY | O_CREAT | O_EXCL, 0644));
 	fails("open /proc for writing", open("/proc", O_WRONLY));
 	fails("open /proc/uptime O_DIRECTORY", open("/proc/uptime", O_RDONLY | O_DIRECTORY));
+	comm_writes();
 	return 0;
 }

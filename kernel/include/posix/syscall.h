@@ -178,6 +178,7 @@ long sys_proc_exec(const struct syscall_args *a);
 long sys_proc_info(const struct syscall_args *a);
 long sys_proc_environ(const struct syscall_args *a);
 long sys_proc_maps(const struct syscall_args *a);
+long sys_proc_set_name(const struct syscall_args *a);
 long sys_tty_signal(const struct syscall_args *a);
 /* sys_epoll.c, sys_eventfd.c: the file manager's event descriptors */
 long sys_epoll_create(const struct syscall_args *a);

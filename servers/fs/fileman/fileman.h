@@ -546,6 +546,9 @@ const char *procfs_rest(const char *normal);
  * (busybox runs its applets by exec'ing /proc/self/exe). */
 const char *procfs_disk_target(struct server_request *rq, const char *cwd, const char *path,
                                int self, char *out, size_t size);
+/* A write to a /proc file: renames the writer through /proc/<pid>/comm;
+ * -EIO for any other file. */
+int64_t procfs_write(struct server_request *rq, struct open_file *f);
 int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool cloexec, int flags);
 int64_t procfs_stat(struct server_request *rq, const char *rest, bool follow);
 int64_t procfs_readlink(struct server_request *rq, const char *rest);

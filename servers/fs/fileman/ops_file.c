@@ -224,7 +224,7 @@ int64_t do_write(struct server_request *rq)
 	case FM_INET:
 		return inet_io(rq, f, true);
 	case FM_PROC:
-		return -EIO;   /* read-only, as Linux's files without a write method */
+		return procfs_write(rq, f);   /* /proc/<pid>/comm, or -EIO */
 	default:
 		if (devfile_is_device(f->kind))
 			return devfile_write(f->kind, len);

@@ -14,8 +14,11 @@
  * An open keeps the whole answer as a snapshot in the description (struct
  * procfs_snap): reads, seeks and listings are served from it, so a reader
  * sees one consistent state (Linux's seq files do the same per read call).
- * Every /proc object is read-only: a write gives -EIO (as Linux's files
- * without a write method, which root may open for writing). Links are
+ * Every /proc object but /proc/<pid>/comm is read-only: a write gives -EIO
+ * (as Linux's files without a write method, which root may open for
+ * writing). A write to comm renames pid when pid writes it (-EINVAL for
+ * any other writer, as Linux's comm_write), through the kernel's
+ * proc_set_name. Links are
  * followed only as the last component of open and stat ("fd/0", "cwd",
  * "exe"); a path that goes through a link inside /proc, or a link outside
  * /proc that leads into it, is not (docs/posix.md lists this).
@@ -34,6 +37,7 @@ struct procfs_snap {
 	uint32_t type, perm;
 	uint64_t ino;
 	uint32_t uid, gid;            /* the owner */
+	int comm_pid;                 /* /proc/<pid>/comm: pid (its one writable file), else 0 */
 	uint32_t len;
 	char bytes[];                 /* len bytes: the answer */
 };
@@ -424,6 +428,36 @@ int64_t procfs_access(struct server_request *rq, const char *rest, uint64_t want
 	return obj_perm(rq, &o, (unsigned)want & (PERM_R | PERM_W | PERM_X));
 }
 
+/* The pid whose comm rest ("<pid>/comm", "self/comm") names, or 0. */
+static int comm_pid(const struct server_request *rq, const char *rest)
+{
+	long pid;
+	char *end;
+	if (strncmp(rest, "self/", 5) == 0) {
+		pid = self_pid ? self_pid : rq->d.requester;
+		end = (char *)rest + 4;
+	} else {
+		pid = strtol(rest, &end, 10);
+		if (end == rest || rest[0] == '0' || rest[0] == '-' || rest[0] == '+')
+			return 0;
+	}
+	return strcmp(end, "/comm") == 0 && pid > 0 && pid <= INT32_MAX ? (int)pid : 0;
+}
+
+int64_t procfs_write(struct server_request *rq, struct open_file *f)
+{
+	struct procfs_snap *s = f->snap;
+	if (!s || !s->comm_pid)
+		return -EIO;   /* read-only, as Linux's files without a write method */
+	if (s->comm_pid != rq->d.requester)
+		return -EINVAL;   /* as Linux: only a process renames itself */
+	uint64_t len = SERVER_IN(rq, struct fs_io_args)->length;
+	uint64_t keep = len < MYRMEX_PROC_COMM_MAX ? len : MYRMEX_PROC_COMM_MAX;
+	long r = myrmex_syscall6(MYRMEX_SYS_PROC_SET_NAME, s->comm_pid, (long)rq->data, (long)keep,
+	                         0, 0, 0);
+	return r < 0 ? r : (int64_t)len;
+}
+
 int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool cloexec, int flags)
 {
 	struct obj o;
@@ -464,6 +498,7 @@ int64_t procfs_open(struct server_request *rq, const char *rest, int keep, bool 
 	s->uid = o.uid;
 	s->gid = o.gid;
 	s->len = o.len;
+	s->comm_pid = comm_pid(rq, rest);
 	memcpy(s->bytes, o.bytes, o.len);
 	struct open_file *f = ofd_new(FM_PROC, keep);
 	if (!f) {

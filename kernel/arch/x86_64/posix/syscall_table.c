@@ -216,6 +216,7 @@ syscall_fn personality_syscall(uint64_t nr)
 	case MYRMEX_SYS_PROC_INFO:   return sys_proc_info;
 	case MYRMEX_SYS_PROC_ENVIRON: return sys_proc_environ;
 	case MYRMEX_SYS_PROC_MAPS:   return sys_proc_maps;
+	case MYRMEX_SYS_PROC_SET_NAME: return sys_proc_set_name;
 	case MYRMEX_SYS_TTY_SIGNAL:  return sys_tty_signal;
 	case MYRMEX_SYS_PROC_GROUPS: return sys_proc_groups;
 	case MYRMEX_SYS_POLL_NOTICE: return sys_poll_notice;
