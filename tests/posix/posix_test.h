@@ -86,7 +86,7 @@ static __attribute__((unused)) const char *err_name(int e)
 		{ EADDRINUSE, "EADDRINUSE" }, { EADDRNOTAVAIL, "EADDRNOTAVAIL" },
 		{ ECONNRESET, "ECONNRESET" }, { EISCONN, "EISCONN" }, { ENOTCONN, "ENOTCONN" },
 		{ ECONNREFUSED, "ECONNREFUSED" }, { EALREADY, "EALREADY" },
-		{ EINPROGRESS, "EINPROGRESS" },
+		{ EINPROGRESS, "EINPROGRESS" }, { ETXTBSY, "ETXTBSY" },
 	};
 	static char other[16];
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -560,6 +560,19 @@ uint64_t procfs_size(const struct open_file *f);
 void procfs_snap_free(struct procfs_snap *s);
 /* The executable's path for /proc/<pid>/exe: opened by the process
  * manager for pid (FS_OPEN_AS), made pid's at FS_EXEC, copied at fork. */
+/* The programs processes run (text.c), for ETXTBSY: ino opened by the
+ * process manager for pid's exec; the exec done; fork; exit; whether a
+ * process runs ino. */
+void text_opened(int pid, uint32_t ino);
+void text_exec(int pid);
+void text_fork(int parent, int child);
+void text_exit(int pid);
+bool text_busy(uint32_t ino);
+/* ino was freed: the processes that run it keep running, but the number
+ * may name another file from now on. */
+void text_forget(uint32_t ino);
+/* Whether a description of regular file ino is open for writing (ofd.c). */
+bool ofd_inode_writable(uint32_t ino);
 void procfs_exe_opened(int pid, const char *cwd, const char *path);
 void procfs_exe_exec(int pid);
 void procfs_exe_fork(int parent, int child);

@@ -88,6 +88,14 @@ bool ofd_inode_open(struct ext2_fs *fs, uint32_t ino)
 	return fmap_holds(ino);
 }
 
+bool ofd_inode_writable(uint32_t ino)
+{
+	for (unsigned i = 0; i < DESCRIPTIONS; i++)
+		if (pool[i].kind == FM_FILE && pool[i].ino == ino && ofd_can_write(&pool[i]))
+			return true;
+	return false;
+}
+
 /* Orphans: files unlinked while open (links 0, still allocated). Each is
  * held by a description or a map, so there are never more than those. */
 #define ORPHANS_MAX (DESCRIPTIONS + FMAP_MAX)
@@ -120,6 +128,7 @@ void orphans_reap(bool all)
 		int rc = ext2_release(fm_fs_for(NULL), ino);
 		if (rc < 0)
 			fm_log("freeing unlinked inode %u: error %d", ino, -rc);
+		text_forget(ino);   /* its number may name a new file now */
 		if (all)
 			files_forget_inode(ino);
 	}

@@ -96,6 +96,8 @@ static int change_size(struct server_request *rq, uint32_t ino, uint64_t size)
 	rc = perm_check(rq, &st, PERM_W);   /* perm.c */
 	if (rc < 0)
 		return rc;
+	if (text_busy(ino))
+		return -ETXTBSY;   /* a program a process runs (text.c) */
 	if (size < st.size)
 		rc = fmap_truncate(ino, size);   /* mapped pages go before their blocks */
 	if (rc == 0)

@@ -155,8 +155,10 @@ static void forget_if_gone(struct server_request *rq, uint32_t ino)
 	if (!ino)
 		return;
 	int rc = ext2_stat(fm_fs_for(rq), ino, &st);
-	if (rc == -ENOENT)
+	if (rc == -ENOENT) {
 		files_forget_inode(ino);
+		text_forget(ino);   /* a program that runs on: its number may name a new file */
+	}
 	else if (rc == 0 && st.links == 0)
 		orphan_add(ino);
 }

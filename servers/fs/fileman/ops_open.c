@@ -128,6 +128,11 @@ static int64_t open_in(struct server_request *rq, uint32_t base, const char *cwd
 	rc = created ? 0 : perm_check(rq, &st, want);   /* perm.c */
 	if (rc < 0)
 		return rc;
+	/* As Linux: no writer for a program a process runs, no exec of a file
+	 * open for writing (text.c). */
+	if (kind == FM_FILE && ((exec && ofd_inode_writable(ino)) ||
+	                        (!exec && access != O_RDONLY && text_busy(ino))))
+		return -ETXTBSY;
 	if (kind == FM_FILE && (flags & O_TRUNC) && access != O_RDONLY && st.size) {
 		rc = fmap_truncate(ino, 0);   /* mapped pages go before their blocks */
 		if (rc == 0)
@@ -177,8 +182,12 @@ int64_t do_open_as(struct server_request *rq)
 	if (procfs_disk_target(rq, cwd, path, (int)a->pid, target, sizeof(target)))
 		path = target;   /* /proc/self/exe: the process's program */
 	int64_t fd = open_in(rq, base, cwd, path, true);
-	if (fd >= 0)
+	if (fd >= 0) {
 		procfs_exe_opened((int)a->pid, cwd, path);   /* the process manager opens to exec */
+		struct open_file *f = files_get(rq->d.requester, (uint64_t)fd);
+		if (f && f->kind == FM_FILE)
+			text_opened((int)a->pid, f->ino);
+	}
 	return fd;
 }
 

@@ -28,8 +28,10 @@ int64_t do_fork(struct server_request *rq)
 	if (!parent || !child || parent == child)
 		return -EINVAL;
 	int rc = files_fork(parent, child);
-	if (rc == 0)
+	if (rc == 0) {
 		procfs_exe_fork(parent, child);
+		text_fork(parent, child);
+	}
 	return rc;
 }
 
@@ -42,6 +44,7 @@ int64_t do_exec(struct server_request *rq)
 		return -EINVAL;
 	files_exec(pid);
 	procfs_exe_exec(pid);
+	text_exec(pid);
 	return 0;
 }
 
@@ -54,6 +57,7 @@ int64_t do_exit(struct server_request *rq)
 		return -EPERM;
 	files_exit(pid);
 	procfs_exe_exit(pid);
+	text_exit(pid);
 	return 0;
 }
 
