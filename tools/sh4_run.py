@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Boots the SH-4 port on QEMU's r2d board (qemu-system-sh4 -M r2d) and
-follows its console, the SCIF (QEMU's second serial port). The r2d has no
+follows its console, the SCIF (QEMU's second serial port). The board's
+RTL8139 (PCI slot 2) gets the MAC --mac and QEMU's user network with
+restrict=on: what the guest sends never leaves QEMU. The r2d has no
 exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
 on which this stops QEMU. `run` shows the console; `test` also checks the
 test init's summary ("sh4: N passed, N failed") and that nothing panicked,
 and exits 0 only when all passed.
-Usage: sh4_run.py run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
+Usage: sh4_run.py [--mac MAC] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
 """
 import argparse
 import re
@@ -19,7 +21,8 @@ TIMEOUT = 300   # seconds of host time for one boot
 def boot(args):
     cmd = ["qemu-system-sh4", "-M", "r2d", "-kernel", args.kernel, "-initrd", args.initrd,
            "-append", args.append, "-display", "none", "-monitor", "none",
-           "-serial", "null", "-serial", "stdio", "-no-reboot"]
+           "-serial", "null", "-serial", "stdio", "-no-reboot",
+           "-nic", f"user,model=rtl8139,restrict=on,mac={args.mac}"]
     if args.icount:
         cmd += ["-icount", "shift=0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -101,6 +104,7 @@ def main():
     ap.add_argument("--log")
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--report")
+    ap.add_argument("--mac", default="52:54:00:12:34:56")
     args = ap.parse_args()
     args.echo = args.mode == "run"
     if args.mode == "bench":
