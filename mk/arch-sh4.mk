@@ -76,11 +76,12 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h tests/sh4/sh4_dev.h $(S
 # the reserved UTLB entries of the boot option ica_tlb=32 (paper 002); the
 # only difference is sh4init's first argument, which tells the tests.
 # A leading "+" gives the test the power to hand out devices (the device
-# tests); t_rtl8139 checks the card's MAC against the one QEMU is given.
+# tests); t_rtl8139 checks the card's MAC against the one QEMU is given,
+# t_cf the CF slot's image (tools/sh4_run.py writes both).
 SH4_NIC_MAC := 52:54:00:5e:04:21
 SH4_TESTS := t_hello t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
 	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ipc t_ica_touch! t_ica_limit t_asid \
-	+t_rtl8139:$(SH4_NIC_MAC)
+	+t_rtl8139:$(SH4_NIC_MAC) +t_cf
 SH4_RUN := $(PYTHON) tools/sh4_run.py --mac $(SH4_NIC_MAC)
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
 $(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) tools/sh4_initrd.py

@@ -32,6 +32,10 @@ static inline long u_dev_port_read(uint32_t off, uint32_t width)
 {
 	return sys2(MYRMEX_SYS_DEV_PORT_READ, off, width);
 }
+static inline long u_dev_port_write(uint32_t off, uint32_t width, uint32_t value)
+{
+	return sys3(MYRMEX_SYS_DEV_PORT_WRITE, off, width, value);
+}
 
 /* Writes back the dirty lines of [p, p + n) (before a device reads it). */
 static inline void u_cache_wback(const void *p, size_t n)

@@ -167,8 +167,10 @@ static int driver(const char *mac_arg)
 	long self = -1;
 	struct myrmex_pci_info info;
 	for (uint32_t i = 0; i < MYRMEX_MAX_DEVICES && u_dev_info(i, &info) == 0; i++)
-		if (info.vendor == RTL_VENDOR && info.device == RTL_DEVICE)
+		if (info.vendor == RTL_VENDOR && info.device == RTL_DEVICE) {
 			self = i;
+			break;
+		}
 	U_CHECK(self >= 0 && info.owned, "listed as owned");
 	U_CHECK(sys5(MYRMEX_SYS_SPAWN, "t_rtl8139", argv, argv + 2, -1,
 	             MYRMEX_SPAWN_DEVICE(self)) == -EBUSY, "a device owned already is -EBUSY");

@@ -188,5 +188,13 @@ void sh4_irq_init(void);
 int sh4_irq_line_of(uint32_t intevt);
 /* pci.c: places BARs and interrupt lines before the portable scan. */
 void sh4_pci_init(void);
+/* cf.c: the CF slot as a legacy device, its ports from CF_PORT_BASE (the
+ * PC's primary IDE numbering; the r2d has no port space of its own).
+ * SH4_LEGACY_CF is its device number (vendor MYRMEX_DEV_VENDOR_LEGACY). */
+#define CF_PORT_BASE  0x1f0u
+#define SH4_LEGACY_CF 0x0002u
+struct myrmex_pci_info;
+struct device_ops;
+void sh4_cf_describe(struct myrmex_pci_info *out, const struct device_ops **guard);
 
 #endif
