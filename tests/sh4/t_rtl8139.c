@@ -11,9 +11,11 @@
  * and bad BARs, maps the register BAR, resets the card and reads its MAC
  * (the one tools/sh4_run.py gives QEMU: argv), and transmits two frames from
  * an ICA by DMA, each completion (TxOK) arriving as an interrupt message
- * through get(), the second only after dev_irq_ack unmasked the line. The
- * frames go to QEMU's user network, restricted and ignoring their EtherType:
- * they never leave QEMU.
+ * through get(), the second only after dev_irq_ack unmasked the line (QEMU's
+ * user network, restricted, ignores their EtherType); then, with the
+ * receiver on, an ARP request for QEMU's gateway, whose reply the card
+ * writes by DMA into a receive ring in another ICA (RxOK by message).
+ * Nothing leaves QEMU.
  */
 #include "sh4_dev.h"
 #include <myrmex/rights.h>
@@ -27,11 +29,18 @@
 #define REG_IDR0   0x00
 #define REG_TSD0   0x10    /* + 4 * n: status and size of descriptor n */
 #define REG_TSAD0  0x20    /* + 4 * n: its buffer's physical address */
+#define REG_RBSTART 0x30   /* the receive ring's physical address */
 #define REG_CR     0x37
 #define REG_IMR    0x3c
 #define REG_ISR    0x3e
+#define REG_RCR    0x44
+#define REG_HLTCLK 0x5b
 #define CR_RST     0x10
+#define CR_RE      0x08
 #define CR_TE      0x04
+#define RCR_ACCEPT 0x0000078eu   /* broadcast, multicast, our MAC; WRAP; no DMA burst limit */
+#define RX_RING    (8192 + 16)   /* RBLEN 0, and WRAP lets a frame run past the end */
+#define INT_ROK    0x0001u
 #define INT_TOK    0x0004u
 #define INT_TER    0x0008u
 #define TSD_TOK    (1u << 15)
@@ -83,6 +92,65 @@ static void build_frame(uint8_t *f, const uint8_t mac[6])
 	f[12] = 0x88, f[13] = 0xb5;
 	for (unsigned i = 0; i < sizeof(text); i++)
 		f[14 + i] = (uint8_t)text[i];
+}
+
+/* An ARP request for QEMU's user-network gateway (10.0.2.2) from 10.0.2.15:
+ * QEMU answers it itself (nothing leaves QEMU). */
+static void build_arp(uint8_t *f, const uint8_t mac[6])
+{
+	static const uint8_t head[] = { 0x08, 0x06, 0, 1, 0x08, 0, 6, 4, 0, 1 };
+	static const uint8_t ips[] = { 10, 0, 2, 15, 0, 0, 0, 0, 0, 0, 10, 0, 2, 2 };
+	u_zero(f, FRAME_LEN);
+	for (int i = 0; i < 6; i++) {
+		f[i] = 0xff;
+		f[6 + i] = mac[i];
+		f[22 + i] = mac[i];
+	}
+	for (unsigned i = 0; i < sizeof(head); i++)
+		f[12 + i] = head[i];
+	for (unsigned i = 0; i < sizeof(ips); i++)
+		f[28 + i] = ips[i];
+}
+
+/* Sends the ARP request through descriptor 2 with the receiver on, and
+ * takes interrupt messages until the reply is in the ring: the card wrote
+ * it there by DMA, at the physical address ica_phys gave. */
+static void arp_exchange(uint8_t *tx, uint32_t tx_phys, uint8_t *ring, uint32_t ring_phys,
+                         const uint8_t mac[6])
+{
+	w32(REG_RBSTART, ring_phys);
+	w32(REG_RCR, RCR_ACCEPT);
+	w8(REG_HLTCLK, 'R');   /* the clock running (the 8139's HltClk) */
+	w8(REG_CR, CR_TE | CR_RE);
+	w16(REG_IMR, INT_TOK | INT_ROK);
+	build_arp(tx, mac);
+	u_cache_wback(tx, FRAME_LEN);
+	u_cache_inval(ring, 3 * 4096);   /* drop stale lines before the card writes */
+	w32(REG_TSAD0 + 8, tx_phys);
+	w32(REG_TSD0 + 8, FRAME_LEN);
+	uint16_t seen = 0;
+	for (int n = 0; n < 4 && !(seen & INT_ROK); n++) {
+		struct myrmex_delivery d;
+		long r = u_get(NULL, &d);
+		U_CHECK(r == 0 && d.kind == MYRMEX_DELIVERY_INTERRUPT, "an interrupt message");
+		uint16_t isr = r16(REG_ISR);
+		seen |= isr;
+		w16(REG_ISR, isr);
+		U_CHECK(u_dev_irq_ack() == 0, "dev_irq_ack");
+	}
+	U_CHECK((seen & (INT_TOK | INT_ROK)) == (INT_TOK | INT_ROK), "TxOK and RxOK arrived");
+	u_cache_inval(ring, 3 * 4096);   /* what the card wrote is in memory, not in the cache */
+	/* The ring's first packet: a status word (ROK in bit 0), the length
+	 * with the CRC, then the frame. */
+	uint16_t status = (uint16_t)(ring[0] | ring[1] << 8), len = (uint16_t)(ring[2] | ring[3] << 8);
+	const uint8_t *f = ring + 4;
+	bool to_us = true;
+	for (int i = 0; i < 6; i++)
+		to_us = to_us && f[i] == mac[i] && f[32 + i] == mac[i];
+	U_CHECK((status & 1) && len >= 42 + 4, "the ring holds a good packet");
+	U_CHECK(f[12] == 0x08 && f[13] == 0x06 && f[20] == 0 && f[21] == 2, "it is an ARP reply");
+	U_CHECK(to_us && f[28] == 10 && f[29] == 0 && f[30] == 2 && f[31] == 2,
+	        "from 10.0.2.2, to our MAC");
 }
 
 /* Transmits the frame at phys through descriptor n and waits for the
@@ -158,9 +226,15 @@ static int driver(const char *mac_arg)
 	w8(REG_CR, CR_TE);
 	transmit(0, (uint32_t)phys);
 	transmit(1, (uint32_t)phys + 2048);
+
+	long rh = u_ica_alloc(3);
+	long ring_phys = rh > 0 ? u_ica_phys((uint32_t)rh) : -1;
+	U_CHECK(rh > 0 && ring_phys > 0, "a receive ring");
+	if (ring_phys > 0)
+		arp_exchange(buf, (uint32_t)phys, myrmex_ica_addr((uint32_t)rh), (uint32_t)ring_phys, want);
 	w16(REG_IMR, 0);
 	w8(REG_CR, 0);
-	U_CHECK(u_ica_free((uint32_t)h) == 0, "ica_free");
+	U_CHECK(u_ica_free((uint32_t)h) == 0 && (rh <= 0 || u_ica_free((uint32_t)rh) == 0), "ica_free");
 
 	/* Giving away a device one owns again: busy. */
 	const uint64_t argv[] = { (uintptr_t)"t_rtl8139", (uintptr_t)"none", 0 };
