@@ -15,7 +15,7 @@
  * user network, restricted, ignores their EtherType); then, with the
  * receiver on, an ARP request for QEMU's gateway, whose reply the card
  * writes by DMA into a receive ring in another ICA (RxOK by message).
- * Nothing leaves QEMU.
+ * Nothing leaves QEMU. A next owner ("after") finds bus mastering off.
  */
 #include "sh4_dev.h"
 #include <myrmex/rights.h>
@@ -260,6 +260,14 @@ int main(int argc, char **argv, char **envp)
 		return driver(argv[2]);
 	if (argc > 1 && argv[1][0] == 'n')
 		return 0;   /* the refused copy, never started */
+	if (argc > 1 && argv[1][0] == 'a') {
+		/* The next owner: the kernel turned bus mastering off when the
+		 * driver before it ended (kernel/core/device.c's quiesce, through
+		 * this port's configuration cycles). */
+		long cmd = u_dev_config_read(4);
+		U_CHECK(cmd >= 0 && !(cmd & 4), "bus mastering off after the last owner");
+		return u_failures ? 1 : 0;
+	}
 
 	struct myrmex_pci_info info;
 	long index = -1;
@@ -304,5 +312,10 @@ int main(int argc, char **argv, char **envp)
 	U_CHECK(pid > 0 && sys6(SH_NR_WAIT4, pid, (long)&status, 0, 0, 0, 0) == pid && status == 0,
 	        "the driver passes");
 	U_CHECK(u_dev_info((uint32_t)index, &info) == 0 && !info.owned, "free again after the driver");
+	const uint64_t aargv[] = { (uintptr_t)"t_rtl8139", (uintptr_t)"after", 0 };
+	pid = sys5(MYRMEX_SYS_SPAWN, "t_rtl8139", aargv, envp0, -1, MYRMEX_SPAWN_DEVICE(index));
+	status = -1;
+	U_CHECK(pid > 0 && sys6(SH_NR_WAIT4, pid, (long)&status, 0, 0, 0, 0) == pid && status == 0,
+	        "the next owner finds the card quiet");
 	return u_failures ? 1 : 0;
 }
