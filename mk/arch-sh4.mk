@@ -66,7 +66,7 @@ $(SH4_BUILD)/tests/crt0.o: tests/sh4/crt0.S
 	@mkdir -p $(dir $@)
 	$(SH4_CC) $(SH4_UCFLAGS) -c $< -o $@
 .SECONDARY: $(SH4_TEST_BINS)
-$(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0.o
+$(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h tests/sh4/sh4_dev.h $(SH4_BUILD)/tests/crt0.o
 	@mkdir -p $(dir $@)
 	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
 
@@ -75,8 +75,14 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0
 # initrd-pt.img for page-table entries (the default), initrd-tlb.img for
 # the reserved UTLB entries of the boot option ica_tlb=32 (paper 002); the
 # only difference is sh4init's first argument, which tells the tests.
+# A leading "+" gives the test the power to hand out devices (the device
+# tests); t_rtl8139 checks the card's MAC against the one QEMU is given,
+# t_cf the CF slot's image (tools/sh4_run.py writes both).
+SH4_NIC_MAC := 52:54:00:5e:04:21
 SH4_TESTS := t_hello t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
-	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ipc t_ica_touch! t_ica_limit t_asid
+	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ipc t_ica_touch! t_ica_limit t_asid \
+	+t_rtl8139:$(SH4_NIC_MAC) +t_cf
+SH4_RUN := $(PYTHON) tools/sh4_run.py --mac $(SH4_NIC_MAC)
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
 $(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) tools/sh4_initrd.py
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* $(SH4_TESTS)" \
@@ -95,26 +101,26 @@ all: kernel tests benchmarks
 benchmarks: $(SH4_BUILD)/bench/initrd.img
 bench: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
-	$(PYTHON) tools/sh4_run.py bench --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/bench/initrd.img \
+	$(SH4_RUN) bench --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/bench/initrd.img \
 		--log $(SH4_BUILD)/bench/bench.log --report $(SH4_BUILD)/bench/report.md
 kernel: $(SH4_BIN)
 tests: $(SH4_BUILD)/initrd-pt.img $(SH4_BUILD)/initrd-tlb.img
 run: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
-	$(PYTHON) tools/sh4_run.py run --kernel $(SH4_BIN) --initrd $(SH4_INITRD)
+	$(SH4_RUN) run --kernel $(SH4_BIN) --initrd $(SH4_INITRD)
 # Four boots of the whole list: ICAs in page tables, the same with the
 # TLB-refill fast path off (every miss through sh4_tlb_refill), ICAs in
 # reserved UTLB entries, and reserved entries with the IPC fast path off
 # (every call on the slow path, docs/ipc.md).
 test: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
-	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
+	$(SH4_RUN) test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
 		--log $(SH4_BUILD)/test-pt.log
-	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
+	$(SH4_RUN) test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
 		--append "tlb_fast=off" --log $(SH4_BUILD)/test-pt-slowrefill.log
-	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
+	$(SH4_RUN) test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
 		--append "ica_tlb=32" --log $(SH4_BUILD)/test-tlb.log
-	$(PYTHON) tools/sh4_run.py test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
+	$(SH4_RUN) test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
 		--append "ica_tlb=32 ipc_fast=off" --log $(SH4_BUILD)/test-tlb-slow.log
 setup:
 	@scripts/setup.sh

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Boots the SH-4 port on QEMU's r2d board (qemu-system-sh4 -M r2d) and
-follows its console, the SCIF (QEMU's second serial port). The r2d has no
+follows its console, the SCIF (QEMU's second serial port). The board's
+RTL8139 (PCI slot 2) gets the MAC --mac and QEMU's user network with
+restrict=on: what the guest sends never leaves QEMU. Its CF slot gets a
+fresh 64 KiB image (cf_image: byte i of sector n is (13 * n + i) mod 256,
+what tests/sh4/t_cf checks), attached with snapshot=on: never written. The r2d has no
 exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
 on which this stops QEMU. `run` shows the console; `test` also checks the
 test init's summary ("sh4: N passed, N failed") and that nothing panicked,
 and exits 0 only when all passed.
-Usage: sh4_run.py run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
+Usage: sh4_run.py [--mac MAC] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
 """
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -16,10 +21,24 @@ import time
 TIMEOUT = 300   # seconds of host time for one boot
 
 
+CF_SECTORS = 128
+
+
+def cf_image(kernel):
+    """Writes the CF slot's image beside the kernel and returns its path."""
+    path = os.path.join(os.path.dirname(os.path.abspath(kernel)), "cf.img")
+    with open(path, "wb") as f:
+        for n in range(CF_SECTORS):
+            f.write(bytes((13 * n + i) & 0xff for i in range(512)))
+    return path
+
+
 def boot(args):
     cmd = ["qemu-system-sh4", "-M", "r2d", "-kernel", args.kernel, "-initrd", args.initrd,
            "-append", args.append, "-display", "none", "-monitor", "none",
-           "-serial", "null", "-serial", "stdio", "-no-reboot"]
+           "-serial", "null", "-serial", "stdio", "-no-reboot",
+           "-nic", f"user,model=rtl8139,restrict=on,mac={args.mac}",
+           "-drive", f"if=ide,format=raw,snapshot=on,file={cf_image(args.kernel)}"]
     if args.icount:
         cmd += ["-icount", "shift=0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -101,6 +120,7 @@ def main():
     ap.add_argument("--log")
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--report")
+    ap.add_argument("--mac", default="52:54:00:12:34:56")
     args = ap.parse_args()
     args.echo = args.mode == "run"
     if args.mode == "bench":

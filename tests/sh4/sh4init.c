@@ -4,7 +4,8 @@
  * right to start servers, and judges it by its exit status: a name ending
  * in "!" must be killed by the kernel (a fault), any other must exit 0.
  * "prog:arg" runs prog with arg as its argv[1] (after "alpha", "beta"
- * are dropped). A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
+ * are dropped); a name starting with "+" runs with the power to give
+ * devices (MYRMEX_SPAWN_MANAGER), for the device tests. A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
  * was booted with; the tests see it as MYRMEX_ICA=pt|tlb.
  * Around every test it compares the kernel's free pages and kernel objects
  * (kstats): a difference is a leak and fails the test. Prints
@@ -12,12 +13,16 @@
  * and powers the machine off.
  */
 #include "sh4_user.h"
+#include <myrmex/rights.h>
 
 static char ica_env[32] = "MYRMEX_ICA=pt";
 
 static int run(const char *arg)
 {
 	char name[64];
+	bool manager = arg[0] == '+';
+	if (manager)
+		arg++;
 	size_t n = u_strlen(arg);
 	bool must_die = n > 0 && arg[n - 1] == '!';
 	if (must_die)
@@ -45,7 +50,8 @@ static int run(const char *arg)
 	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", (uintptr_t)ica_env, 0 };
 	struct myrmex_kstats before, after;
 	sys2(MYRMEX_SYS_KSTATS, &before, sizeof(before));
-	long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
+	long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1,
+	                MYRMEX_SPAWN_SERVER | (manager ? MYRMEX_SPAWN_MANAGER : 0));
 	int status = 0;
 	bool ok;
 	if (pid < 0) {

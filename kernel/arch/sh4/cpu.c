@@ -13,6 +13,8 @@ void arch_cpu_init(void)
 {
 	__asm__ volatile("ldc %0, vbr" :: "r"(sh4_vbr));
 	mmio_write16(SH4_IPRA, 0);   /* every TMU and RTC source off until started */
+	sh4_irq_init();              /* every board source masked until a driver has it */
+	sh4_pci_init();              /* before kmain's device_init scans the bus */
 }
 
 /* Opens the interrupt mask, sleeps until an interrupt (taken at once, on

@@ -2,11 +2,13 @@
  * Trap dispatch (vectors.S calls sh4_trap_dispatch with the trapframe):
  * trapa is a system call; a TLB miss is refilled from the page tables or
  * becomes a page fault (demand paging, or the offender's death); the TMU
- * interrupt is the scheduler's tick. A fault in kernel mode is a panic,
+ * interrupt is the scheduler's tick, an IRL interrupt a device's message
+ * (irq.c). A fault in kernel mode is a panic,
  * except in the user-copy routine, where an unresolved fault makes the
  * copy return -EFAULT.
  */
 #include <kernel/arch.h>
+#include <kernel/device.h>
 #include <kernel/errno.h>
 #include <kernel/klock.h>
 #include <kernel/panic.h>
@@ -123,8 +125,11 @@ void sh4_trap_dispatch(struct trapframe *tf)
 		kernel_lock_take();
 	if (tf->vector == 0x600) {
 		STAT_INC(interrupts);
+		int line = sh4_irq_line_of(tf->event);
 		if (tf->event == INT_TMU0)
 			sh4_timer_interrupt();
+		else if (line >= 0)
+			device_interrupt((unsigned)line);   /* masks the line until the owner's ack */
 		else
 			printk("trap: unexpected interrupt %#x\n", tf->event);
 	} else if (is_tlb_event(tf->event)) {

@@ -72,10 +72,31 @@
 #define EXP_FPU_DISABLE     0x800
 #define EXP_SLOT_FPU_DISABLE 0x820
 #define INT_TMU0            0x400
+#define INT_IRL_FIRST       0x200    /* IRL code n: 0x200 + 0x20 * n (irq.c) */
+#define INT_IRL_LAST        0x3c0
 
 /* Interrupt controller. */
 #define SH4_ICR  0xffd00000u
 #define SH4_IPRA 0xffd00004u
+
+/* The r2d's FPGA interrupt controller (physical 0x04000000, through P2):
+ * IRLMSK lets a source reach the IRL pins (irq.c). The lines (IRL codes)
+ * of the sources the port's devices use. */
+#define R2D_IRLMSK 0xa4000000u
+#define R2D_LINE_PCI_INTD 0
+#define R2D_LINE_CF_IDE   1
+#define R2D_LINE_PCI_INTC 3
+#define R2D_LINE_PCI_INTA 9
+#define R2D_LINE_PCI_INTB 10
+
+/* The PCI bridge (PCIC, P4): configuration address and data, the memory
+ * window's PCI address, the I/O window's place (pci.c). */
+#define SH4_PCIPAR  0xfe2001c0u
+#define SH4_PCIMBR  0xfe2001c4u
+#define SH4_PCIIOBR 0xfe2001c8u
+#define SH4_PCIPDR  0xfe200220u
+#define SH4_PCI_MEM_BASE 0x1d000000u   /* area 7's shadow of P4 0xfd000000 */
+#define SH4_PCI_MEM_SIZE 0x01000000u
 
 /* Timer unit, channel 0 (the scheduler clock) and 1 (free running). */
 #define SH4_TOCR  0xffd80000u
@@ -162,5 +183,18 @@ void sh4_ica_release_all(struct arch_as *as);
 struct trapframe;
 int sh4_tlb_refill(uint32_t va, int write, int user);
 void sh4_timer_interrupt(void);
+/* irq.c: the FPGA's lines; the line of an interrupt code, or -1. */
+void sh4_irq_init(void);
+int sh4_irq_line_of(uint32_t intevt);
+/* pci.c: places BARs and interrupt lines before the portable scan. */
+void sh4_pci_init(void);
+/* cf.c: the CF slot as a legacy device, its ports from CF_PORT_BASE (the
+ * PC's primary IDE numbering; the r2d has no port space of its own).
+ * SH4_LEGACY_CF is its device number (vendor MYRMEX_DEV_VENDOR_LEGACY). */
+#define CF_PORT_BASE  0x1f0u
+#define SH4_LEGACY_CF 0x0002u
+struct myrmex_pci_info;
+struct device_ops;
+void sh4_cf_describe(struct myrmex_pci_info *out, const struct device_ops **guard);
 
 #endif
