@@ -93,6 +93,7 @@ static bool join(const struct myrmex_batch_entry *e, uint64_t memo, struct membe
 	}
 	if (fn == sys_close) {
 		m->opcode = FS_CLOSE;
+		posix_fd_gone(fd);
 		return true;
 	}
 	if (fn == sys_fstat) {

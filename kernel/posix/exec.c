@@ -309,6 +309,8 @@ static int replace_image(struct thread *t, const struct exec_plan *plan)
 	signal_exec_reset(p);
 	p->px->cred = plan->cred;
 	p->px->execed = true;
+	/* Close-on-exec descriptors are gone: no number is believed quick. */
+	memset(p->px->quick_io, 0, sizeof(p->px->quick_io));
 	return 0;
 }
 

@@ -57,6 +57,37 @@ static struct forward_channel *channel_of(struct thread *t)
 	return t->px->channel;
 }
 
+/*
+ * Whether a call may wait in the server for something else to happen (a
+ * pipe's writer, a packet, a timer, a key, readiness): a signal interrupts
+ * those. Every other call is answered at once, and a signal must not cut
+ * it short: the server carries it out anyway, and the caller would lose
+ * its result (an open's descriptor left in its table, a rename done but
+ * reported EINTR). They wait as Linux's do, for the thread's death only;
+ * so do reads and writes on a descriptor known to name a regular file
+ * (sys_file.c sets fwd.uninterruptible for them).
+ */
+static bool call_may_wait(enum posix_service service, uint32_t opcode)
+{
+	if (service != SERVICE_FILES)
+		return true;
+	switch (opcode) {
+	case FS_READ:
+	case FS_WRITE:
+	case FS_PREAD:
+	case FS_PWRITE:
+	case FS_POLL:
+	case FS_IOCTL:      /* the console's, e.g. TCSETSW */
+	case FS_SENDTO:
+	case FS_RECVFROM:
+	case FS_INET:       /* connect, accept, recv, send */
+	case FS_BATCH:      /* any of the above */
+		return true;
+	default:
+		return false;
+	}
+}
+
 int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
                   uint32_t data_bytes)
 {
@@ -83,6 +114,7 @@ int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
 	f->data = NULL;
 	f->data_size = 0;
 	f->real_ids = false;
+	f->uninterruptible = !call_may_wait(service, opcode);
 	if (data_bytes == 0)
 		return 0;
 	bool small = data_bytes <= FORWARD_SMALL_BYTES;
@@ -157,7 +189,11 @@ long forward_call(struct fwd *f)
 	struct ica *ctl = f->ctl;
 	uint32_t ctl_handle = ctl->handle, data_handle = f->data ? f->data->handle : 0;
 	write_request(ctl, f);
+	bool was = t->only_death_wakes;
+	if (f->uninterruptible)
+		t->only_death_wakes = true;
 	long r = ipc_call_channel(p, t, ctl, f->target, f->data, true);
+	t->only_death_wakes = was;
 
 	/* Whatever happened, believe only handles looked up afresh. */
 	ctl = own(p, ctl_handle);

@@ -77,16 +77,42 @@ static bool inline_ok(uint64_t fd)
 	return fd < POSIX_INLINE_FDS && !(bits[fd / 64] >> (fd % 64) & 1);
 }
 
+/* Whether fd was last found on an object whose transfers never wait
+ * (posix.h, quick_io): its call waits for the answer, signals or not. A
+ * thread racing a close and reopen of the same number with its own read
+ * may find a pipe there and wait uninterruptibly: a program's own race,
+ * whose only cost is that a handled signal does not cut that read short. */
+static bool quick_fd(uint64_t fd)
+{
+	const uint64_t *bits = current_thread()->proc->px->quick_io;
+	return fd < POSIX_QUICK_FDS && (bits[fd / 64] >> (fd % 64) & 1);
+}
+
 /* After a call on fd: refused inline, or answered by an object of kind. */
 static void inline_learn(uint64_t fd, bool refused, uint64_t kind)
 {
-	uint64_t *bits = current_thread()->proc->px->no_inline;
+	struct posix_process *px = current_thread()->proc->px;
+	uint64_t *bits = px->no_inline;
 	if (fd >= POSIX_INLINE_FDS)
 		return;
 	if (refused)
 		bits[fd / 64] |= 1ull << (fd % 64);
 	else if (kind != FS_KIND_CONSOLE)
 		bits[fd / 64] &= ~(1ull << (fd % 64));
+	uint64_t quick = 1ull << (fd % 64);
+	if (fd >= POSIX_QUICK_FDS)
+		return;
+	if (kind == FS_KIND_REGULAR || kind == FS_KIND_DIRECTORY || kind == FS_KIND_NULL)
+		px->quick_io[fd / 64] |= quick;
+	else
+		px->quick_io[fd / 64] &= ~quick;
+}
+
+void posix_fd_gone(uint64_t fd)
+{
+	struct posix_process *px = current_thread()->proc->px;
+	if (fd < POSIX_QUICK_FDS)
+		px->quick_io[fd / 64] &= ~(1ull << (fd % 64));
 }
 
 /* Makes the inline call begun in f (a write's bytes in place) and learns
@@ -112,6 +138,7 @@ static long read_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset,
 	int err = forward_begin(&f, SERVICE_FILES, offset < 0 ? FS_READ : FS_PREAD, 0);
 	if (err)
 		return err;
+	f.uninterruptible = quick_fd(fd);
 	long r = inline_call(&f, fd, count, offset, refused);
 	if (r == -EAGAIN && f.res[FS_RESULT_KIND] == FS_KIND_SIGNAL)
 		return signalfd_read(buf, count, f.res[0], f.res[1]);   /* the kernel's signals */
@@ -135,6 +162,7 @@ static long write_inline(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset
 	int err = forward_begin(&f, SERVICE_FILES, offset < 0 ? FS_WRITE : FS_PWRITE, 0);
 	if (err)
 		return err;
+	f.uninterruptible = quick_fd(fd);
 	if (count && copy_from_user(&f.arg[4], buf, count) < 0)
 		return -EFAULT;
 	long r = inline_call(&f, fd, count, offset, refused);
@@ -167,6 +195,7 @@ static long read_into(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		                        chunk ? chunk : 1);
 		if (err)
 			return done ? (long)done : err;
+		f.uninterruptible = quick_fd(fd);
 		f.arg[0] = fd;
 		f.arg[1] = chunk;
 		f.arg[2] = (uint64_t)offset + done;
@@ -215,6 +244,7 @@ static long write_from(uint64_t fd, uptr_t buf, uint64_t count, int64_t offset)
 		                        chunk ? chunk : 1);
 		if (err)
 			return done ? (long)done : err;
+		f.uninterruptible = quick_fd(fd);
 		if (chunk && copy_from_user(forward_data(&f), buf + done, chunk) < 0)
 			return done ? (long)done : -EFAULT;
 		f.arg[0] = fd;
@@ -416,6 +446,7 @@ long sys_lseek(const struct syscall_args *a)
  * in groups (batch_fwd.c), which must give what these handlers give. */
 long sys_close(const struct syscall_args *a)
 {
+	posix_fd_gone(a->arg[0]);
 	return posix_fs_call(FS_CLOSE, a->arg[0], 0, 0, NULL);
 }
 
@@ -543,6 +574,8 @@ long sys_dup(const struct syscall_args *a)
 
 long sys_dup2(const struct syscall_args *a)
 {
+	if (a->arg[0] != a->arg[1])
+		posix_fd_gone(a->arg[1]);   /* replaced (if it was open) */
 	return posix_fs_call(FS_DUP2, a->arg[0], a->arg[1], 0, NULL);
 }
 
@@ -550,6 +583,7 @@ long sys_dup3(const struct syscall_args *a)
 {
 	if (a->arg[0] == a->arg[1] || (a->arg[2] & ~(uint64_t)O_CLOEXEC))
 		return -EINVAL;
+	posix_fd_gone(a->arg[1]);
 	return posix_fs_call(FS_DUP2, a->arg[0], a->arg[1], a->arg[2] ? 1 : 0, NULL);
 }
 
@@ -561,16 +595,11 @@ static long make_pipe(uptr_t fds, uint64_t flags)
 	if (copy_from_user(probe, fds, sizeof(probe)) < 0 || copy_to_user(fds, probe, sizeof(probe)) < 0)
 		return -EFAULT;
 	uint64_t res[8];
-	/* An uninterruptible wait, as Linux's pipe() never fails with EINTR:
-	 * FS_PIPE never blocks in the file manager, and a call a signal
-	 * orphaned would run there anyway, its two ends left open in the
-	 * caller's table (a shell whose SIGCHLD handler has no SA_RESTART saw
-	 * "can't create pipe: Interrupted system call"). */
-	struct thread *t = current_thread();
-	bool was = t->only_death_wakes;
-	t->only_death_wakes = true;
+	/* Never EINTR, as Linux's pipe(): FS_PIPE waits for nothing, so
+	 * forward_call waits for it uninterruptibly (a shell whose SIGCHLD
+	 * handler has no SA_RESTART once saw "can't create pipe: Interrupted
+	 * system call", its two ends left open in its table). */
 	long r = posix_fs_call(FS_PIPE, flags & (O_CLOEXEC | O_NONBLOCK), 0, 0, res);
-	t->only_death_wakes = was;
 	if (r < 0)
 		return r;
 	int32_t ends[2] = { (int32_t)res[0], (int32_t)res[1] };

@@ -46,6 +46,10 @@ struct fwd {
 	uint32_t data_size;    /* its size in bytes */
 	bool real_ids;         /* stamp the real uid and gid, not the file-system
 	                          ones (access, faccessat: include/myrmex/fs.h FS_CRED_*) */
+	bool uninterruptible;  /* wait for the answer whatever signal comes (only the
+	                          thread's death cuts it short): forward_begin sets it
+	                          for the calls that never wait in the server, a read
+	                          or write sets it for a quick descriptor */
 };
 
 /* Gets the current thread's channel ready for a call to the server of

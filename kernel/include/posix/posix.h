@@ -33,6 +33,7 @@ struct posix_thread {
 #define POSIX_CMDLINE_MAX 256
 
 #define POSIX_INLINE_FDS 1024
+#define POSIX_QUICK_FDS  256   /* quick_io's reach: struct posix_process fits a slab page */
 
 struct posix_process {
 	struct sig_process sig;          /* dispositions, pending signals, interval timer */
@@ -47,6 +48,14 @@ struct posix_process {
 	 * file manager wants with a data ICA (the console), bit per fd: a hint,
 	 * cleared when a call finds another kind there (sys_file.c). */
 	uint64_t no_inline[POSIX_INLINE_FDS / 64];
+	/* Descriptors below POSIX_QUICK_FDS last found on an object whose
+	 * reads and writes never wait (a regular file, a directory, a memory
+	 * device), bit per fd: their calls wait for the answer as Linux's do,
+	 * not cut short by a signal (forward.h, fwd.uninterruptible). Learnt
+	 * from each answer's kind; a close of the number (close, dup2 onto it,
+	 * a batch's close) and exec forget it, so a number reused for a pipe
+	 * is not believed quick (posix_fd_gone). Fork starts without. */
+	uint64_t quick_io[POSIX_QUICK_FDS / 64];
 	/* The process has called execve since it was forked: its parent may
 	 * no longer move it to another group (setpgid gives -EACCES). */
 	bool execed;
@@ -54,6 +63,10 @@ struct posix_process {
 	int8_t nice;                     /* -20..19 (sys_nice.c); 0 at the start, fork copies it */
 };
 
+
+/* Descriptor fd of the current process was closed (or replaced): its
+ * number's hints go (sys_file.c). */
+void posix_fd_gone(uint64_t fd);
 
 struct syscall_args;
 struct cpu_usage;
