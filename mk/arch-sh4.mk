@@ -75,7 +75,7 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0
 # initrd-pt.img for page-table entries (the default), initrd-tlb.img for
 # the reserved UTLB entries of the boot option ica_tlb=32 (paper 002); the
 # only difference is sh4init's first argument, which tells the tests.
-SH4_TESTS := t_hello t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
+SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
 	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ipc t_ica_touch! t_ica_limit t_asid
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
 $(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) tools/sh4_initrd.py
