@@ -5,8 +5,12 @@
  * allocation, took the reload of a spilled bool from its stack slot for a
  * store of the T bit and deleted the test before the branch, which then
  * used whatever T the previous compare left (tests/sh4/t_codegen.c shows
- * it). Each instance is replaced by a pass that does nothing, so the
- * compiler emits the test it would emit on any other target.
+ * it). The root of it: the pass declares the predicates it asks
+ * (t_reg_operand, negt_reg_operand) as returning int, GCC 12 defines them
+ * returning bool, and on an x86-64 host a bool result defines only the low
+ * byte of the return register, so a "no" with leftovers in the upper bytes
+ * reads as "yes". Each instance is replaced by a pass that does nothing,
+ * so the compiler emits the test it would emit on any other target.
  *
  * The back end registers its passes while it processes the options, after
  * plugins are initialized, so they cannot be named at PLUGIN_PASS_MANAGER_
