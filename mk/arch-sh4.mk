@@ -40,7 +40,9 @@ SH4_COMMON := -std=gnu17 $(SH4_OPT) $(SH4_GCC_CURE) -g -ml -m4-nofpu -ffreestand
 	-Wa,--noexecstack -Wall -Wextra -Werror
 
 # Every SH-4 compile depends on the plugin and on this stamp, which changes
-# when the flags do (a new SH4_OPT rebuilds everything).
+# when the flags do (a new SH4_OPT rebuilds everything): a new rule that
+# compiles for SH-4 takes its flags from SH4_COMMON (or SH4_KCFLAGS,
+# SH4_UCFLAGS) and lists $(SH4_CDEPS) among its prerequisites.
 SH4_STAMP := $(SH4_BUILD)/cflags.stamp
 $(shell mkdir -p $(SH4_BUILD) && { echo '$(SH4_COMMON)' | cmp -s - $(SH4_STAMP) || \
 	echo '$(SH4_COMMON)' > $(SH4_STAMP); })
