@@ -6,9 +6,10 @@
 # from Debian's source, which has no configure script: tools/build_make.py),
 # GCC's AddressSanitizer/UBSan runtime for the host unit tests, and GCC's
 # 32-bit support (gcc-multilib) for the 32-bit port check (make port-check),
-# and Debian's SH-4 cross compiler and qemu-system-sh4 for the SH-4 port
-# (make ARCH=sh4, docs/sh4.md), and matplotlib (python3-matplotlib) for the
-# benchmark plots.
+# and Debian's SH-4 cross compiler, its plugin headers (with the host g++
+# they build the plugin that cures its optimizer, tools/gcc-sh4) and
+# qemu-system-sh4 for the SH-4 port (make ARCH=sh4, docs/sh4.md), and
+# matplotlib (python3-matplotlib) for the benchmark plots.
 # Usage: scripts/setup.sh   (exit 0: everything present; 1: something missing)
 set -eu
 
@@ -22,6 +23,7 @@ e2fsck:e2fsprogs
 debugfs:e2fsprogs
 python3:python3
 gcc:build-essential
+g++:build-essential
 make:build-essential
 ld:binutils
 objcopy:binutils
@@ -66,6 +68,16 @@ missing_packages() {
         case " $pkgs " in
             *" gcc-multilib "*) ;;
             *) pkgs="$pkgs gcc-multilib" ;;
+        esac
+    fi
+    # make ARCH=sh4 builds a GCC plugin (tools/gcc-sh4) against the SH-4
+    # compiler's plugin headers (the package needs the compiler, so it goes
+    # in with it on a first install).
+    if ! have sh4-linux-gnu-gcc ||
+        [ ! -f "$(sh4-linux-gnu-gcc -print-file-name=plugin)/include/gcc-plugin.h" ]; then
+        case " $pkgs " in
+            *" gcc-12-plugin-dev-sh4-linux-gnu "*) ;;
+            *) pkgs="$pkgs gcc-12-plugin-dev-sh4-linux-gnu" ;;
         esac
     fi
     echo "$pkgs" | sed 's/^ //'

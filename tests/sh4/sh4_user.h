@@ -83,6 +83,17 @@ static inline void u_putnum(long v)
 	u_puts(out);
 }
 
+/* The word at address a, as a pointer the optimizer knows nothing about:
+ * for the tests that must make the access they write (a misaligned load
+ * it would otherwise split into byte loads, a constant address it would
+ * warn about as outside any object). */
+static inline volatile uint32_t *u_word_at(uintptr_t a)
+{
+	volatile uint32_t *p = (volatile uint32_t *)a;
+	__asm__("" : "+r"(p));
+	return p;
+}
+
 __attribute__((noreturn)) static inline void u_exit(int code)
 {
 	sys1(SH_NR_EXIT_GROUP, code);

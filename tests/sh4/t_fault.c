@@ -8,7 +8,7 @@
 int main(int argc, char **argv, char **envp)
 {
 	(void)argc, (void)argv, (void)envp;
-	*(volatile int *)16 = 1;
+	*u_word_at(16) = 1;
 	u_puts("t_fault: survived a write through NULL\n");
 	return 0;
 }

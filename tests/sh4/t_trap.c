@@ -16,13 +16,13 @@ int main(int argc, char **argv, char **envp)
 	static uint32_t words[2];
 	switch (kind[0]) {
 	case 'a':
-		(void)*(volatile uint32_t *)((char *)words + 1);
+		(void)*u_word_at((uintptr_t)words + 1);
 		break;
 	case 'p':
 		if (kind[1] == '1')
-			*(volatile uint32_t *)0x8c800000u = 0;
+			*u_word_at(0x8c800000u) = 0;
 		else
-			(void)*(volatile uint32_t *)0xff000000u;
+			(void)*u_word_at(0xff000000u);
 		break;
 	case 'i':
 		__asm__ volatile(".word 0xfffd");
@@ -31,7 +31,7 @@ int main(int argc, char **argv, char **envp)
 		__asm__ volatile(".word 0xf08d");   /* fldi0 fr0 (built -m4-nofpu) */
 		break;
 	case 'm':
-		(void)*(volatile uint32_t *)0x10000000u;
+		(void)*u_word_at(0x10000000u);
 		break;
 	default:
 		u_puts("t_trap: no kind given\n");

@@ -130,8 +130,8 @@
 #define SH4_PERIPH_HZ 60000000u
 #define SH4_TMU_HZ    (SH4_PERIPH_HZ / 4)
 
-/* Inlined even at -O0 (mk/arch-sh4.mk explains why the port builds at
- * -O0): they are on the TLB paths. */
+/* Always inlined, whatever SH4_OPT (mk/arch-sh4.mk) is: they are on the
+ * TLB paths. */
 #define SH4_INLINE static inline __attribute__((always_inline))
 
 SH4_INLINE uint32_t mmio_read32(uint32_t a) { return *(volatile uint32_t *)(uintptr_t)a; }
