@@ -19,6 +19,7 @@
 #include <posix/signal.h>
 #include <kernel/string.h>
 #include <myrmex/fs.h>
+#include <myrmex/fslock.h>
 
 static struct kmem_cache channel_cache =
 	KMEM_CACHE_INIT(channel_cache, "channel", struct forward_channel);
@@ -82,6 +83,8 @@ static bool call_may_wait(enum posix_service service, uint32_t opcode)
 	case FS_RECVFROM:
 	case FS_INET:       /* connect, accept, recv, send */
 	case FS_BATCH:      /* any of the above */
+	case FS_LOCK:       /* F_SETLKW */
+	case FS_FLOCK:
 		return true;
 	default:
 		return false;

@@ -2,7 +2,7 @@
  * Linux calls on descriptors, forwarded to the file manager (docs/posix.md):
  * read/write and their vector and positioned forms, lseek, close, fstat,
  * preadv/pwritev(2), getdents64, ftruncate, fsync/fdatasync, sync/syncfs,
- * dup/dup2/dup3, pipe/pipe2, fcntl. A native
+ * dup/dup2/dup3, pipe/pipe2, fcntl (with record locks), flock. A native
  * (non-POSIX) process keeps the kernel console of sys_console.c for
  * read/write/writev. Every user pointer is checked here; every number the
  * server answers is checked against what was asked.
@@ -19,6 +19,7 @@
 #include <posix/signalfd.h>
 #include <myrmex/fs.h>
 #include <myrmex/fsevent.h>
+#include <myrmex/fslock.h>
 #include <arch/linux_abi.h>
 
 #define O_NONBLOCK 04000
@@ -621,23 +622,57 @@ long sys_pipe2(const struct syscall_args *a)
 	return make_pipe(a->arg[0], a->arg[1]);
 }
 
-/* Record locks: one user and no lock contention to arbitrate, so a lock is
- * always granted and F_GETLK reports the range free (documented). */
+/* Record locks (F_GETLK, F_SETLK, F_SETLKW): the file manager keeps them
+ * (include/myrmex/fslock.h); struct flock is read here and F_GETLK's
+ * answer written back in Linux's form (whence SEEK_SET, the owner's pid).
+ * F_SETLKW may wait: a signal cuts it short (EINTR, or a restart with
+ * SA_RESTART), as Linux's. */
 static long record_lock(uint64_t fd, uint64_t cmd, uptr_t arg)
 {
-	long r = posix_fs_call(FS_FCNTL, fd, F_GETFL, 0, NULL);
-	if (r < 0)
-		return r;
 	struct linux_flock lk;
-	if (copy_from_user(&lk, arg, sizeof(lk)) < 0)
-		return -EFAULT;
-	if (lk.l_type < 0 || lk.l_type > F_UNLCK || lk.l_whence < 0 || lk.l_whence > 2)
-		return -EINVAL;
-	if (cmd == F_GETLK) {
-		lk.l_type = F_UNLCK;
-		return copy_to_user(arg, &lk, sizeof(lk));
+	if (copy_from_user(&lk, arg, sizeof(lk)) < 0) {
+		/* Linux looks the descriptor up first: a bad one is EBADF. */
+		long r = posix_fs_call(FS_FCNTL, fd, F_GETFL, 0, NULL);
+		return r < 0 ? r : -EFAULT;
 	}
-	return 0;
+	struct fwd f;
+	int err = forward_begin(&f, SERVICE_FILES, FS_LOCK, 0);
+	if (err)
+		return err;
+	struct fs_lock_args *la = (struct fs_lock_args *)(void *)f.arg;
+	la->fd = fd;
+	la->cmd = cmd == F_GETLK ? FS_LOCK_GET : cmd == F_SETLK ? FS_LOCK_SET : FS_LOCK_WAIT;
+	la->type = (uint64_t)(uint16_t)lk.l_type;   /* F_RDLCK, F_WRLCK, F_UNLCK: FS_LOCK_*;
+	                                               the file manager checks it */
+	la->whence = (uint64_t)(uint16_t)lk.l_whence;
+	la->start = lk.l_start;
+	la->len = lk.l_len;
+	long r = forward_call(&f);
+	if (r < 0 || cmd != F_GETLK)
+		return r;
+	const struct fs_lock_result *res = (const struct fs_lock_result *)(const void *)f.res;
+	if (res->type > FS_LOCK_UNLOCK)
+		return -EIO;
+	lk.l_type = (int16_t)res->type;
+	if (res->type != FS_LOCK_UNLOCK) {
+		lk.l_whence = 0;   /* SEEK_SET */
+		lk.l_start = res->start;
+		lk.l_len = res->len;
+		lk.l_pid = (int32_t)res->pid;
+	}
+	return copy_to_user(arg, &lk, sizeof(lk)) < 0 ? -EFAULT : 0;
+}
+
+/* flock(2): a lock on the whole file held by the open file description. */
+long sys_flock(const struct syscall_args *a)
+{
+	uint64_t op = a->arg[1];
+	uint64_t kind = op & ~(uint64_t)FS_FLOCK_NB;
+	if ((int64_t)a->arg[0] < 0 || (int64_t)a->arg[0] > INT32_MAX)
+		return -EBADF;
+	if (kind != FS_FLOCK_SH && kind != FS_FLOCK_EX && kind != FS_FLOCK_UN)
+		return -EINVAL;
+	return posix_fs_call(FS_FLOCK, a->arg[0], op, 0, NULL);
 }
 
 long sys_fcntl(const struct syscall_args *a)

@@ -87,6 +87,7 @@ static __attribute__((unused)) const char *err_name(int e)
 		{ ECONNRESET, "ECONNRESET" }, { EISCONN, "EISCONN" }, { ENOTCONN, "ENOTCONN" },
 		{ ECONNREFUSED, "ECONNREFUSED" }, { EALREADY, "EALREADY" },
 		{ EINPROGRESS, "EINPROGRESS" }, { ETXTBSY, "ETXTBSY" },
+		{ EDEADLK, "EDEADLK" }, { ENOLCK, "ENOLCK" },
 	};
 	static char other[16];
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

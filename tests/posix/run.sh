@@ -17,7 +17,7 @@ PROGRAMS="fork execve wait exit ids pgrp sigaction sigmask sigchld sigpipe alarm
 brk mmap mmap_file shmanon threads file_io dir fd path tty poll time uname
 links attr iov calls devfiles procself stopcont orphan unlinkopen epoll
 eventfd timerfd signalfd statx rmcwd users setid sigwait waitid cputime settime mremap
-procmaps execargs tostop sockets nice pipe_signal packet sockopts procowner statfs textbusy eintr_calls
+procmaps execargs tostop sockets nice pipe_signal packet sockopts procowner statfs textbusy eintr_calls locks
 limits bad_pointer bad_fd bad_flags fork_bomb mem_exhaust"
 
 export PATH=/bin

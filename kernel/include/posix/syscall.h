@@ -55,6 +55,7 @@ long sys_faccessat(const struct syscall_args *a);
 long sys_faccessat2(const struct syscall_args *a);
 long sys_fchdir(const struct syscall_args *a);
 long sys_fcntl(const struct syscall_args *a);
+long sys_flock(const struct syscall_args *a);
 long sys_fork(const struct syscall_args *a);
 long sys_fstat(const struct syscall_args *a);
 long sys_fstatfs(const struct syscall_args *a);

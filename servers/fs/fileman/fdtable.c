@@ -126,6 +126,8 @@ static void set_entry(struct fd_table *t, unsigned fd, struct open_file *f, bool
 	ofd_ref(f);
 	t->fd[fd].f = f;
 	t->fd[fd].cloexec = cloexec;
+	if (old && old->kind == FM_FILE && old->ino)
+		locks_closed(t->pid, old->ino);   /* dup2 closed it */
 	if (old)
 		ofd_unref(old);
 	else
@@ -172,6 +174,8 @@ int files_close(int pid, uint64_t fd)
 	struct open_file *f = t->fd[fd].f;
 	t->fd[fd].f = NULL;
 	t->open--;
+	if (f->kind == FM_FILE && f->ino)
+		locks_closed(pid, f->ino);   /* POSIX: any close lets the process's locks go */
 	ofd_unref(f);
 	table_tidy(t);
 	return 0;
@@ -229,6 +233,7 @@ void files_exec(int pid)
 
 void files_exit(int pid)
 {
+	locks_drop_pid(pid);
 	pipe_drop_pid(pid);
 	socket_drop_pid(pid);
 	events_drop_pid(pid);

@@ -53,6 +53,8 @@
  *   timerfd.c   timerfd timers, the thread that wakes their parked reads
  *   signalfd.c  signalfd masks (the kernel reads the signals)
  *   park.c      requests parked on an eventfd or a timerfd
+ *   locks.c     record locks (fcntl) and flock locks, their parked waits
+ *   text.c      the file each process runs, for ETXTBSY
  *   removed.c   a directory removed while current or open: "." and its stat
  *   perm.c      permission checks on the caller's identity (the kernel's stamp)
  *   notice.c    readiness notices to the kernel for the waits of poll and epoll
@@ -252,6 +254,8 @@ struct timerfd;
 
 /* What open, pipe or the special names made: shared by every descriptor
  * dup or fork made from the first (one offset), and by parked requests. */
+#define FM_DESCRIPTIONS 1024u   /* open file descriptions at once (ofd.c) */
+
 struct open_file {
 	enum fm_kind kind;
 	unsigned refs;                /* descriptors and parked requests using it */
@@ -560,6 +564,16 @@ uint64_t procfs_size(const struct open_file *f);
 void procfs_snap_free(struct procfs_snap *s);
 /* The executable's path for /proc/<pid>/exe: opened by the process
  * manager for pid (FS_OPEN_AS), made pid's at FS_EXEC, copied at fork. */
+/* File locks (locks.c, include/myrmex/fslock.h): the handlers; pid closed
+ * a descriptor of ino (its record locks there go); a description's last
+ * reference went (its flock goes); pid ended (its locks and waits go);
+ * pid gave up the wait with control ICA handle (-EINTR). */
+int64_t do_lock(struct server_request *rq);
+int64_t do_flock(struct server_request *rq);
+void locks_closed(int pid, uint32_t ino);
+void locks_description_gone(struct open_file *f);
+void locks_drop_pid(int pid);
+void locks_cancel(int pid, uint32_t handle);
 /* The programs processes run (text.c), for ETXTBSY: ino opened by the
  * process manager for pid's exec; the exec done; fork; exit; whether a
  * process runs ino. */

@@ -21,7 +21,7 @@
 
 /* Descriptions in all: as many as 16 distinct ones per process of a full
  * set of tables; more gives -ENFILE, as a full system file table does. */
-#define DESCRIPTIONS 1024u
+#define DESCRIPTIONS FM_DESCRIPTIONS
 
 static struct open_file pool[DESCRIPTIONS];
 
@@ -49,6 +49,8 @@ void ofd_unref(struct open_file *f)
 	if (--f->refs > 0)
 		return;
 	events_release(f);   /* epoll sets forget f; an event descriptor's object goes */
+	if (f->kind == FM_FILE)
+		locks_description_gone(f);   /* its flock goes with its last reference */
 	enum fm_kind kind = f->kind;
 	struct pipe *p = f->pipe;
 	struct sock *sock = f->sock;

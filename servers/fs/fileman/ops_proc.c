@@ -69,6 +69,7 @@ int64_t do_cancel(struct server_request *rq)
 		pipe_cancel(rq->d.requester, (uint32_t)handle);
 		socket_cancel(rq->d.requester, (uint32_t)handle);
 		events_cancel(rq->d.requester, (uint32_t)handle);
+		locks_cancel(rq->d.requester, (uint32_t)handle);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
  */
 #include "fileman.h"
 #include "lock.h"
+#include <myrmex/fslock.h>
 #include "../../time/timesvc/timesvc.h"
 
 static const struct server_op ops[] = {
@@ -72,6 +73,8 @@ static const struct server_op ops[] = {
 	[FS_TIMERFD_GET] = { do_timerfd_get, FM_NO_DISK },
 	[FS_TIMERFD_TICK] = { do_timerfd_tick, FM_NO_DISK },
 	[FS_SIGNALFD] = { do_signalfd, FM_NO_DISK },
+	[FS_LOCK] = { do_lock, 0 },     /* locks.c */
+	[FS_FLOCK] = { do_flock, 0 },
 };
 
 /* The time protocol, for requests routed by MYRMEX_COREID_TIME (served in

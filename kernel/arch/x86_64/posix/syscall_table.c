@@ -78,6 +78,7 @@ const syscall_fn personality_calls[] = {
 	[62] = sys_kill,
 	[63] = sys_uname,
 	[72] = sys_fcntl,
+	[73] = sys_flock,
 	[74] = sys_fsync,
 	[75] = sys_fsync,
 	[76] = sys_truncate,
