@@ -68,27 +68,22 @@ static struct forward_channel *channel_of(struct thread *t)
  * so do reads and writes on a descriptor known to name a regular file
  * (sys_file.c sets fwd.uninterruptible for them).
  */
-static bool call_may_wait(enum posix_service service, uint32_t opcode)
+#define WAITS(op) (1ull << ((op) - 1))
+static const uint64_t files_waiting_calls =      /* the file protocol's, opcode - 1 */
+	WAITS(FS_READ) | WAITS(FS_WRITE) | WAITS(FS_PREAD) | WAITS(FS_PWRITE) |
+	WAITS(FS_POLL) | WAITS(FS_IOCTL) |           /* the console's, e.g. TCSETSW */
+	WAITS(FS_SENDTO) | WAITS(FS_RECVFROM) |
+	WAITS(FS_INET) |                             /* connect, accept, recv, send */
+	WAITS(FS_BATCH);                             /* any of the above */
+_Static_assert(FS_BATCH <= 64 && FS_INET <= 64, "the mask holds the opcodes");
+
+static inline bool call_may_wait(enum posix_service service, uint32_t opcode)
 {
 	if (service != SERVICE_FILES)
 		return true;
-	switch (opcode) {
-	case FS_READ:
-	case FS_WRITE:
-	case FS_PREAD:
-	case FS_PWRITE:
-	case FS_POLL:
-	case FS_IOCTL:      /* the console's, e.g. TCSETSW */
-	case FS_SENDTO:
-	case FS_RECVFROM:
-	case FS_INET:       /* connect, accept, recv, send */
-	case FS_BATCH:      /* any of the above */
-	case FS_LOCK:       /* F_SETLKW */
-	case FS_FLOCK:
-		return true;
-	default:
-		return false;
-	}
+	if (opcode - 1 < 64)
+		return files_waiting_calls >> (opcode - 1) & 1;
+	return opcode == FS_LOCK || opcode == FS_FLOCK;   /* F_SETLKW, flock */
 }
 
 int forward_begin(struct fwd *f, enum posix_service service, uint32_t opcode,
@@ -193,8 +188,7 @@ long forward_call(struct fwd *f)
 	uint32_t ctl_handle = ctl->handle, data_handle = f->data ? f->data->handle : 0;
 	write_request(ctl, f);
 	bool was = t->only_death_wakes;
-	if (f->uninterruptible)
-		t->only_death_wakes = true;
+	t->only_death_wakes = was | f->uninterruptible;
 	long r = ipc_call_channel(p, t, ctl, f->target, f->data, true);
 	t->only_death_wakes = was;
 

@@ -89,24 +89,26 @@ static bool quick_fd(uint64_t fd)
 	return fd < POSIX_QUICK_FDS && (bits[fd / 64] >> (fd % 64) & 1);
 }
 
+/* The kinds whose transfers never wait (quick_io). */
+#define QUICK_KINDS (1u << FS_KIND_REGULAR | 1u << FS_KIND_DIRECTORY | 1u << FS_KIND_NULL)
+
 /* After a call on fd: refused inline, or answered by an object of kind. */
 static void inline_learn(uint64_t fd, bool refused, uint64_t kind)
 {
-	struct posix_process *px = current_thread()->proc->px;
-	uint64_t *bits = px->no_inline;
 	if (fd >= POSIX_INLINE_FDS)
 		return;
+	struct posix_process *px = current_thread()->proc->px;
+	uint64_t word = fd / 64, bit = 1ull << (fd % 64);
 	if (refused)
-		bits[fd / 64] |= 1ull << (fd % 64);
+		px->no_inline[word] |= bit;
 	else if (kind != FS_KIND_CONSOLE)
-		bits[fd / 64] &= ~(1ull << (fd % 64));
-	uint64_t quick = 1ull << (fd % 64);
+		px->no_inline[word] &= ~bit;
 	if (fd >= POSIX_QUICK_FDS)
 		return;
-	if (kind == FS_KIND_REGULAR || kind == FS_KIND_DIRECTORY || kind == FS_KIND_NULL)
-		px->quick_io[fd / 64] |= quick;
+	if (kind < 32 && (QUICK_KINDS >> kind & 1))
+		px->quick_io[word] |= bit;
 	else
-		px->quick_io[fd / 64] &= ~quick;
+		px->quick_io[word] &= ~bit;
 }
 
 void posix_fd_gone(uint64_t fd)

@@ -37,7 +37,7 @@
 #define SEEK_END 2
 
 struct range_lock {
-	bool used;
+	bool used;                   /* cleared by cut and merge; pack() drops it */
 	uint32_t ino;
 	int pid;
 	unsigned type;               /* FS_LOCK_READ or FS_LOCK_WRITE */
@@ -45,7 +45,6 @@ struct range_lock {
 };
 
 struct flock_lock {
-	bool used;
 	uint32_t ino;
 	struct open_file *f;         /* the owner: a description (no reference held) */
 	bool exclusive;
@@ -65,10 +64,25 @@ struct lock_waiter {
 	unsigned seq;                /* arrival order */
 };
 
+/* The held locks, packed at the front of each array (nlocks, nflocks), so
+ * that a file manager with no locks spends nothing on them at a close or
+ * an exit; waiters are few, and counted (nwaiters) for the same reason. */
 static struct range_lock locks[LOCKS_MAX];
+static unsigned nlocks;
 static struct flock_lock flocks[FM_DESCRIPTIONS];
+static unsigned nflocks;
 static struct lock_waiter waiters[WAITERS_MAX];
-static unsigned waiter_seq;
+static unsigned nwaiters, waiter_seq;
+
+/* Drops the entries cut and merge freed, keeping the rest in front. */
+static void pack(void)
+{
+	unsigned kept = 0;
+	for (unsigned i = 0; i < nlocks; i++)
+		if (locks[i].used)
+			locks[kept++] = locks[i];
+	nlocks = kept;
+}
 
 static bool overlap(const struct range_lock *l, int64_t first, int64_t last)
 {
@@ -80,7 +94,7 @@ static bool overlap(const struct range_lock *l, int64_t first, int64_t last)
 static struct range_lock *in_the_way(uint32_t ino, int pid, unsigned type, int64_t first,
                                      int64_t last)
 {
-	for (unsigned i = 0; i < LOCKS_MAX; i++) {
+	for (unsigned i = 0; i < nlocks; i++) {
 		struct range_lock *l = &locks[i];
 		if (l->used && l->ino == ino && l->pid != pid && overlap(l, first, last) &&
 		    (type == FS_LOCK_WRITE || l->type == FS_LOCK_WRITE))
@@ -89,32 +103,23 @@ static struct range_lock *in_the_way(uint32_t ino, int pid, unsigned type, int64
 	return NULL;
 }
 
-static struct range_lock *free_lock(void)
+/* A new entry at the end (the caller made sure there is room). */
+static struct range_lock *append(void)
 {
-	for (unsigned i = 0; i < LOCKS_MAX; i++)
-		if (!locks[i].used)
-			return &locks[i];
-	return NULL;
-}
-
-static unsigned free_count(void)
-{
-	unsigned n = 0;
-	for (unsigned i = 0; i < LOCKS_MAX; i++)
-		n += !locks[i].used;
-	return n;
+	return &locks[nlocks++];
 }
 
 /* Takes pid's locks on ino off [first, last]; one that covers both sides
  * of it splits in two (the caller made sure a free entry exists). */
 static void cut(uint32_t ino, int pid, int64_t first, int64_t last)
 {
-	for (unsigned i = 0; i < LOCKS_MAX; i++) {
+	unsigned n = nlocks;   /* not the piece a split appends */
+	for (unsigned i = 0; i < n; i++) {
 		struct range_lock *l = &locks[i];
 		if (!l->used || l->ino != ino || l->pid != pid || !overlap(l, first, last))
 			continue;
 		if (l->first < first && l->last > last) {
-			struct range_lock *right = free_lock();
+			struct range_lock *right = append();
 			*right = *l;
 			right->first = last + 1;
 			l->last = first - 1;
@@ -134,11 +139,11 @@ static void merge(uint32_t ino, int pid)
 	bool again = true;
 	while (again) {
 		again = false;
-		for (unsigned i = 0; i < LOCKS_MAX; i++) {
+		for (unsigned i = 0; i < nlocks; i++) {
 			struct range_lock *a = &locks[i];
 			if (!a->used || a->ino != ino || a->pid != pid)
 				continue;
-			for (unsigned j = 0; j < LOCKS_MAX; j++) {
+			for (unsigned j = 0; j < nlocks; j++) {
 				struct range_lock *b = &locks[j];
 				if (j == i || !b->used || b->ino != ino || b->pid != pid || b->type != a->type)
 					continue;
@@ -160,14 +165,14 @@ static void merge(uint32_t ino, int pid)
 static int place(uint32_t ino, int pid, unsigned type, int64_t first, int64_t last)
 {
 	/* At most one split and one new entry. */
-	if (free_count() < (type == FS_LOCK_UNLOCK ? 1u : 2u))
+	if (LOCKS_MAX - nlocks < (type == FS_LOCK_UNLOCK ? 1u : 2u))
 		return -ENOLCK;
 	cut(ino, pid, first, last);
-	if (type == FS_LOCK_UNLOCK)
-		return 0;
-	struct range_lock *l = free_lock();
-	*l = (struct range_lock){ true, ino, pid, type, first, last };
-	merge(ino, pid);
+	if (type != FS_LOCK_UNLOCK) {
+		*append() = (struct range_lock){ true, ino, pid, type, first, last };
+		merge(ino, pid);
+	}
+	pack();
 	return 0;
 }
 
@@ -175,7 +180,7 @@ static int place(uint32_t ino, int pid, unsigned type, int64_t first, int64_t la
 
 static struct lock_waiter *waiter_of(int pid)
 {
-	for (unsigned i = 0; i < WAITERS_MAX; i++)
+	for (unsigned i = 0; i < WAITERS_MAX && nwaiters; i++)
 		if (waiters[i].used && !waiters[i].is_flock && waiters[i].rq.d.requester == pid)
 			return &waiters[i];
 	return NULL;
@@ -208,6 +213,7 @@ static int park(struct server_request *rq, struct open_file *f, struct lock_wait
 		w->f = f;
 		w->seq = waiter_seq++;
 		ofd_ref(f);
+		nwaiters++;
 		return 1;
 	}
 	return -ENOLCK;
@@ -218,6 +224,7 @@ static void answer(struct lock_waiter *w, int64_t status)
 	struct server_request rq = w->rq;
 	struct open_file *f = w->f;
 	w->used = false;
+	nwaiters--;
 	server_reply_later(FM_NAME, &rq, status);
 	ofd_unref(f);
 }
@@ -228,7 +235,7 @@ static int flock_place(uint32_t ino, struct open_file *f, bool exclusive);
 /* Tries ino's waiters again, oldest first, until a pass grants nothing. */
 static void wake(uint32_t ino)
 {
-	bool granted = true;
+	bool granted = nwaiters > 0;
 	while (granted) {
 		granted = false;
 		struct lock_waiter *oldest = NULL;
@@ -251,7 +258,7 @@ static void wake(uint32_t ino)
 		}
 	}
 	/* Those still waiting may wait for someone else now. */
-	for (unsigned i = 0; i < WAITERS_MAX; i++) {
+	for (unsigned i = 0; i < WAITERS_MAX && nwaiters; i++) {
 		struct lock_waiter *w = &waiters[i];
 		if (w->used && !w->is_flock && w->ino == ino) {
 			struct range_lock *l = in_the_way(ino, w->rq.d.requester, w->type, w->first, w->last);
@@ -368,23 +375,25 @@ int64_t do_lock(struct server_request *rq)
 void locks_closed(int pid, uint32_t ino)
 {
 	bool had = false;
-	for (unsigned i = 0; i < LOCKS_MAX; i++) {
-		if (locks[i].used && locks[i].pid == pid && locks[i].ino == ino) {
+	for (unsigned i = 0; i < nlocks; i++) {
+		if (locks[i].pid == pid && locks[i].ino == ino) {
 			locks[i].used = false;
 			had = true;
 		}
 	}
-	if (had)
+	if (had) {
+		pack();
 		wake(ino);
+	}
 }
 
 /* ---- flock ---- */
 
 static bool flock_in_the_way(uint32_t ino, const struct open_file *f, bool exclusive)
 {
-	for (unsigned i = 0; i < FM_DESCRIPTIONS; i++) {
+	for (unsigned i = 0; i < nflocks; i++) {
 		const struct flock_lock *k = &flocks[i];
-		if (k->used && k->ino == ino && k->f != f && (exclusive || k->exclusive))
+		if (k->ino == ino && k->f != f && (exclusive || k->exclusive))
 			return true;
 	}
 	return false;
@@ -392,23 +401,27 @@ static bool flock_in_the_way(uint32_t ino, const struct open_file *f, bool exclu
 
 static struct flock_lock *flock_of(const struct open_file *f)
 {
-	for (unsigned i = 0; i < FM_DESCRIPTIONS; i++)
-		if (flocks[i].used && flocks[i].f == f)
+	for (unsigned i = 0; i < nflocks; i++)
+		if (flocks[i].f == f)
 			return &flocks[i];
 	return NULL;
+}
+
+/* Lets k go (the last entry takes its place). */
+static void flock_remove(struct flock_lock *k)
+{
+	*k = flocks[--nflocks];
 }
 
 static int flock_place(uint32_t ino, struct open_file *f, bool exclusive)
 {
 	struct flock_lock *k = flock_of(f);
 	if (!k) {
-		for (unsigned i = 0; i < FM_DESCRIPTIONS && !k; i++)
-			if (!flocks[i].used)
-				k = &flocks[i];
-		if (!k)
+		if (nflocks == FM_DESCRIPTIONS)
 			return -ENOLCK;
+		k = &flocks[nflocks++];
 	}
-	*k = (struct flock_lock){ true, ino, f, exclusive };
+	*k = (struct flock_lock){ ino, f, exclusive };
 	return 0;
 }
 
@@ -428,7 +441,7 @@ int64_t do_flock(struct server_request *rq)
 	if (op == FS_FLOCK_UN || (held && held->exclusive != exclusive)) {
 		/* Let go first (a conversion is not atomic, as Linux's). */
 		if (held) {
-			held->used = false;
+			flock_remove(held);
 			wake(f->ino);
 		}
 		if (op == FS_FLOCK_UN)
@@ -447,8 +460,9 @@ void locks_description_gone(struct open_file *f)
 {
 	struct flock_lock *k = flock_of(f);
 	if (k) {
-		k->used = false;
-		wake(k->ino);
+		uint32_t ino = k->ino;
+		flock_remove(k);
+		wake(ino);
 	}
 }
 
@@ -456,17 +470,19 @@ void locks_description_gone(struct open_file *f)
 
 void locks_drop_pid(int pid)
 {
-	for (unsigned i = 0; i < WAITERS_MAX; i++)
+	for (unsigned i = 0; i < WAITERS_MAX && nwaiters; i++)
 		if (waiters[i].used && waiters[i].rq.d.requester == pid)
 			answer(&waiters[i], -EPIPE);   /* its process is gone: nobody sees it */
-	for (unsigned i = 0; i < LOCKS_MAX; i++)
-		if (locks[i].used && locks[i].pid == pid)
-			locks_closed(pid, locks[i].ino);
+	for (unsigned i = 0; i < nlocks; i++)
+		if (locks[i].pid == pid) {
+			locks_closed(pid, locks[i].ino);   /* packs: look at i again */
+			i = (unsigned)-1;
+		}
 }
 
 void locks_cancel(int pid, uint32_t handle)
 {
-	for (unsigned i = 0; i < WAITERS_MAX; i++)
+	for (unsigned i = 0; i < WAITERS_MAX && nwaiters; i++)
 		if (waiters[i].used && waiters[i].rq.d.requester == pid &&
 		    waiters[i].rq.d.handle == handle)
 			answer(&waiters[i], -EINTR);

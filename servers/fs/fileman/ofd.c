@@ -24,6 +24,9 @@
 #define DESCRIPTIONS FM_DESCRIPTIONS
 
 static struct open_file pool[DESCRIPTIONS];
+/* Descriptions of regular files open for writing: while there are none,
+ * an exec's ETXTBSY check (ofd_inode_writable) scans nothing. */
+static unsigned file_writers;
 
 struct open_file *ofd_new(enum fm_kind kind, int flags)
 {
@@ -33,6 +36,8 @@ struct open_file *ofd_new(enum fm_kind kind, int flags)
 			pool[i].kind = kind;
 			pool[i].flags = flags;
 			pool[i].refs = 1;
+			if (kind == FM_FILE && ofd_can_write(&pool[i]))
+				file_writers++;
 			return &pool[i];
 		}
 	}
@@ -49,8 +54,11 @@ void ofd_unref(struct open_file *f)
 	if (--f->refs > 0)
 		return;
 	events_release(f);   /* epoll sets forget f; an event descriptor's object goes */
-	if (f->kind == FM_FILE)
+	if (f->kind == FM_FILE) {
 		locks_description_gone(f);   /* its flock goes with its last reference */
+		if (ofd_can_write(f))
+			file_writers--;
+	}
 	enum fm_kind kind = f->kind;
 	struct pipe *p = f->pipe;
 	struct sock *sock = f->sock;
@@ -92,7 +100,7 @@ bool ofd_inode_open(struct ext2_fs *fs, uint32_t ino)
 
 bool ofd_inode_writable(uint32_t ino)
 {
-	for (unsigned i = 0; i < DESCRIPTIONS; i++)
+	for (unsigned i = 0; i < DESCRIPTIONS && file_writers; i++)
 		if (pool[i].kind == FM_FILE && pool[i].ino == ino && ofd_can_write(&pool[i]))
 			return true;
 	return false;
