@@ -194,17 +194,20 @@ static void bench_calls(void *ctl, bool async)
 	report(async ? "ipc.async.return" : "ipc.sync.return", rt, m, RUNS * CALLS);
 }
 
-/* n-stage calls (paper 002, figure 8): the chain 11 -> 12 -> 10, entered
- * at the stage that leaves n stages. */
+/* n-stage calls (paper 002, figure 8): the chain 14 -> 13 -> 11 -> 12 ->
+ * 10, entered at the stage that leaves n stages (n = 1..5). */
+#define STAGES 5
 static void bench_stages(void *ctl)
 {
-	static const uint32_t entry[4] = { 0, 10, 12, 11 };
-	static const char *const names[2][4] = {
-		{ "", "ipc.stages1.sequential", "ipc.stages2.sequential", "ipc.stages3.sequential" },
-		{ "", "ipc.stages1.direct", "ipc.stages2.direct", "ipc.stages3.direct" },
+	static const uint32_t entry[STAGES + 1] = { 0, 10, 12, 11, 13, 14 };
+	static const char *const names[2][STAGES + 1] = {
+		{ "", "ipc.stages1.sequential", "ipc.stages2.sequential", "ipc.stages3.sequential",
+		  "ipc.stages4.sequential", "ipc.stages5.sequential" },
+		{ "", "ipc.stages1.direct", "ipc.stages2.direct", "ipc.stages3.direct",
+		  "ipc.stages4.direct", "ipc.stages5.direct" },
 	};
 	for (int direct = 0; direct < 2; direct++)
-		for (int n = 1; n <= 3; n++) {
+		for (int n = 1; n <= STAGES; n++) {
 			uint64_t v[RUNS], m0 = tlb_misses();
 			for (int r = 0; r < RUNS; r++) {
 				uint64_t sum = 0;
@@ -227,11 +230,15 @@ int main(int argc, char **argv, char **envp)
 	bench_syscall();
 	bench_ica();
 	bench_switch();
+	/* Five servers (each stack commits only what it touches, so the r2d's
+	 * 64 MiB hold them all). */
 	long echo = spawn_server("10", "0");
 	long s12 = spawn_server("12", "10");
 	long s11 = spawn_server("11", "12");
+	long s13 = spawn_server("13", "11");
+	long s14 = spawn_server("14", "13");
 	long ctl_handle = u_ica_alloc(1);
-	if (echo < 0 || s12 < 0 || s11 < 0 || ctl_handle < 0) {
+	if (echo < 0 || s12 < 0 || s11 < 0 || s13 < 0 || s14 < 0 || ctl_handle < 0) {
 		u_puts("BENCH-SKIP sh4_bench cannot start its servers\n");
 	} else {
 		void *ctl = myrmex_ica_addr((uint32_t)ctl_handle);
