@@ -12,7 +12,11 @@
 SH4_BUILD  := $(BUILD)/sh4
 SH4_CROSS  := sh4-linux-gnu-
 SH4_CC     := $(SH4_CROSS)gcc
-SH4_COMMON := -std=gnu17 -O0 -g -ml -m4-nofpu -ffreestanding -fno-builtin -nostdlib \
+# The one optimization level of everything built for SH-4 (the kernel, the
+# test programs, musl, libmyrmex): Debian's GCC 12 for SH-4 miscompiles at
+# -O1 and above (docs/sh4.md).
+SH4_OPT    := -O0
+SH4_COMMON := -std=gnu17 $(SH4_OPT) -g -ml -m4-nofpu -ffreestanding -fno-builtin -nostdlib \
 	-fno-pic -fno-pie -fno-stack-protector -fno-asynchronous-unwind-tables \
 	-fno-tree-loop-distribute-patterns -Wa,--noexecstack -Wall -Wextra -Werror
 SH4_KCFLAGS := $(SH4_COMMON) -fno-omit-frame-pointer -Ikernel/include -Ikernel/arch/sh4/include -Iinclude
@@ -70,6 +74,62 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0
 	@mkdir -p $(dir $@)
 	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
 
+# ------------------------------------------- musl, libmyrmex, programs --
+# musl, the C library of SH-4 programs: Debian's source package, fetched and
+# checked by tools/debsrc.py, built static by tools/build_musl_sh4.py with
+# -ml -m4-nofpu (musl's sh-nofpu variant) and SH4_OPT into build/sh4/musl
+# (include/, lib/crt1.o, lib/libc.a); never kept in the tree. The flags are
+# kept in a file that changes only with them, so a new SH4_OPT rebuilds musl.
+SH4_MUSL        := $(SH4_BUILD)/musl
+SH4_LIBC        := $(SH4_MUSL)/lib/libc.a
+SH4_MUSL_CFLAGS := $(SH4_OPT) -ml -m4-nofpu
+SH4_MUSL_FLAGS  := $(SH4_MUSL)/cflags
+$(shell mkdir -p $(SH4_MUSL) && (echo '$(SH4_MUSL_CFLAGS)' | cmp -s - $(SH4_MUSL_FLAGS) || \
+	echo '$(SH4_MUSL_CFLAGS)' > $(SH4_MUSL_FLAGS)))
+$(SH4_LIBC): $(SH4_MUSL_FLAGS) tools/build_musl_sh4.py tools/debsrc.py
+	$(PYTHON) tools/build_musl_sh4.py $(SH4_MUSL) $(SH4_CC) "$(SH4_MUSL_CFLAGS)"
+
+# Programs from the shared sources (tests/kernel, user/, lib/libmyrmex with
+# its arch/sh4 part), compiled against musl's headers and linked with
+# musl's crt files and libc.a, like musl-gcc -static on x86-64.
+SH4_MUSL_INC := -nostdinc -isystem $(SH4_MUSL)/include -isystem $(shell $(SH4_CC) -print-file-name=include)
+SH4_PCFLAGS  := -std=gnu17 $(SH4_OPT) -g -ml -m4-nofpu -fno-pic -fno-pie -Wa,--noexecstack \
+	-Wall -Wextra -Werror $(SH4_MUSL_INC) -Iinclude -Ilib/libmyrmex
+SH4_LIBGCC   := $(shell $(SH4_CC) -ml -m4-nofpu -print-libgcc-file-name)
+SH4_PLINK    = $(SH4_CC) -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none \
+	$(SH4_MUSL)/lib/crt1.o $(SH4_MUSL)/lib/crti.o $(1) $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_LIBGCC) \
+	$(SH4_LIBC) $(SH4_MUSL)/lib/crtn.o
+
+SH4_LIBMYRMEX_SRC := $(wildcard lib/libmyrmex/*.c) $(wildcard lib/libmyrmex/arch/sh4/*.c)
+SH4_LIBMYRMEX_OBJ := $(patsubst %.c,$(SH4_BUILD)/%.o,$(SH4_LIBMYRMEX_SRC))
+SH4_LIBMYRMEX     := $(SH4_BUILD)/lib/libmyrmex.a
+$(SH4_BUILD)/lib/libmyrmex/%.o: lib/libmyrmex/%.c $(SH4_LIBC) $(wildcard lib/libmyrmex/*.h) \
+		$(wildcard lib/libmyrmex/arch/sh4/*.h) $(wildcard include/myrmex/*.h)
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_PCFLAGS) -c $< -o $@
+$(SH4_LIBMYRMEX): $(SH4_LIBMYRMEX_OBJ)
+	rm -f $@
+	$(SH4_CROSS)ar rcs $@ $^
+
+# The shared booted tests that need no disk, file server or network, and
+# their server (tests/kernel/ipc_server.c): build/sh4/ktests/<name>.
+SH4_KTESTS := t_hello ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
+	t_ipc_badcalls t_ipc_limits t_ipc_stage_death
+SH4_KTEST_BINS := $(addprefix $(SH4_BUILD)/ktests/,$(SH4_KTESTS))
+$(SH4_BUILD)/ktests/%: tests/kernel/%.c $(wildcard tests/kernel/*.h) $(SH4_LIBMYRMEX) $(SH4_LIBC)
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_PCFLAGS) -Itests/kernel -c $< -o $@.o
+	$(call SH4_PLINK,$@.o) -o $@
+
+# The echo and three-stage demos (user/): build/sh4/user/<name>.
+SH4_USER_PROGS := echo_server echo_client stage_a stage_b
+SH4_USER_BINS  := $(addprefix $(SH4_BUILD)/user/,$(SH4_USER_PROGS))
+$(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC)
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_PCFLAGS) -c $(filter %.c,$^) -o $@.o
+	$(call SH4_PLINK,$@.o) -o $@
+.SECONDARY: $(SH4_KTEST_BINS) $(SH4_USER_BINS)
+
 # The tests sh4init runs, in order; a trailing "!" means the kernel must
 # kill the program (a fault). One boot-module archive per ICA method:
 # initrd-pt.img for page-table entries (the default), initrd-tlb.img for
@@ -78,9 +138,10 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0
 SH4_TESTS := t_hello t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
 	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ipc t_ica_touch! t_ica_limit t_asid
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
-$(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) tools/sh4_initrd.py
+$(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_USER_BINS) tools/sh4_initrd.py
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* $(SH4_TESTS)" \
-		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS))
+		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS)) $(SH4_KTEST_BINS) \
+		$(SH4_USER_BINS)
 
 # The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
 SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench
