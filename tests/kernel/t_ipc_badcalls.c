@@ -30,8 +30,10 @@
 #define PAGE 4096u
 /* Kernel space: x86-64's kernel image; cut to a 32-bit word, SH-4's P1. */
 #define KERNEL_ADDR ((uintptr_t)0xffffffff80100000ULL)
-/* x86-64's non-canonical hole (NULL once cut to a 32-bit word). */
-#define NONCANONICAL ((uintptr_t)0x0000800000000000ULL)
+/* Past user space: x86-64's first non-canonical address; a 32-bit port
+ * has no hole, so there the word's upper half (SH-4's P1). */
+#define NONCANONICAL (sizeof(uintptr_t) > 4 ? (uintptr_t)0x0000800000000000ULL \
+                                            : (uintptr_t)0x80000000u)
 /* The address word's top bit. */
 #define TOP_BIT ((uintptr_t)1 << (8 * sizeof(uintptr_t) - 1))
 
