@@ -114,13 +114,22 @@ $(SH4_LIBMYRMEX): $(SH4_LIBMYRMEX_OBJ)
 # The shared booted tests that need no disk, file server or network, and
 # their server (tests/kernel/ipc_server.c): build/sh4/ktests/<name>.
 SH4_KTESTS := t_hello ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
-	t_ipc_badcalls t_ipc_limits t_ipc_stage_death
+	t_ipc_badcalls t_ipc_limits t_ipc_stage_death t_ipc_threads t_ipc_fast t_ipc_queue \
+	t_ipc_orphan t_ipc_claim t_ids t_brk
 SH4_KTEST_BINS := $(addprefix $(SH4_BUILD)/ktests/,$(SH4_KTESTS))
 $(SH4_BUILD)/ktests/%: tests/kernel/%.c $(wildcard tests/kernel/*.h) $(SH4_LIBMYRMEX) $(SH4_LIBC)
 	@mkdir -p $(dir $@)
 	@mkdir -p $(SH4_BUILD)/obj/ktests
 	$(SH4_CC) $(SH4_PCFLAGS) -Itests/kernel -c $< -o $(SH4_BUILD)/obj/ktests/$*.o
 	$(call SH4_PLINK,$(SH4_BUILD)/obj/ktests/$*.o) -o $@
+
+# SH-4 tests that need the C library (tests/sh4/libc, with tests/kernel's
+# test_check.h): build/sh4/ltests/<name>.
+SH4_LTEST_BINS := $(patsubst tests/sh4/libc/%.c,$(SH4_BUILD)/ltests/%,$(wildcard tests/sh4/libc/*.c))
+$(SH4_BUILD)/ltests/%: tests/sh4/libc/%.c $(wildcard tests/kernel/*.h) $(SH4_LIBMYRMEX) $(SH4_LIBC)
+	@mkdir -p $(dir $@) $(SH4_BUILD)/obj/ltests
+	$(SH4_CC) $(SH4_PCFLAGS) -Itests/kernel -c $< -o $(SH4_BUILD)/obj/ltests/$*.o
+	$(call SH4_PLINK,$(SH4_BUILD)/obj/ltests/$*.o) -o $@
 
 # The echo and three-stage demos (user/): build/sh4/user/<name>.
 SH4_USER_PROGS := echo_server echo_client stage_a stage_b stage_c stage_client
@@ -130,7 +139,7 @@ $(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC)
 	@mkdir -p $(SH4_BUILD)/obj/user
 	$(SH4_CC) $(SH4_PCFLAGS) -c $(filter %.c,$^) -o $(SH4_BUILD)/obj/user/$*.o
 	$(call SH4_PLINK,$(SH4_BUILD)/obj/user/$*.o) -o $@
-.SECONDARY: $(SH4_KTEST_BINS) $(SH4_USER_BINS)
+.SECONDARY: $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS)
 
 # The tests sh4init runs, in order; a trailing "!" means the kernel must
 # kill the program (a fault), "client@srv,..." runs a demo client with its
@@ -140,10 +149,11 @@ $(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC)
 # the reserved UTLB entries of the boot option ica_tlb=32 (paper 002); the
 # only difference is sh4init's first argument, which tells the tests.
 SH4_TESTS := t_hello t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
-	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ica_limit t_asid \
+	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ica_limit t_asid t_gusa \
 	t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_badcalls t_ipc_limits \
 	t_ipc_stage_death:async t_ipc_stage_death:sync t_ipc_touch:freed! t_ipc_touch:parked! \
 	t_ipc_touch:passed-data! t_ipc_touch:passed-ctl! t_ipc_touch:returned! \
+	t_ipc_threads t_ipc_fast t_ipc_queue t_ipc_orphan t_ipc_claim:calls t_ids t_brk \
 	echo_client@echo_server stage_client@stage_a,stage_b,stage_c
 # With ICAs in 32 reserved TLB entries (initrd-tlb.img) at most 32 ICA pages
 # are attached at once (t_ica_limit checks the refusal): t_ipc_sync (data ICAs
@@ -157,11 +167,11 @@ $(foreach m,pt tlb,$(shell mkdir -p $(SH4_BUILD) && \
 	(echo '$(SH4_TESTS_$(m))' | cmp -s - $(SH4_BUILD)/sh4-tests-$(m) || \
 	 echo '$(SH4_TESTS_$(m))' > $(SH4_BUILD)/sh4-tests-$(m))))
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
-$(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_USER_BINS) \
+$(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS) \
 		$(SH4_BUILD)/sh4-tests-% tools/sh4_initrd.py
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* list=sh4-tests-$*" \
 		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS)) $(SH4_KTEST_BINS) \
-		$(SH4_USER_BINS) $(SH4_BUILD)/sh4-tests-$*
+		$(SH4_LTEST_BINS) $(SH4_USER_BINS) $(SH4_BUILD)/sh4-tests-$*
 
 # The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
 SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench
