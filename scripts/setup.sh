@@ -7,8 +7,9 @@
 # GCC's AddressSanitizer/UBSan runtime for the host unit tests, and GCC's
 # 32-bit support (gcc-multilib) for the 32-bit port check (make port-check),
 # and Debian's SH-4 cross compiler and qemu-system-sh4 for the SH-4 port
-# (make ARCH=sh4, docs/sh4.md), and matplotlib (python3-matplotlib) for the
-# benchmark plots.
+# (make ARCH=sh4, docs/sh4.md; its C library, musl, is built from Debian's
+# source with that compiler and dpkg-source: tools/build_musl_sh4.py), and
+# matplotlib (python3-matplotlib) for the benchmark plots.
 # Usage: scripts/setup.sh   (exit 0: everything present; 1: something missing)
 set -eu
 

@@ -2,7 +2,8 @@
  * Kernel threads without libc's pthread: myrmex_thread_create maps a stack,
  * starts the thread with a raw clone system call (arch/<port>/clone.c) and
  * makes it run fn(arg) then the exit system call; myrmex_thread_join waits
- * for the kernel to clear the thread's tid (CLONE_CHILD_CLEARTID) and unmaps the stack.
+ * for the kernel to clear the thread's tid (CLONE_CHILD_CLEARTID) and
+ * unmaps the stack.
  */
 #define _GNU_SOURCE
 #include "myrmex.h"

@@ -6,10 +6,13 @@
  * "prog:arg" runs prog with arg as its argv[1] (after "alpha", "beta"
  * are dropped). "client@srv1,srv2..." first starts the servers (boot
  * modules, with the server right: the demos of user/), runs the client,
- * then kills and reaps the servers. An argument "list=<module>" runs the
- * names (separated by white space) in that boot module, a file the build
- * writes (a boot module's command line is too short for them all). A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
- * was booted with; the tests see it as MYRMEX_ICA=pt|tlb.
+ * then kills and reaps the servers. "+prog" runs prog as a Linux program
+ * (the POSIX personality's process, MYRMEX_SPAWN_POSIX). An argument
+ * "list=<module>" runs the names (separated by white space) in that boot
+ * module, a file the build writes (a boot module's command line is too
+ * short for them all). A first argument "ica=pt" or "ica=tlb" names the
+ * ICA method the kernel was booted with; the tests see it as
+ * MYRMEX_ICA=pt|tlb.
  * Around every test it compares the kernel's free pages and kernel objects
  * (kstats): a difference is a leak and fails the test. Prints
  * "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N failed",
@@ -78,8 +81,11 @@ static int run(const char *arg)
 		label[i] = name[i];
 	/* The kernel reads spawn's vectors as 64-bit words on every port
 	 * (kernel/core/sys_native.c): a 32-bit program widens its pointers. */
-	const uint64_t argv_plain[] = { (uintptr_t)name, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
-	uint64_t argv_arg[] = { (uintptr_t)name, 0, 0 };
+	/* "+prog": a Linux program, started as the POSIX personality's process. */
+	const char *module = name[0] == '+' ? name + 1 : name;
+	unsigned flags = name[0] == '+' ? MYRMEX_SPAWN_POSIX : MYRMEX_SPAWN_SERVER;
+	const uint64_t argv_plain[] = { (uintptr_t)module, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
+	uint64_t argv_arg[] = { (uintptr_t)module, 0, 0 };
 	const uint64_t *argv = argv_plain;
 	for (char *c = name; *c; c++)
 		if (*c == ':') {
@@ -100,7 +106,7 @@ static int run(const char *arg)
 	sys2(MYRMEX_SYS_KSTATS, &before, sizeof(before));
 	long server_pids[MAX_SERVERS];
 	int nservers = start_servers(servers, server_pids);
-	long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
+	long pid = sys5(MYRMEX_SYS_SPAWN, module, argv, envp, -1, flags);
 	int status = 0;
 	bool ok;
 	if (pid < 0) {
