@@ -115,7 +115,7 @@ $(SH4_LIBMYRMEX): $(SH4_LIBMYRMEX_OBJ)
 # their server (tests/kernel/ipc_server.c): build/sh4/ktests/<name>.
 SH4_KTESTS := t_hello ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
 	t_ipc_badcalls t_ipc_limits t_ipc_stage_death t_ipc_threads t_ipc_fast t_ipc_queue \
-	t_ipc_orphan t_ipc_claim t_ids t_brk
+	t_ipc_orphan t_ipc_claim t_ids t_brk t_futex t_mmap
 SH4_KTEST_BINS := $(addprefix $(SH4_BUILD)/ktests/,$(SH4_KTESTS))
 $(SH4_BUILD)/ktests/%: tests/kernel/%.c $(wildcard tests/kernel/*.h) $(SH4_LIBMYRMEX) $(SH4_LIBC)
 	@mkdir -p $(dir $@)
@@ -153,8 +153,8 @@ SH4_TESTS := t_hello t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
 	t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_badcalls t_ipc_limits \
 	t_ipc_stage_death:async t_ipc_stage_death:sync t_ipc_touch:freed! t_ipc_touch:parked! \
 	t_ipc_touch:passed-data! t_ipc_touch:passed-ctl! t_ipc_touch:returned! \
-	t_ipc_threads t_ipc_fast t_ipc_queue t_ipc_orphan t_ipc_claim:calls t_ids t_brk +t_linux \
-	+t_linux:forged-pc! +t_linux:unmapped! +t_linux:forged-sr! \
+	t_ipc_threads t_ipc_fast t_ipc_queue t_ipc_orphan t_ipc_claim:calls t_ids t_brk \
+	t_futex t_mmap +t_linux +t_linux:forged-pc! +t_linux:unmapped! +t_linux:forged-sr! \
 	echo_client@echo_server stage_client@stage_a,stage_b,stage_c
 # With ICAs in 32 reserved TLB entries (initrd-tlb.img) at most 32 ICA pages
 # are attached at once (t_ica_limit checks the refusal): t_ipc_sync (data ICAs
