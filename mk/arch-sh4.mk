@@ -1,10 +1,11 @@
 # The SH-4 port's build (docs/sh4.md), included by the Makefile for
 # `make ARCH=sh4 ...`: the kernel (kernel/arch/sh4 with the portable
-# kernel) with Debian's sh4-linux-gnu cross compiler, the SH-4 test
-# programs (tests/sh4), their boot-module archive (the initrd QEMU's r2d
+# kernel) with Debian's sh4-linux-gnu cross compiler, musl and libmyrmex
+# for SH-4, the SH-4 test programs (tests/sh4) and the shared ones
+# (tests/kernel, user/), their boot-module archive (the initrd QEMU's r2d
 # loads), and the run and test commands on qemu-system-sh4 -M r2d.
 #
-#   make ARCH=sh4          the kernel and the test programs
+#   make ARCH=sh4          the kernel, musl, libmyrmex and the test programs
 #   make ARCH=sh4 run      boot the SH-4 tests' init on the serial console
 #   make ARCH=sh4 test     the booted SH-4 tests: "sh4: N passed, N failed"
 #   make ARCH=sh4 bench    paper 002's figures with either ICA method (instructions)
@@ -59,9 +60,10 @@ $(SH4_BIN): $(SH4_ELF)
 	$(SH4_CROSS)objcopy -O binary $< $@
 
 # ------------------------------------------------- SH-4 test programs --
-# tests/sh4/<name>.c -> build/sh4/tests/<name>: freestanding programs (no
-# C library on this port yet) with tests/sh4/crt0.S, making system calls
-# through tests/sh4/sh4_user.h.
+# tests/sh4/<name>.c -> build/sh4/tests/<name>: the port's freestanding
+# programs (no C library: the tests closest to the hardware, sh4init and
+# the benchmark's server) with tests/sh4/crt0.S, making system calls through
+# tests/sh4/sh4_user.h. Programs with musl and libmyrmex are further down.
 SH4_UCFLAGS := $(SH4_COMMON) -Iinclude -Itests/sh4
 SH4_ULDFLAGS := -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none
 SH4_TEST_SRC := $(wildcard tests/sh4/*.c)
