@@ -141,11 +141,14 @@ $(PORT32_BUILD)/abi-%.ok: $(ABI_HEADERS)
 # Static Linux x86-64 programs, built with musl: the same binaries run on Linux.
 UCC         := musl-gcc
 USER_CFLAGS := -std=gnu17 -O2 -g -static -no-pie -Wall -Wextra -Werror -Iinclude -Ilib/libmyrmex
-LIBMYRMEX_SRC := $(wildcard lib/libmyrmex/*.c) $(wildcard lib/libmyrmex/*.S)
+# The library's portable files and its port's (lib/libmyrmex/arch/$(ARCH)).
+LIBMYRMEX_SRC := $(wildcard lib/libmyrmex/*.c) $(wildcard lib/libmyrmex/*.S) \
+	$(wildcard lib/libmyrmex/arch/$(ARCH)/*.c) $(wildcard lib/libmyrmex/arch/$(ARCH)/*.S)
+LIBMYRMEX_HDR := $(wildcard lib/libmyrmex/*.h) $(wildcard lib/libmyrmex/arch/$(ARCH)/*.h)
 LIBMYRMEX_OBJ := $(patsubst %,$(BUILD)/%.o,$(LIBMYRMEX_SRC))
 LIBMYRMEX   := $(BUILD)/lib/libmyrmex.a
 
-$(BUILD)/lib/libmyrmex/%.c.o: lib/libmyrmex/%.c $(wildcard lib/libmyrmex/*.h) $(wildcard include/myrmex/*.h)
+$(BUILD)/lib/libmyrmex/%.c.o: lib/libmyrmex/%.c $(LIBMYRMEX_HDR) $(wildcard include/myrmex/*.h)
 	@mkdir -p $(dir $@)
 	$(UCC) $(USER_CFLAGS) -c $< -o $@
 

@@ -1,10 +1,11 @@
 # The SH-4 port's build (docs/sh4.md), included by the Makefile for
 # `make ARCH=sh4 ...`: the kernel (kernel/arch/sh4 with the portable
-# kernel) with Debian's sh4-linux-gnu cross compiler, the SH-4 test
-# programs (tests/sh4), their boot-module archive (the initrd QEMU's r2d
+# kernel) with Debian's sh4-linux-gnu cross compiler, musl and libmyrmex
+# for SH-4, the SH-4 test programs (tests/sh4) and the shared ones
+# (tests/kernel, user/), their boot-module archive (the initrd QEMU's r2d
 # loads), and the run and test commands on qemu-system-sh4 -M r2d.
 #
-#   make ARCH=sh4          the kernel and the test programs
+#   make ARCH=sh4          the kernel, musl, libmyrmex and the test programs
 #   make ARCH=sh4 run      boot the SH-4 tests' init on the serial console
 #   make ARCH=sh4 test     the booted SH-4 tests: "sh4: N passed, N failed"
 #   make ARCH=sh4 bench    paper 002's figures with either ICA method (instructions)
@@ -25,7 +26,8 @@ SH4_OPT    := -O2
 # without it (the broken setup, to see t_codegen fail).
 SH4_PLUGIN_INC := $(shell $(SH4_CC) -print-file-name=plugin)/include
 SH4_PLUGIN   := $(SH4_BUILD)/tools/no_treg_combine.so
-SH4_GCC_CURE := -fplugin=$(SH4_PLUGIN)
+# (An absolute path: musl is built in a folder of its own.)
+SH4_GCC_CURE := -fplugin=$(abspath $(SH4_PLUGIN))
 HOSTCXX      ?= g++
 $(SH4_PLUGIN): tools/gcc-sh4/no_treg_combine.cc
 	@mkdir -p $(dir $@)
@@ -87,9 +89,10 @@ $(SH4_BIN): $(SH4_ELF)
 	$(SH4_CROSS)objcopy -O binary $< $@
 
 # ------------------------------------------------- SH-4 test programs --
-# tests/sh4/<name>.c -> build/sh4/tests/<name>: freestanding programs (no
-# C library on this port yet) with tests/sh4/crt0.S, making system calls
-# through tests/sh4/sh4_user.h.
+# tests/sh4/<name>.c -> build/sh4/tests/<name>: the port's freestanding
+# programs (no C library: the tests closest to the hardware, sh4init and
+# the benchmark's server) with tests/sh4/crt0.S, making system calls through
+# tests/sh4/sh4_user.h. Programs with musl and libmyrmex are further down.
 SH4_UCFLAGS := $(SH4_COMMON) -Iinclude -Itests/sh4
 SH4_ULDFLAGS := -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none
 SH4_TEST_SRC := $(wildcard tests/sh4/*.c)
@@ -102,23 +105,111 @@ $(SH4_BUILD)/tests/%: tests/sh4/%.c tests/sh4/sh4_user.h tests/sh4/sh4_dev.h $(S
 	@mkdir -p $(dir $@)
 	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
 
+# ------------------------------------------- musl, libmyrmex, programs --
+# musl, the C library of SH-4 programs: Debian's source package, fetched and
+# checked by tools/debsrc.py, built static by tools/build_musl_sh4.py with
+# -ml -m4-nofpu (musl's sh-nofpu variant) and SH4_OPT into build/sh4/musl
+# (include/, lib/crt1.o, lib/libc.a); never kept in the tree. The flags are
+# kept in a file that changes only with them, so a new SH4_OPT rebuilds musl.
+SH4_MUSL        := $(SH4_BUILD)/musl
+SH4_LIBC        := $(SH4_MUSL)/lib/libc.a
+SH4_MUSL_CFLAGS := $(SH4_OPT) $(SH4_GCC_CURE) -ml -m4-nofpu
+SH4_MUSL_FLAGS  := $(SH4_MUSL)/cflags
+$(shell mkdir -p $(SH4_MUSL) && (echo '$(SH4_MUSL_CFLAGS)' | cmp -s - $(SH4_MUSL_FLAGS) || \
+	echo '$(SH4_MUSL_CFLAGS)' > $(SH4_MUSL_FLAGS)))
+$(SH4_LIBC): $(SH4_MUSL_FLAGS) tools/build_musl_sh4.py tools/debsrc.py $(SH4_CDEPS)
+	$(PYTHON) tools/build_musl_sh4.py $(SH4_MUSL) $(SH4_CC) "$(SH4_MUSL_CFLAGS)"
+
+# Programs from the shared sources (tests/kernel, user/, lib/libmyrmex with
+# its arch/sh4 part), compiled against musl's headers and linked with
+# musl's crt files and libc.a, like musl-gcc -static on x86-64.
+SH4_MUSL_INC := -nostdinc -isystem $(SH4_MUSL)/include -isystem $(shell $(SH4_CC) -print-file-name=include)
+SH4_PCFLAGS  := -std=gnu17 $(SH4_OPT) $(SH4_GCC_CURE) -g -ml -m4-nofpu -fno-pic -fno-pie -Wa,--noexecstack \
+	-Wall -Wextra -Werror $(SH4_MUSL_INC) -Iinclude -Ilib/libmyrmex
+SH4_LIBGCC   := $(shell $(SH4_CC) -ml -m4-nofpu -print-libgcc-file-name)
+SH4_PLINK    = $(SH4_CC) -ml -m4-nofpu -nostdlib -static -no-pie -Wl,--build-id=none \
+	$(SH4_MUSL)/lib/crt1.o $(SH4_MUSL)/lib/crti.o $(1) $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_LIBGCC) \
+	$(SH4_LIBC) $(SH4_MUSL)/lib/crtn.o
+
+SH4_LIBMYRMEX_SRC := $(wildcard lib/libmyrmex/*.c) $(wildcard lib/libmyrmex/arch/sh4/*.c)
+SH4_LIBMYRMEX_OBJ := $(patsubst %.c,$(SH4_BUILD)/%.o,$(SH4_LIBMYRMEX_SRC))
+SH4_LIBMYRMEX     := $(SH4_BUILD)/lib/libmyrmex.a
+$(SH4_BUILD)/lib/libmyrmex/%.o: lib/libmyrmex/%.c $(SH4_LIBC) $(SH4_CDEPS) $(wildcard lib/libmyrmex/*.h) \
+		$(wildcard lib/libmyrmex/arch/sh4/*.h) $(wildcard include/myrmex/*.h)
+	@mkdir -p $(dir $@)
+	$(SH4_CC) $(SH4_PCFLAGS) -c $< -o $@
+$(SH4_LIBMYRMEX): $(SH4_LIBMYRMEX_OBJ)
+	rm -f $@
+	$(SH4_CROSS)ar rcs $@ $^
+
+# The shared booted tests that need no disk, file server or network, and
+# their server (tests/kernel/ipc_server.c): build/sh4/ktests/<name>.
+SH4_KTESTS := t_hello ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
+	t_ipc_badcalls t_ipc_limits t_ipc_stage_death t_ipc_threads t_ipc_fast t_ipc_queue \
+	t_ipc_orphan t_ipc_claim t_ids t_brk t_futex t_mmap
+SH4_KTEST_BINS := $(addprefix $(SH4_BUILD)/ktests/,$(SH4_KTESTS))
+$(SH4_BUILD)/ktests/%: tests/kernel/%.c $(wildcard tests/kernel/*.h) $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
+	@mkdir -p $(dir $@)
+	@mkdir -p $(SH4_BUILD)/obj/ktests
+	$(SH4_CC) $(SH4_PCFLAGS) -Itests/kernel -c $< -o $(SH4_BUILD)/obj/ktests/$*.o
+	$(call SH4_PLINK,$(SH4_BUILD)/obj/ktests/$*.o) -o $@
+
+# SH-4 tests that need the C library (tests/sh4/libc, with tests/kernel's
+# test_check.h): build/sh4/ltests/<name>.
+SH4_LTEST_BINS := $(patsubst tests/sh4/libc/%.c,$(SH4_BUILD)/ltests/%,$(wildcard tests/sh4/libc/*.c))
+$(SH4_BUILD)/ltests/%: tests/sh4/libc/%.c $(wildcard tests/kernel/*.h) $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
+	@mkdir -p $(dir $@) $(SH4_BUILD)/obj/ltests
+	$(SH4_CC) $(SH4_PCFLAGS) -Itests/kernel -c $< -o $(SH4_BUILD)/obj/ltests/$*.o
+	$(call SH4_PLINK,$(SH4_BUILD)/obj/ltests/$*.o) -o $@
+
+# The echo and three-stage demos (user/): build/sh4/user/<name>.
+SH4_USER_PROGS := echo_server echo_client stage_a stage_b stage_c stage_client
+SH4_USER_BINS  := $(addprefix $(SH4_BUILD)/user/,$(SH4_USER_PROGS))
+$(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
+	@mkdir -p $(dir $@)
+	@mkdir -p $(SH4_BUILD)/obj/user
+	$(SH4_CC) $(SH4_PCFLAGS) -c $(filter %.c,$^) -o $(SH4_BUILD)/obj/user/$*.o
+	$(call SH4_PLINK,$(SH4_BUILD)/obj/user/$*.o) -o $@
+.SECONDARY: $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS)
+
 # The tests sh4init runs, in order; a trailing "!" means the kernel must
-# kill the program (a fault). One boot-module archive per ICA method:
+# kill the program (a fault), "client@srv,..." runs a demo client with its
+# servers. The SH-4-specific freestanding tests (tests/sh4), then the
+# shared ones (tests/kernel, user/) built with musl. One boot-module archive per ICA method:
 # initrd-pt.img for page-table entries (the default), initrd-tlb.img for
 # the reserved UTLB entries of the boot option ica_tlb=32 (paper 002); the
 # only difference is sh4init's first argument, which tells the tests.
-# A leading "+" gives the test the power to hand out devices (the device
+# A leading "^" gives the test the power to hand out devices (the device
 # tests); t_rtl8139 checks the card's MAC against the one QEMU is given,
 # t_cf the CF slot's image (tools/sh4_run.py writes both).
 SH4_NIC_MAC := 52:54:00:5e:04:21
-SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
-	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ipc t_ica_touch! t_ica_limit t_asid \
-	+t_rtl8139:$(SH4_NIC_MAC) +t_cf
 SH4_RUN := $(PYTHON) tools/sh4_run.py --mac $(SH4_NIC_MAC)
+SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
+	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ica_limit t_asid t_gusa \
+	t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_badcalls t_ipc_limits \
+	t_ipc_stage_death:async t_ipc_stage_death:sync t_ipc_touch:freed! t_ipc_touch:parked! \
+	t_ipc_touch:passed-data! t_ipc_touch:passed-ctl! t_ipc_touch:returned! \
+	t_ipc_threads t_ipc_fast t_ipc_queue t_ipc_orphan t_ipc_claim:calls t_ids t_brk \
+	t_futex t_mmap +t_linux +t_linux:forged-pc! +t_linux:unmapped! +t_linux:forged-sr! \
+	echo_client@echo_server stage_client@stage_a,stage_b,stage_c \
+	^t_rtl8139:$(SH4_NIC_MAC) ^t_cf
+# With ICAs in 32 reserved TLB entries (initrd-tlb.img) at most 32 ICA pages
+# are attached at once (t_ica_limit checks the refusal): t_ipc_sync (data ICAs
+# of 1+2+16+64 pages) and t_ipc_limits (512 ICAs) run with page tables only.
+SH4_TESTS_pt  := $(SH4_TESTS)
+SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits,$(SH4_TESTS))
+# Each list is a boot module of its own, sh4-tests-<method> (sh4init's
+# list=: a module's command line holds 248 bytes), kept in a file that
+# changes only with it.
+$(foreach m,pt tlb,$(shell mkdir -p $(SH4_BUILD) && \
+	(echo '$(SH4_TESTS_$(m))' | cmp -s - $(SH4_BUILD)/sh4-tests-$(m) || \
+	 echo '$(SH4_TESTS_$(m))' > $(SH4_BUILD)/sh4-tests-$(m))))
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
-$(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) tools/sh4_initrd.py
-	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* $(SH4_TESTS)" \
-		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS))
+$(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS) \
+		$(SH4_BUILD)/sh4-tests-% tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* list=sh4-tests-$*" \
+		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS)) $(SH4_KTEST_BINS) \
+		$(SH4_LTEST_BINS) $(SH4_USER_BINS) $(SH4_BUILD)/sh4-tests-$*
 
 # The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
 SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench

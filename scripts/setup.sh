@@ -8,7 +8,9 @@
 # 32-bit support (gcc-multilib) for the 32-bit port check (make port-check),
 # and Debian's SH-4 cross compiler, its plugin headers (with the host g++
 # they build the plugin that cures its optimizer, tools/gcc-sh4) and
-# qemu-system-sh4 for the SH-4 port (make ARCH=sh4, docs/sh4.md), and
+# qemu-system-sh4 for the SH-4 port (make ARCH=sh4, docs/sh4.md; its C
+# library, musl, is built from Debian's source with that compiler and
+# dpkg-source: tools/build_musl_sh4.py), and
 # matplotlib (python3-matplotlib) for the benchmark plots.
 # Usage: scripts/setup.sh   (exit 0: everything present; 1: something missing)
 set -eu

@@ -1,24 +1,9 @@
 /*
- * Wrapped system calls and the trap-gate entry from user space: storing an
- * entry of a batch area, running a batch (include/myrmex/syscall.h,
- * MYRMEX_SYS_BATCH), and a raw call through int $0x81.
+ * Wrapped system calls from user space: storing an entry of a batch area,
+ * running a batch (include/myrmex/syscall.h, MYRMEX_SYS_BATCH) through the
+ * ordinary entry or the port's second one (myrmex_trapcall6, arch/<port>/).
  */
 #include "myrmex.h"
-
-long myrmex_trapcall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	register long r10 __asm__("r10") = a4;
-	register long r8 __asm__("r8") = a5;
-	register long r9 __asm__("r9") = a6;
-	long ret;
-
-	/* The gate keeps rcx and r11: nothing but rax changes. */
-	__asm__ volatile("int $0x81"
-	                 : "=a"(ret)
-	                 : "0"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
-	                 : "memory");
-	return ret;
-}
 
 void myrmex_batch_store(struct myrmex_batch_area *area, unsigned i, long nr, const long *a)
 {

@@ -5,17 +5,18 @@
 #define _GNU_SOURCE
 #include "myrmex.h"
 
+#include "raw_time.h"
+
 #include <sys/syscall.h>
-#include <time.h>
 
 long myrmex_futex_wait(volatile int *addr, int expected, int64_t timeout_ns)
 {
-	struct timespec ts;
-	struct timespec *timeout = NULL;
+	struct myrmex_raw_timespec ts;
+	struct myrmex_raw_timespec *timeout = NULL;
 
 	if (timeout_ns >= 0) {
-		ts.tv_sec = (time_t)(timeout_ns / 1000000000);
-		ts.tv_nsec = (long)(timeout_ns % 1000000000);
+		ts.sec = (long)(timeout_ns / 1000000000);
+		ts.nsec = (long)(timeout_ns % 1000000000);
 		timeout = &ts;
 	}
 	return myrmex_syscall6(SYS_futex, (long)addr, MYRMEX_FUTEX_WAIT, expected, (long)timeout,

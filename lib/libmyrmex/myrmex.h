@@ -2,7 +2,8 @@
  * libmyrmex: the user-side library for Myrmex's native system calls and for
  * the small helpers that test and benchmark programs share. Programs are
  * built with musl-gcc -static and link this library; everything that is not
- * a native call works unchanged on Linux.
+ * a native call works unchanged on Linux. What only assembly can do is per
+ * port, under arch/<port>/ (x86_64, sh4), which the build picks.
  */
 #ifndef MYRMEX_H
 #define MYRMEX_H
@@ -116,11 +117,13 @@ struct myrmex_frame *myrmex_ctl_top(struct myrmex_ctl_header *h);
 struct myrmex_frame *myrmex_ctl_result(struct myrmex_ctl_header *h);
 struct myrmex_frame *myrmex_ctl_frame(struct myrmex_ctl_header *h, uint32_t offset);
 
-/* Raw Linux system call, returning -errno instead of setting errno. */
+/* Raw Linux system call, returning -errno instead of setting errno: the
+ * port's convention and Linux's numbers for the port (<sys/syscall.h>). */
 long myrmex_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 
-/* The same call through the trap-gate entry (int $0x81,
- * MYRMEX_TRAP_VECTOR): the slow entry, for comparison. */
+/* The same call through the port's second entry: x86-64's trap gate
+ * (int $0x81, MYRMEX_TRAP_VECTOR), the slow entry, for comparison; SH-4 has
+ * one entry (trapa), which this takes too. */
 long myrmex_trapcall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 
 /*
@@ -176,13 +179,15 @@ long myrmex_sleep_ns(uint64_t ns);
 /* 1 when running on Myrmex (kstats answers), 0 on Linux (-ENOSYS). */
 int myrmex_is_native(void);
 
-/* Time-stamp counter. Under QEMU's -icount shift=0 one tick = one instruction. */
-static inline uint64_t myrmex_rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+/* The port's cycle counter, myrmex_rdtsc(): x86-64's time-stamp counter,
+ * SH-4's stand-in (arch/<port>/myrmex_arch.h). */
+#if defined(__x86_64__)
+#include "arch/x86_64/myrmex_arch.h"
+#elif defined(__sh__)
+#include "arch/sh4/myrmex_arch.h"
+#else
+#error "libmyrmex: no port for this machine (lib/libmyrmex/arch/)"
+#endif
 
 /* Writes a string to fd 1 with one write system call (no stdio buffering). */
 void myrmex_puts(const char *s);

@@ -5,18 +5,57 @@
  */
 #include "myrmex.h"
 
+#include <errno.h>
+
+/* spawn's argv and envp are vectors of 64-bit words on every port
+ * (kernel/core/sys_native.c): a program with narrower pointers copies
+ * them, widened, into these (the kernel's limit of entries, and the NULL). */
+#define SPAWN_MAX_ARGS 128
+
+struct wide_vector {
+	uint64_t word[SPAWN_MAX_ARGS + 1];
+};
+
+/* v as the kernel reads it: v itself when pointers are 64 bits wide, else
+ * its widened copy in *w; NULL stays NULL. -E2BIG (in *err) past the limit. */
+static long widen(char *const v[], struct wide_vector *w, long *err)
+{
+	if (sizeof(char *) == sizeof(uint64_t) || !v)
+		return (long)v;
+	for (unsigned i = 0;; i++) {
+		if (i > SPAWN_MAX_ARGS) {
+			*err = -E2BIG;
+			return 0;
+		}
+		w->word[i] = (uintptr_t)v[i];
+		if (!v[i])
+			return (long)w->word;
+	}
+}
+
+static long spawn_call(const char *module, char *const argv[], char *const envp[], int prio,
+                       unsigned flags, const struct myrmex_rights *rights)
+{
+	struct wide_vector wargv, wenvp;
+	long err = 0;
+	long a = widen(argv, &wargv, &err);
+	long e = widen(envp, &wenvp, &err);
+	if (err)
+		return err;
+	return myrmex_syscall6(MYRMEX_SYS_SPAWN, (long)module, a, e, prio, (long)flags,
+	                       (long)rights);
+}
+
 long myrmex_spawn_flags(const char *module, char *const argv[], char *const envp[], int prio,
                         unsigned flags)
 {
-	return myrmex_syscall6(MYRMEX_SYS_SPAWN, (long)module, (long)argv, (long)envp,
-	                       prio, (long)flags, 0);
+	return spawn_call(module, argv, envp, prio, flags, NULL);
 }
 
 long myrmex_spawn_rights(const char *module, char *const argv[], char *const envp[], int prio,
                          unsigned flags, const struct myrmex_rights *rights)
 {
-	return myrmex_syscall6(MYRMEX_SYS_SPAWN, (long)module, (long)argv, (long)envp,
-	                       prio, (long)(flags | MYRMEX_SPAWN_RIGHTS), (long)rights);
+	return spawn_call(module, argv, envp, prio, flags | MYRMEX_SPAWN_RIGHTS, rights);
 }
 
 long myrmex_rights(const struct myrmex_rights *keep, struct myrmex_rights *out)

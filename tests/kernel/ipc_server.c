@@ -27,9 +27,11 @@ static long hog_chunks[HOG_MAX_CHUNKS];   /* hog mode: the mappings made */
 static int hog_count;
 static uint32_t next_coreid;            /* forward mode: 0 = last stage */
 static volatile int64_t last_return;    /* result of the last return (0 = taken) */
-static volatile uint64_t handled, return_failures, cancelled, results_seen;
+/* Counters of the native word, whose atomic add every port has inline
+ * (a 32-bit port's 64-bit atomics would need libatomic). */
+static volatile unsigned long handled, return_failures, cancelled, results_seen;
 
-static void count(volatile uint64_t *c)
+static void count(volatile unsigned long *c)
 {
 	__atomic_add_fetch(c, 1, __ATOMIC_RELAXED);
 }

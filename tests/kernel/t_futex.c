@@ -16,7 +16,13 @@
 #define WAKE_PATIENCE_MS 5000
 #define WAITERS 3
 
-static long futex_op(volatile int *addr, int op, int val, const struct timespec *timeout)
+/* The raw call's timespec: two longs on every port (a 32-bit port's
+ * struct timespec has a 64-bit tv_sec in musl, which the call does not take). */
+struct raw_timespec {
+	long sec, nsec;
+};
+
+static long futex_op(volatile int *addr, int op, int val, const struct raw_timespec *timeout)
 {
 	return myrmex_syscall6(SYS_futex, (long)addr, op, val, (long)timeout, 0, 0);
 }
@@ -107,7 +113,7 @@ static void check_wake(const char *form, int wait_op, int wake_op)
 static void check_timeout(const char *form, int wait_op)
 {
 	volatile int word = 0;
-	struct timespec timeout = { 0, 30 * NS_PER_MS };
+	struct raw_timespec timeout = { 0, 30 * NS_PER_MS };
 	uint64_t start = myrmex_now_ns();
 	long r = futex_op(&word, wait_op, 0, &timeout);
 	uint64_t waited = myrmex_now_ns() - start;
@@ -116,7 +122,7 @@ static void check_timeout(const char *form, int wait_op)
 	      (unsigned long long)waited);
 
 	/* A zero timeout times out at once. */
-	struct timespec zero = { 0, 0 };
+	struct raw_timespec zero = { 0, 0 };
 	CHECK_EQ(futex_op(&word, wait_op, 0, &zero), -ETIMEDOUT);
 }
 

@@ -2,20 +2,23 @@
  * t_hello: the first user program. Prints a greeting and checks what the
  * kernel put on the initial stack: argv as passed by the init
  * ({"t_hello", "alpha", "beta"}), the environment (MYRMEX_TEST=1) and the
- * auxiliary vector (page size, AT_RANDOM, program headers, entry point).
+ * auxiliary vector (page size, AT_RANDOM, program headers, entry point, the
+ * platform: uname's machine).
  */
 #define _GNU_SOURCE
 #define TEST_NAME "t_hello"
 #include "test_check.h"
 
 #include <elf.h>
+#include <link.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/utsname.h>
 
 /* Provided by the linker: the ELF header at the start of the first segment,
  * and by musl's crt1: the entry point. */
-extern const Elf64_Ehdr __ehdr_start;
+extern const ElfW(Ehdr) __ehdr_start;
 extern char _start[];
 
 static const char *base_name(const char *path)
@@ -62,12 +65,12 @@ static void check_program_headers(void)
 	      (const void *)(ehdr + __ehdr_start.e_phoff));
 	CHECK(phnum == __ehdr_start.e_phnum, "AT_PHNUM is %lu, the ELF header says %u", phnum,
 	      (unsigned)__ehdr_start.e_phnum);
-	CHECK(phent == sizeof(Elf64_Phdr), "AT_PHENT is %lu, expected %zu", phent,
-	      sizeof(Elf64_Phdr));
-	if (phdr == 0 || phnum == 0 || phent != sizeof(Elf64_Phdr))
+	CHECK(phent == sizeof(ElfW(Phdr)), "AT_PHENT is %lu, expected %zu", phent,
+	      sizeof(ElfW(Phdr)));
+	if (phdr == 0 || phnum == 0 || phent != sizeof(ElfW(Phdr)))
 		return;
 
-	const Elf64_Phdr *ph = (const Elf64_Phdr *)phdr;
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)phdr;
 	uintptr_t load_bias = 0; /* nonzero only for a position-independent program */
 	int text_found = 0;
 	for (unsigned long i = 0; i < phnum; i++) {
@@ -108,8 +111,11 @@ static void check_auxv(void)
 	check_program_headers();
 
 	const char *platform = (const char *)getauxval(AT_PLATFORM);
-	CHECK(platform && strcmp(platform, "x86_64") == 0, "AT_PLATFORM is \"%s\"",
-	      platform ? platform : "(missing)");
+	struct utsname u;
+	CHECK(uname(&u) == 0, "uname failed");
+	CHECK(platform && strcmp(platform, u.machine) == 0,
+	      "AT_PLATFORM is \"%s\", uname's machine \"%s\"", platform ? platform : "(missing)",
+	      u.machine);
 	CHECK(getauxval(AT_CLKTCK) == 100, "AT_CLKTCK is %lu", getauxval(AT_CLKTCK));
 	const char *execfn = (const char *)getauxval(AT_EXECFN);
 	CHECK(execfn && execfn[0], "AT_EXECFN is missing or empty");

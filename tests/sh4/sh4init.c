@@ -4,9 +4,16 @@
  * right to start servers, and judges it by its exit status: a name ending
  * in "!" must be killed by the kernel (a fault), any other must exit 0.
  * "prog:arg" runs prog with arg as its argv[1] (after "alpha", "beta"
- * are dropped); a name starting with "+" runs with the power to give
- * devices (MYRMEX_SPAWN_MANAGER), for the device tests. A first argument "ica=pt" or "ica=tlb" names the ICA method the kernel
- * was booted with; the tests see it as MYRMEX_ICA=pt|tlb.
+ * are dropped). "client@srv1,srv2..." first starts the servers (boot
+ * modules, with the server right: the demos of user/), runs the client,
+ * then kills and reaps the servers. "+prog" runs prog as a Linux program
+ * (the POSIX personality's process, MYRMEX_SPAWN_POSIX); "^prog" with the
+ * power to give devices (MYRMEX_SPAWN_MANAGER), for the device tests. An argument
+ * "list=<module>" runs the names (separated by white space) in that boot
+ * module, a file the build writes (a boot module's command line is too
+ * short for them all). A first argument "ica=pt" or "ica=tlb" names the
+ * ICA method the kernel was booted with; the tests see it as
+ * MYRMEX_ICA=pt|tlb.
  * Around every test it compares the kernel's free pages and kernel objects
  * (kstats): a difference is a leak and fails the test. Prints
  * "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N failed",
@@ -17,10 +24,52 @@
 
 static char ica_env[32] = "MYRMEX_ICA=pt";
 
+#define SH_SIGKILL 9
+#define MAX_SERVERS 4
+
+/* Starts the comma-separated servers of list (cut in place) with the
+ * server right; their pids in pids[] (0 when one could not start). */
+static int start_servers(char *list, long *pids)
+{
+	int n = 0;
+	while (list && *list && n < MAX_SERVERS) {
+		char *name = list;
+		while (*list && *list != ',')
+			list++;
+		if (*list)
+			*list++ = '\0';
+		const uint64_t argv[] = { (uintptr_t)name, 0 };
+		const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", 0 };
+		long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
+		if (pid < 0) {
+			u_puts("sh4init: cannot start server ");
+			u_puts(name);
+			u_puts(": error ");
+			u_putnum(pid);
+			u_puts("\n");
+			pid = 0;
+		}
+		pids[n++] = pid;
+	}
+	return n;
+}
+
+/* Servers never end by themselves: kill and reap them. */
+static void stop_servers(const long *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			continue;
+		int status = 0;
+		sys2(SH_NR_KILL, pids[i], SH_SIGKILL);
+		sys6(SH_NR_WAIT4, pids[i], (long)&status, 0, 0, 0, 0);
+	}
+}
+
 static int run(const char *arg)
 {
 	char name[64];
-	bool manager = arg[0] == '+';
+	bool manager = arg[0] == '^';
 	if (manager)
 		arg++;
 	size_t n = u_strlen(arg);
@@ -37,8 +86,13 @@ static int run(const char *arg)
 		label[i] = name[i];
 	/* The kernel reads spawn's vectors as 64-bit words on every port
 	 * (kernel/core/sys_native.c): a 32-bit program widens its pointers. */
-	const uint64_t argv_plain[] = { (uintptr_t)name, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
-	uint64_t argv_arg[] = { (uintptr_t)name, 0, 0 };
+	/* "+prog": a Linux program, started as the POSIX personality's process. */
+	const char *module = name[0] == '+' ? name + 1 : name;
+	unsigned flags = name[0] == '+' ? MYRMEX_SPAWN_POSIX : MYRMEX_SPAWN_SERVER;
+	if (manager)
+		flags |= MYRMEX_SPAWN_MANAGER;
+	const uint64_t argv_plain[] = { (uintptr_t)module, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
+	uint64_t argv_arg[] = { (uintptr_t)module, 0, 0 };
 	const uint64_t *argv = argv_plain;
 	for (char *c = name; *c; c++)
 		if (*c == ':') {
@@ -47,11 +101,19 @@ static int run(const char *arg)
 			argv = argv_arg;
 			break;
 		}
+	char *servers = NULL;
+	for (char *c = name; *c; c++)
+		if (*c == '@') {
+			*c = '\0';
+			servers = c + 1;
+			break;
+		}
 	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", (uintptr_t)ica_env, 0 };
 	struct myrmex_kstats before, after;
 	sys2(MYRMEX_SYS_KSTATS, &before, sizeof(before));
-	long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1,
-	                MYRMEX_SPAWN_SERVER | (manager ? MYRMEX_SPAWN_MANAGER : 0));
+	long server_pids[MAX_SERVERS];
+	int nservers = start_servers(servers, server_pids);
+	long pid = sys5(MYRMEX_SYS_SPAWN, module, argv, envp, -1, flags);
 	int status = 0;
 	bool ok;
 	if (pid < 0) {
@@ -60,12 +122,16 @@ static int run(const char *arg)
 		u_puts(": error ");
 		u_putnum(pid);
 		u_puts("\n");
+		stop_servers(server_pids, nservers);
 		ok = false;
 	} else {
 		long r = sys6(SH_NR_WAIT4, pid, (long)&status, 0, 0, 0, 0);
 		bool killed = r == pid && (status & 0x7f) != 0;
 		bool exited0 = r == pid && status == 0;
 		ok = must_die ? killed : exited0;
+		for (int i = 0; i < nservers; i++)
+			ok = ok && server_pids[i] > 0;
+		stop_servers(server_pids, nservers);
 		sys2(MYRMEX_SYS_KSTATS, &after, sizeof(after));
 		if (after.free_pages != before.free_pages ||
 		    after.kernel_objects != before.kernel_objects) {
@@ -92,10 +158,48 @@ static int run(const char *arg)
 	return ok;
 }
 
+static int passed, failed;
+
+static void run_counted(const char *arg)
+{
+	if (run(arg))
+		passed++;
+	else
+		failed++;
+}
+
+/* Runs the names listed in boot module `module`. */
+static void run_list(const char *module)
+{
+	static char list[4096];
+	long n = sys6(MYRMEX_SYS_MODULE_READ, (long)module, 0 /* offset */, (long)list,
+	              (long)sizeof(list) - 1, 0, 0);
+	if (n < 0 || n >= (long)sizeof(list) - 1) {
+		u_puts("sh4init: cannot read the test list ");
+		u_puts(module);
+		u_puts(n < 0 ? " (error)\n" : " (too long)\n");
+		failed++;
+		return;
+	}
+	list[n] = '\0';
+	char *p = list;
+	for (;;) {
+		while (*p == ' ' || *p == '\n' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		char *name = p;
+		while (*p && *p != ' ' && *p != '\n' && *p != '\t')
+			p++;
+		if (*p)
+			*p++ = '\0';
+		run_counted(name);
+	}
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	(void)envp;
-	int passed = 0, failed = 0;
 	int first = 1;
 	if (argc > 1 && argv[1][0] == 'i' && argv[1][1] == 'c' && argv[1][2] == 'a' &&
 	    argv[1][3] == '=') {
@@ -108,10 +212,11 @@ int main(int argc, char **argv, char **envp)
 		first = 2;
 	}
 	for (int i = first; i < argc; i++) {
-		if (run(argv[i]))
-			passed++;
+		const char *a = argv[i];
+		if (a[0] == 'l' && a[1] == 'i' && a[2] == 's' && a[3] == 't' && a[4] == '=')
+			run_list(a + 5);
 		else
-			failed++;
+			run_counted(a);
 	}
 	u_puts("sh4: ");
 	u_putnum(passed);

@@ -5,7 +5,7 @@
  * interrupt is the scheduler's tick, an IRL interrupt a device's message
  * (irq.c). A fault in kernel mode is a panic,
  * except in the user-copy routine, where an unresolved fault makes the
- * copy return -EFAULT.
+ * copy return -EFAULT. An interrupted gUSA atomic sequence restarts.
  */
 #include <kernel/arch.h>
 #include <kernel/device.h>
@@ -106,12 +106,35 @@ static void exception(struct trapframe *tf)
 	personality_user_fault(exception_kind(tf->event), addr, name, tf->spc);
 }
 
+/*
+ * gUSA, the atomic sequences of musl and of GCC's -m4-nofpu code (SH-4 has
+ * no LL/SC): a sequence puts its end in r0, the stack pointer in r1 and
+ * minus its length in r15 (the mark), then loads, computes and stores, the
+ * store last. Interrupted inside, it must start again at the instruction
+ * that sets the mark (2 bytes before the sequence), with r15 back, or a
+ * thread that ran meanwhile may have its update lost. A mark is at least
+ * 0xc0000000: no user stack is there.
+ */
+static void gusa_rollback(struct trapframe *tf)
+{
+	uint32_t mark = tf->r[15], end = tf->r[0];
+	if (mark < 0xc0000000u)
+		return;
+	uint32_t start = end + mark;
+	if (tf->spc < start || tf->spc >= end)
+		return;
+	tf->spc = start - 2;
+	tf->r[15] = tf->r[1];
+}
+
 void sh4_trap_dispatch(struct trapframe *tf)
 {
 	if (tf->vector == 0x100 && tf->event == EXP_TRAPA) {
 		syscall_dispatch(tf);
 		return;
 	}
+	if (arch_tf_from_user(tf))
+		gusa_rollback(tf);
 	if (tf->vector == 0x400) {
 		/* vectors.S counted the miss (kstats.tlb_misses) and found no
 		 * entry it could load at once; try again in C (tlb_fast=off). */

@@ -1,0 +1,173 @@
+/*
+ * t_linux: a plain static musl program (no Myrmex call, no libmyrmex) run
+ * by the Linux personality on SH-4 (sh4init's "+t_linux": a POSIX
+ * process). Without a file manager on SH-4 it cannot write to a file
+ * descriptor, so it reports through its exit status: 0, or the number of
+ * the first check that failed. It checks musl's start-up (the auxiliary
+ * vector, TLS through GBR, errno), memory (brk and mmap2 through malloc),
+ * the clocks (musl falls back from the time64 calls to the 32-bit ones),
+ * a short sleep, the ids, uname, a signal mask round trip, and a handler:
+ * SIGUSR1 raised, delivered through SH Linux's rt_sigframe (siginfo,
+ * ucontext) and returned from through musl's restorer (rt_sigreturn), the
+ * interrupted code going on with its registers and signal mask intact.
+ *
+ * t_linux forged-pc | unmapped | forged-sr (sh4init's "+t_linux:<kind>!"):
+ * rt_sigreturn with a frame whose pc is kernel space (P1), or with r15 at
+ * an unmapped page: the kernel must refuse the frame and kill the program;
+ * with a frame whose sr asks for privileged mode (MD) and whose pc reads
+ * the kernel: the kernel keeps only the user's SR bits, so the read is an
+ * address error that kills the program.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+static __thread int tls_value = 42;
+
+static volatile int handled_sig, handled_code, handled_uc;
+
+static void on_usr1(int sig, siginfo_t *info, void *uc)
+{
+	handled_sig = info->si_signo == sig ? sig : -1;
+	handled_code = info->si_code;
+	handled_uc = uc != NULL;
+}
+
+/* A handler runs and returns into the interrupted code (18..22). */
+static int check_handler(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_usr1;
+	sa.sa_flags = SA_SIGINFO;
+	if (sigaction(SIGUSR1, &sa, NULL) != 0)
+		return 18;
+	volatile uint32_t before = 0x12345678;
+	if (raise(SIGUSR1) != 0)
+		return 19;
+	if (handled_sig != SIGUSR1 || handled_code != SI_TKILL || !handled_uc)
+		return 20;
+	if (before != 0x12345678)
+		return 21;
+	sigset_t now;
+	if (sigprocmask(SIG_SETMASK, NULL, &now) != 0 || sigismember(&now, SIGUSR1))
+		return 22;
+	return 0;
+}
+
+static int check(void)
+{
+	if (getauxval(AT_PAGESZ) != 4096)
+		return 1;
+	if (tls_value != 42)
+		return 2;
+	tls_value = 7;
+	if (tls_value != 7)
+		return 3;
+	uintptr_t gbr;
+	__asm__ volatile("stc gbr, %0" : "=r"(gbr));
+	if (gbr == 0)
+		return 4;
+	char *small = malloc(100);
+	char *big = malloc(1 << 20);   /* mmap2 */
+	if (!small || !big)
+		return 5;
+	memset(big, 0x5a, 1 << 20);
+	if (big[(1 << 20) - 1] != 0x5a)
+		return 6;
+	free(big);
+	free(small);
+	struct timespec a, b;
+	if (clock_gettime(CLOCK_MONOTONIC, &a) != 0)
+		return 7;
+	struct timespec nap = { 0, 2000000 };
+	if (nanosleep(&nap, NULL) != 0)
+		return 8;
+	if (clock_gettime(CLOCK_MONOTONIC, &b) != 0)
+		return 9;
+	int64_t ns = (int64_t)(b.tv_sec - a.tv_sec) * 1000000000 + (b.tv_nsec - a.tv_nsec);
+	if (ns < 2000000)
+		return 10;
+	if (getpid() <= 1 || getppid() != 1)
+		return 11;
+	if (getuid() != 0 || geteuid() != 0)
+		return 12;
+	struct utsname u;
+	if (uname(&u) != 0 || strcmp(u.machine, "sh4") != 0)
+		return 13;
+	errno = 0;
+	if (kill(99999, 0) != -1 || errno != ESRCH)
+		return 14;
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &set, &old) != 0)
+		return 15;
+	sigset_t now;
+	if (sigprocmask(SIG_SETMASK, &old, &now) != 0 || !sigismember(&now, SIGUSR1))
+		return 16;
+	char line[64];
+	snprintf(line, sizeof line, "%llu", 1000000000000ULL / 7);
+	if (strcmp(line, "142857142857") != 0)
+		return 17;
+	return check_handler();
+}
+
+#define SH_RT_SIGRETURN 173
+#define FRAME_SIZE 404            /* SH Linux's rt_sigframe */
+#define FRAME_R15_OFFSET 212      /* siginfo 128, ucontext's header 20, oldmask, r0-r14 */
+#define FRAME_PC_OFFSET 216
+#define FRAME_SR_OFFSET 224       /* after pc and pr */
+#define SR_MD 0x40000000u
+
+/* rt_sigreturn with r15 at frame; should it come back, exit(1) (call 1:
+ * mov's immediate is 8 bits), since r15 is not a stack any more. */
+static void sigreturn_at(uintptr_t frame)
+{
+	register long r3 __asm__("r3") = SH_RT_SIGRETURN;
+	register long r4 __asm__("r4") = (long)frame;
+	__asm__ volatile("mov r4, r15\n\t"
+	                 "trapa #0x10\n\t"
+	                 "mov #1, r4\n\t"
+	                 "mov #1, r3\n\t"
+	                 "trapa #0x11"
+	                 : : "r"(r3), "r"(r4) : "memory");
+}
+
+/* Where forged-sr's frame returns: reads the kernel, which must fault. */
+static void read_kernel(void)
+{
+	(void)*(volatile uint32_t *)0x8c800000u;
+	_exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "forged-sr") == 0) {
+		static uint32_t stack[1024];
+		static uint32_t frame[FRAME_SIZE / 4];
+		frame[FRAME_R15_OFFSET / 4] = (uint32_t)(uintptr_t)&stack[1020];
+		frame[FRAME_PC_OFFSET / 4] = (uint32_t)(uintptr_t)read_kernel;
+		frame[FRAME_SR_OFFSET / 4] = SR_MD;
+		sigreturn_at((uintptr_t)frame);
+		return 1;
+	}
+	if (argc == 2 && strcmp(argv[1], "forged-pc") == 0) {
+		static uint32_t frame[FRAME_SIZE / 4];
+		frame[FRAME_PC_OFFSET / 4] = 0x8c800000u;   /* the kernel, in P1 */
+		sigreturn_at((uintptr_t)frame);
+		return 1;
+	}
+	if (argc == 2 && strcmp(argv[1], "unmapped") == 0) {
+		sigreturn_at(0x7f000000u);
+		return 1;
+	}
+	return check();
+}
