@@ -665,15 +665,17 @@ static long record_lock(uint64_t fd, uint64_t cmd, uptr_t arg)
 	return copy_to_user(arg, &lk, sizeof(lk)) < 0 ? -EFAULT : 0;
 }
 
-/* flock(2): a lock on the whole file held by the open file description. */
+/* flock(2): a lock on the whole file held by the open file description.
+ * The operation is checked before the descriptor, as Linux does (EINVAL
+ * before EBADF). */
 long sys_flock(const struct syscall_args *a)
 {
 	uint64_t op = a->arg[1];
 	uint64_t kind = op & ~(uint64_t)FS_FLOCK_NB;
-	if ((int64_t)a->arg[0] < 0 || (int64_t)a->arg[0] > INT32_MAX)
-		return -EBADF;
 	if (kind != FS_FLOCK_SH && kind != FS_FLOCK_EX && kind != FS_FLOCK_UN)
 		return -EINVAL;
+	if ((int64_t)a->arg[0] < 0 || (int64_t)a->arg[0] > INT32_MAX)
+		return -EBADF;
 	return posix_fs_call(FS_FLOCK, a->arg[0], op, 0, NULL);
 }
 

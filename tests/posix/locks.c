@@ -268,6 +268,9 @@ static void bad_inputs(void)
 	outcome("flock with no operation", flock(ro, 0));
 	outcome("flock LOCK_SH|LOCK_EX", flock(ro, LOCK_SH | LOCK_EX));
 	outcome("flock with a bad descriptor", flock(99, LOCK_EX));
+	outcome("flock with a bad descriptor and no operation", flock(99, 0));
+	struct flock both = { .l_type = F_WRLCK, .l_whence = 3, .l_start = 0, .l_len = 1 };
+	outcome("write lock on a read-only descriptor with whence 3", fcntl(ro, F_SETLK, &both));
 	int p[2];
 	if (pipe(p) == 0) {
 		outcome("flock on a pipe", flock(p[0], LOCK_EX | LOCK_NB));

@@ -325,23 +325,25 @@ int64_t do_lock(struct server_request *rq)
 		return -EINVAL;
 	if (a->cmd == FS_LOCK_GET && a->type == FS_LOCK_UNLOCK)
 		return -EINVAL;   /* as Linux's fcntl_getlk */
+	if (a->whence > SEEK_END)
+		return -EINVAL;
+	/* Linux's order: the range's errors, then the descriptor's mode. */
+	bool file = f->kind == FM_FILE && f->ino;
+	int64_t first = 0, last = 0;
+	int rc = file ? range_of(rq, f, a, &first, &last) : 0;
+	if (rc < 0)
+		return rc;
 	if (a->cmd != FS_LOCK_GET && ((a->type == FS_LOCK_READ && !ofd_can_read(f)) ||
 	                              (a->type == FS_LOCK_WRITE && !ofd_can_write(f))))
 		return -EBADF;
-	if (a->whence > SEEK_END)
-		return -EINVAL;
 	struct fs_lock_result *out = a->cmd == FS_LOCK_GET ? SERVER_OUT(rq, struct fs_lock_result)
 	                                                   : NULL;
-	if (f->kind != FM_FILE || !f->ino) {
+	if (!file) {
 		/* Nothing kept: only regular files are locked here. */
 		if (out)
 			*out = (struct fs_lock_result){ .type = FS_LOCK_UNLOCK };
 		return 0;
 	}
-	int64_t first, last;
-	int rc = range_of(rq, f, a, &first, &last);
-	if (rc < 0)
-		return rc;
 	int pid = rq->d.requester;
 	struct range_lock *l = a->type == FS_LOCK_UNLOCK ? NULL
 	                     : in_the_way(f->ino, pid, (unsigned)a->type, first, last);
