@@ -13,7 +13,11 @@
  *             FS_LOCK_WAIT parks the request until the range is free
  *             (-EDEADLK when the wait would close a cycle of waiting
  *             processes; FS_CANCEL answers it -EINTR); FS_LOCK_SET answers
- *             -EAGAIN instead. -EBADF a bad descriptor, a read lock on one
+ *             -EAGAIN instead. With FS_LOCK_OFD the owner is the open
+ *             file description: its locks go with its last descriptor, are
+ *             shared by dups and forks, conflict with other owners' (POSIX
+ *             locks included), and GET reports their pid as -1; no
+ *             deadlock detection. -EBADF a bad descriptor, a read lock on one
  *             not open for reading, a write lock on one not open for
  *             writing; -EINVAL a bad type, whence or range; -ENOLCK no room.
  *   FS_FLOCK  struct fs_flock_args -> 0. One lock per open file
@@ -36,6 +40,8 @@
 #define FS_LOCK_GET  0u   /* F_GETLK */
 #define FS_LOCK_SET  1u   /* F_SETLK */
 #define FS_LOCK_WAIT 2u   /* F_SETLKW */
+#define FS_LOCK_OFD  4u   /* or'ed in: an OFD lock (F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW),
+                             owned by the open file description, not the process */
 
 /* Lock types: Linux's F_RDLCK, F_WRLCK, F_UNLCK. */
 #define FS_LOCK_READ   0u

@@ -34,6 +34,9 @@
 #define F_SETLK          6
 #define F_SETLKW         7
 #define F_DUPFD_CLOEXEC  1030
+#define F_OFD_GETLK      36
+#define F_OFD_SETLK      37
+#define F_OFD_SETLKW     38
 #define F_UNLCK          2
 
 long posix_fs_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t res[8])
@@ -624,26 +627,33 @@ long sys_pipe2(const struct syscall_args *a)
 	return make_pipe(a->arg[0], a->arg[1]);
 }
 
-/* Record locks (F_GETLK, F_SETLK, F_SETLKW): the file manager keeps them
+/* Record locks (F_GETLK, F_SETLK, F_SETLKW, and the F_OFD_ forms whose
+ * owner is the open file description): the file manager keeps them
  * (include/myrmex/fslock.h); struct flock is read here and F_GETLK's
- * answer written back in Linux's form (whence SEEK_SET, the owner's pid).
- * F_SETLKW may wait: a signal cuts it short (EINTR, or a restart with
- * SA_RESTART), as Linux's. */
+ * answer written back in Linux's form (whence SEEK_SET, the owner's pid,
+ * -1 for an OFD lock). F_SETLKW may wait: a signal cuts it short (EINTR,
+ * or a restart with SA_RESTART), as Linux's. */
 static long record_lock(uint64_t fd, uint64_t cmd, uptr_t arg)
 {
+	bool ofd = cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+	if (ofd)
+		cmd = cmd == F_OFD_GETLK ? F_GETLK : cmd == F_OFD_SETLK ? F_SETLK : F_SETLKW;
 	struct linux_flock lk;
 	if (copy_from_user(&lk, arg, sizeof(lk)) < 0) {
 		/* Linux looks the descriptor up first: a bad one is EBADF. */
 		long r = posix_fs_call(FS_FCNTL, fd, F_GETFL, 0, NULL);
 		return r < 0 ? r : -EFAULT;
 	}
+	if (ofd && lk.l_pid != 0)
+		return -EINVAL;   /* as Linux: an OFD request names no pid */
 	struct fwd f;
 	int err = forward_begin(&f, SERVICE_FILES, FS_LOCK, 0);
 	if (err)
 		return err;
 	struct fs_lock_args *la = (struct fs_lock_args *)(void *)f.arg;
 	la->fd = fd;
-	la->cmd = cmd == F_GETLK ? FS_LOCK_GET : cmd == F_SETLK ? FS_LOCK_SET : FS_LOCK_WAIT;
+	la->cmd = (cmd == F_GETLK ? FS_LOCK_GET : cmd == F_SETLK ? FS_LOCK_SET : FS_LOCK_WAIT) |
+	          (ofd ? FS_LOCK_OFD : 0);
 	la->type = (uint64_t)(uint16_t)lk.l_type;   /* F_RDLCK, F_WRLCK, F_UNLCK: FS_LOCK_*;
 	                                               the file manager checks it */
 	la->whence = (uint64_t)(uint16_t)lk.l_whence;
@@ -696,6 +706,9 @@ long sys_fcntl(const struct syscall_args *a)
 	case F_GETLK:
 	case F_SETLK:
 	case F_SETLKW:
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
 		return record_lock(fd, cmd, arg);
 	default:
 		return -EINVAL;

@@ -11,8 +11,12 @@
  * lets go, is cut short by a signal (EINTR) and reports a deadlock
  * (EDEADLK). flock: exclusive against another description, shared
  * between two, the same description (a dup, a fork) is one owner, LOCK_NB
- * says EWOULDBLOCK, the last close lets it go. Bad inputs: EBADF, EINVAL,
- * EFAULT.
+ * says EWOULDBLOCK, the last close lets it go. OFD locks (F_OFD_*): owned
+ * by the open file description, so two descriptions of one process
+ * conflict, a dup and a forked child share the owner, a close of another
+ * descriptor keeps them, the last close of the description lets them go,
+ * F_GETLK sees pid -1; a non-zero l_pid is EINVAL. Bad inputs: EBADF,
+ * EINVAL, EFAULT.
  */
 #include "posix_test.h"
 #include <signal.h>
@@ -248,6 +252,46 @@ static void flocks(void)
 	close(b);
 }
 
+static long ofd_lock(int fd, int cmd, short type, off_t start, off_t len)
+{
+	struct flock lk = { .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+	return fcntl(fd, cmd, &lk);
+}
+
+static void ofd_locks(void)
+{
+	say("-- OFD locks\n");
+	int a = open(FILE_NAME, O_RDWR), b = open(FILE_NAME, O_RDWR);
+	outcome("OFD write lock 0+10 on a", ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 10));
+	outcome("OFD write lock 5+1 on b (same process)", ofd_lock(b, F_OFD_SETLK, F_WRLCK, 5, 1));
+	outcome("POSIX write lock 5+1 by the same process", set_lock(b, F_SETLK, F_WRLCK, 5, 1));
+	struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 5, .l_len = 1 };
+	outcome("F_OFD_GETLK from b", fcntl(b, F_OFD_GETLK, &q));
+	say("b sees a write lock at %lld len %lld pid %d\n", (long long)q.l_start,
+	    (long long)q.l_len, q.l_pid);
+	probe("probe from another process", F_WRLCK, 5, 1);
+	int d = dup(a);
+	outcome("OFD write lock 5+1 on a dup of a", ofd_lock(d, F_OFD_SETLK, F_WRLCK, 5, 1));
+	pid_t pid = fork();
+	if (pid == 0) {
+		outcome("child OFD write lock on the inherited a", ofd_lock(a, F_OFD_SETLK, F_WRLCK, 0, 1));
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	close(b);
+	probe("after closing b (another description)", F_WRLCK, 5, 1);
+	close(a);
+	probe("after closing a while its dup is open", F_WRLCK, 5, 1);
+	close(d);
+	probe("after the description's last close", F_WRLCK, 5, 1);
+	int c = open(FILE_NAME, O_RDWR);
+	struct flock bad = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1,
+	                     .l_pid = 1 };
+	outcome("F_OFD_SETLK with l_pid 1", fcntl(c, F_OFD_SETLK, &bad));
+	outcome("F_OFD_SETLKW unlock", ofd_lock(c, F_OFD_SETLKW, F_UNLCK, 0, 0));
+	close(c);
+}
+
 static void bad_inputs(void)
 {
 	say("-- bad inputs\n");
@@ -295,6 +339,7 @@ int main(void)
 	record_locks();
 	waits();
 	flocks();
+	ofd_locks();
 	bad_inputs();
 	scratch_leave();
 	return 0;

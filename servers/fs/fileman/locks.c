@@ -36,10 +36,22 @@
 #define SEEK_CUR 1
 #define SEEK_END 2
 
+/* Who holds a record lock: a process (a POSIX lock), or an open file
+ * description (an OFD lock, ofd set; pid is then its maker, reported -1). */
+struct lock_owner {
+	int pid;
+	const struct open_file *ofd;
+};
+
+static bool same_owner(struct lock_owner a, struct lock_owner b)
+{
+	return a.ofd || b.ofd ? a.ofd == b.ofd : a.pid == b.pid;
+}
+
 struct range_lock {
 	bool used;                   /* cleared by cut and merge; pack() drops it */
 	uint32_t ino;
-	int pid;
+	struct lock_owner owner;
 	unsigned type;               /* FS_LOCK_READ or FS_LOCK_WRITE */
 	int64_t first, last;         /* bytes, inclusive; last FS_LOCK_TO_END: no end */
 };
@@ -58,9 +70,10 @@ struct lock_waiter {
 	struct open_file *f;         /* a reference held while parked */
 	uint32_t ino;
 	unsigned type;               /* a record lock's type */
+	struct lock_owner owner;     /* a record lock's would-be owner */
 	bool exclusive;              /* a flock's */
 	int64_t first, last;
-	int blocker;                 /* the pid it waits for (record locks) */
+	int blocker;                 /* the pid it waits for (POSIX record locks; 0 for OFD) */
 	unsigned seq;                /* arrival order */
 };
 
@@ -89,14 +102,14 @@ static bool overlap(const struct range_lock *l, int64_t first, int64_t last)
 	return l->first <= last && first <= l->last;
 }
 
-/* The first lock of another process on ino in the way of a type lock on
+/* The first lock of another owner on ino in the way of a type lock on
  * [first, last], or NULL. */
-static struct range_lock *in_the_way(uint32_t ino, int pid, unsigned type, int64_t first,
-                                     int64_t last)
+static struct range_lock *in_the_way(uint32_t ino, struct lock_owner who, unsigned type,
+                                     int64_t first, int64_t last)
 {
 	for (unsigned i = 0; i < nlocks; i++) {
 		struct range_lock *l = &locks[i];
-		if (l->used && l->ino == ino && l->pid != pid && overlap(l, first, last) &&
+		if (l->used && l->ino == ino && !same_owner(l->owner, who) && overlap(l, first, last) &&
 		    (type == FS_LOCK_WRITE || l->type == FS_LOCK_WRITE))
 			return l;
 	}
@@ -109,14 +122,14 @@ static struct range_lock *append(void)
 	return &locks[nlocks++];
 }
 
-/* Takes pid's locks on ino off [first, last]; one that covers both sides
+/* Takes who's locks on ino off [first, last]; one that covers both sides
  * of it splits in two (the caller made sure a free entry exists). */
-static void cut(uint32_t ino, int pid, int64_t first, int64_t last)
+static void cut(uint32_t ino, struct lock_owner who, int64_t first, int64_t last)
 {
 	unsigned n = nlocks;   /* not the piece a split appends */
 	for (unsigned i = 0; i < n; i++) {
 		struct range_lock *l = &locks[i];
-		if (!l->used || l->ino != ino || l->pid != pid || !overlap(l, first, last))
+		if (!l->used || l->ino != ino || !same_owner(l->owner, who) || !overlap(l, first, last))
 			continue;
 		if (l->first < first && l->last > last) {
 			struct range_lock *right = append();
@@ -133,19 +146,20 @@ static void cut(uint32_t ino, int pid, int64_t first, int64_t last)
 	}
 }
 
-/* Merges pid's locks on ino of the same type that touch or overlap. */
-static void merge(uint32_t ino, int pid)
+/* Merges who's locks on ino of the same type that touch or overlap. */
+static void merge(uint32_t ino, struct lock_owner who)
 {
 	bool again = true;
 	while (again) {
 		again = false;
 		for (unsigned i = 0; i < nlocks; i++) {
 			struct range_lock *a = &locks[i];
-			if (!a->used || a->ino != ino || a->pid != pid)
+			if (!a->used || a->ino != ino || !same_owner(a->owner, who))
 				continue;
 			for (unsigned j = 0; j < nlocks; j++) {
 				struct range_lock *b = &locks[j];
-				if (j == i || !b->used || b->ino != ino || b->pid != pid || b->type != a->type)
+				if (j == i || !b->used || b->ino != ino || !same_owner(b->owner, who) ||
+				    b->type != a->type)
 					continue;
 				bool touch = (a->last == FS_LOCK_TO_END || b->first <= a->last + 1) &&
 				             (b->last == FS_LOCK_TO_END || a->first <= b->last + 1);
@@ -160,17 +174,17 @@ static void merge(uint32_t ino, int pid)
 	}
 }
 
-/* Puts pid's type lock (or unlock) on [first, last] of ino in place of
- * what pid held there. 0 or -ENOLCK (nothing changed). */
-static int place(uint32_t ino, int pid, unsigned type, int64_t first, int64_t last)
+/* Puts who's type lock (or unlock) on [first, last] of ino in place of
+ * what who held there. 0 or -ENOLCK (nothing changed). */
+static int place(uint32_t ino, struct lock_owner who, unsigned type, int64_t first, int64_t last)
 {
 	/* At most one split and one new entry. */
 	if (LOCKS_MAX - nlocks < (type == FS_LOCK_UNLOCK ? 1u : 2u))
 		return -ENOLCK;
-	cut(ino, pid, first, last);
+	cut(ino, who, first, last);
 	if (type != FS_LOCK_UNLOCK) {
-		*append() = (struct range_lock){ true, ino, pid, type, first, last };
-		merge(ino, pid);
+		*append() = (struct range_lock){ true, ino, who, type, first, last };
+		merge(ino, who);
 	}
 	pack();
 	return 0;
@@ -178,10 +192,12 @@ static int place(uint32_t ino, int pid, unsigned type, int64_t first, int64_t la
 
 /* ---- waiting ---- */
 
+/* The POSIX record-lock wait of process pid, if any. */
 static struct lock_waiter *waiter_of(int pid)
 {
 	for (unsigned i = 0; i < WAITERS_MAX && nwaiters; i++)
-		if (waiters[i].used && !waiters[i].is_flock && waiters[i].rq.d.requester == pid)
+		if (waiters[i].used && !waiters[i].is_flock && !waiters[i].owner.ofd &&
+		    waiters[i].owner.pid == pid)
 			return &waiters[i];
 	return NULL;
 }
@@ -244,7 +260,7 @@ static void wake(uint32_t ino)
 			if (!w->used || w->ino != ino)
 				continue;
 			if (w->is_flock ? flock_in_the_way(ino, w->f, w->exclusive)
-			                : in_the_way(ino, w->rq.d.requester, w->type, w->first, w->last) != NULL)
+			                : in_the_way(ino, w->owner, w->type, w->first, w->last) != NULL)
 				continue;
 			if (!oldest || (int)(w->seq - oldest->seq) < 0)
 				oldest = w;
@@ -252,7 +268,7 @@ static void wake(uint32_t ino)
 		if (oldest) {
 			int rc = oldest->is_flock
 			       ? flock_place(ino, oldest->f, oldest->exclusive)
-			       : place(ino, oldest->rq.d.requester, oldest->type, oldest->first, oldest->last);
+			       : place(ino, oldest->owner, oldest->type, oldest->first, oldest->last);
 			answer(oldest, rc);
 			granted = true;
 		}
@@ -261,9 +277,9 @@ static void wake(uint32_t ino)
 	for (unsigned i = 0; i < WAITERS_MAX && nwaiters; i++) {
 		struct lock_waiter *w = &waiters[i];
 		if (w->used && !w->is_flock && w->ino == ino) {
-			struct range_lock *l = in_the_way(ino, w->rq.d.requester, w->type, w->first, w->last);
+			struct range_lock *l = in_the_way(ino, w->owner, w->type, w->first, w->last);
 			if (l)
-				w->blocker = l->pid;
+				w->blocker = l->owner.ofd ? 0 : l->owner.pid;
 		}
 	}
 }
@@ -321,9 +337,11 @@ int64_t do_lock(struct server_request *rq)
 	struct open_file *f = files_get(rq->d.requester, a->fd);
 	if (!f)
 		return -EBADF;
-	if (a->cmd > FS_LOCK_WAIT || a->type > FS_LOCK_UNLOCK)
+	bool ofd = a->cmd & FS_LOCK_OFD;
+	uint64_t cmd = a->cmd & ~(uint64_t)FS_LOCK_OFD;
+	if (cmd > FS_LOCK_WAIT || a->type > FS_LOCK_UNLOCK)
 		return -EINVAL;
-	if (a->cmd == FS_LOCK_GET && a->type == FS_LOCK_UNLOCK)
+	if (cmd == FS_LOCK_GET && a->type == FS_LOCK_UNLOCK)
 		return -EINVAL;   /* as Linux's fcntl_getlk */
 	if (a->whence > SEEK_END)
 		return -EINVAL;
@@ -333,10 +351,10 @@ int64_t do_lock(struct server_request *rq)
 	int rc = file ? range_of(rq, f, a, &first, &last) : 0;
 	if (rc < 0)
 		return rc;
-	if (a->cmd != FS_LOCK_GET && ((a->type == FS_LOCK_READ && !ofd_can_read(f)) ||
+	if (cmd != FS_LOCK_GET && ((a->type == FS_LOCK_READ && !ofd_can_read(f)) ||
 	                              (a->type == FS_LOCK_WRITE && !ofd_can_write(f))))
 		return -EBADF;
-	struct fs_lock_result *out = a->cmd == FS_LOCK_GET ? SERVER_OUT(rq, struct fs_lock_result)
+	struct fs_lock_result *out = cmd == FS_LOCK_GET ? SERVER_OUT(rq, struct fs_lock_result)
 	                                                   : NULL;
 	if (!file) {
 		/* Nothing kept: only regular files are locked here. */
@@ -345,8 +363,9 @@ int64_t do_lock(struct server_request *rq)
 		return 0;
 	}
 	int pid = rq->d.requester;
+	struct lock_owner who = { pid, ofd ? f : NULL };
 	struct range_lock *l = a->type == FS_LOCK_UNLOCK ? NULL
-	                     : in_the_way(f->ino, pid, (unsigned)a->type, first, last);
+	                     : in_the_way(f->ino, who, (unsigned)a->type, first, last);
 	if (out) {
 		if (!l)
 			*out = (struct fs_lock_result){ .type = FS_LOCK_UNLOCK, .start = a->start,
@@ -355,20 +374,23 @@ int64_t do_lock(struct server_request *rq)
 			*out = (struct fs_lock_result){
 				.type = l->type, .start = l->first,
 				.len = l->last == FS_LOCK_TO_END ? 0 : l->last - l->first + 1,
-				.pid = l->pid };
+				.pid = l->owner.ofd ? -1 : l->owner.pid };   /* an OFD lock: -1, as Linux */
 		return 0;
 	}
-	if (l && a->cmd == FS_LOCK_SET)
+	if (l && cmd == FS_LOCK_SET)
 		return -EAGAIN;
 	if (l) {
-		if (deadlock(pid, l->pid))
+		/* Only waits between processes are followed (Linux leaves OFD
+		 * locks out of its deadlock detection too). */
+		int blocker = l->owner.ofd ? 0 : l->owner.pid;
+		if (!ofd && blocker && deadlock(pid, blocker))
 			return -EDEADLK;
-		struct lock_waiter how = { .ino = f->ino, .type = (unsigned)a->type,
-		                           .first = first, .last = last, .blocker = l->pid };
+		struct lock_waiter how = { .ino = f->ino, .type = (unsigned)a->type, .owner = who,
+		                           .first = first, .last = last, .blocker = ofd ? 0 : blocker };
 		rc = park(rq, f, &how);
 		return rc < 0 ? rc : SERVER_LATER;
 	}
-	rc = place(f->ino, pid, (unsigned)a->type, first, last);
+	rc = place(f->ino, who, (unsigned)a->type, first, last);
 	if (rc == 0)
 		wake(f->ino);   /* an unlock or a downgrade may free someone */
 	return rc;
@@ -378,7 +400,7 @@ void locks_closed(int pid, uint32_t ino)
 {
 	bool had = false;
 	for (unsigned i = 0; i < nlocks; i++) {
-		if (locks[i].pid == pid && locks[i].ino == ino) {
+		if (!locks[i].owner.ofd && locks[i].owner.pid == pid && locks[i].ino == ino) {
 			locks[i].used = false;
 			had = true;
 		}
@@ -466,6 +488,17 @@ void locks_description_gone(struct open_file *f)
 		flock_remove(k);
 		wake(ino);
 	}
+	/* Its OFD locks go with it. */
+	bool had = false;
+	for (unsigned i = 0; i < nlocks; i++)
+		if (locks[i].owner.ofd == f) {
+			locks[i].used = false;
+			had = true;
+		}
+	if (had) {
+		pack();
+		wake(f->ino);
+	}
 }
 
 /* ---- processes ---- */
@@ -476,7 +509,7 @@ void locks_drop_pid(int pid)
 		if (waiters[i].used && waiters[i].rq.d.requester == pid)
 			answer(&waiters[i], -EPIPE);   /* its process is gone: nobody sees it */
 	for (unsigned i = 0; i < nlocks; i++)
-		if (locks[i].pid == pid) {
+		if (!locks[i].owner.ofd && locks[i].owner.pid == pid) {
 			locks_closed(pid, locks[i].ino);   /* packs: look at i again */
 			i = (unsigned)-1;
 		}
