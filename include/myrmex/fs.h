@@ -512,7 +512,8 @@ struct fs_recvfrom_result {  /* FS_RECVFROM's result words */
 #define FS_FAMILY_PACKET 17u   /* Linux's AF_PACKET */
 _Static_assert(sizeof(struct fs_sendto_args) <= 64, "fs_sendto_args fits arg[]");
 _Static_assert(sizeof(struct fs_recvfrom_result) <= 64, "fs_recvfrom_result fits arg[]");
-#define FS_RESULT_KIND 7u    /* the result word of FS_READ/FS_WRITE (and P forms): FS_KIND_* */
+#define FS_RESULT_KIND 7u    /* the result word of FS_READ/FS_WRITE (and P forms), and of
+                                FS_OPEN, FS_DUP, FS_DUP2 for the new descriptor: FS_KIND_* */
 
 /* FS_BATCH: data ICA 0 starts with count records, one per sub-request, in
  * the order the caller made the calls; each names its data as a slice of

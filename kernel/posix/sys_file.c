@@ -114,6 +114,12 @@ static void inline_learn(uint64_t fd, bool refused, uint64_t kind)
 		px->quick_io[word] &= ~bit;
 }
 
+void posix_fd_made(uint64_t fd, uint64_t kind)
+{
+	posix_fd_gone(fd);
+	inline_learn(fd, false, kind);
+}
+
 void posix_fd_gone(uint64_t fd)
 {
 	struct posix_process *px = current_thread()->proc->px;
@@ -573,16 +579,26 @@ long sys_syncfs(const struct syscall_args *a)
 	return r < 0 ? r : 0;
 }
 
+/* FS_DUP or FS_DUP2: the new descriptor, its kind learnt (posix_fd_made). */
+static long dup_call(uint32_t opcode, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	uint64_t res[8];
+	long r = posix_fs_call(opcode, a0, a1, a2, res);
+	if (r >= 0)
+		posix_fd_made((uint64_t)r, res[FS_RESULT_KIND]);
+	return r;
+}
+
 long sys_dup(const struct syscall_args *a)
 {
-	return posix_fs_call(FS_DUP, a->arg[0], 0, 0, NULL);
+	return dup_call(FS_DUP, a->arg[0], 0, 0);
 }
 
 long sys_dup2(const struct syscall_args *a)
 {
 	if (a->arg[0] != a->arg[1])
 		posix_fd_gone(a->arg[1]);   /* replaced (if it was open) */
-	return posix_fs_call(FS_DUP2, a->arg[0], a->arg[1], 0, NULL);
+	return dup_call(FS_DUP2, a->arg[0], a->arg[1], 0);
 }
 
 long sys_dup3(const struct syscall_args *a)
@@ -590,7 +606,7 @@ long sys_dup3(const struct syscall_args *a)
 	if (a->arg[0] == a->arg[1] || (a->arg[2] & ~(uint64_t)O_CLOEXEC))
 		return -EINVAL;
 	posix_fd_gone(a->arg[1]);
-	return posix_fs_call(FS_DUP2, a->arg[0], a->arg[1], a->arg[2] ? 1 : 0, NULL);
+	return dup_call(FS_DUP2, a->arg[0], a->arg[1], a->arg[2] ? 1 : 0);
 }
 
 static long make_pipe(uptr_t fds, uint64_t flags)
@@ -697,7 +713,7 @@ long sys_fcntl(const struct syscall_args *a)
 	case F_DUPFD_CLOEXEC:
 		if ((int64_t)arg < 0 || arg >= FS_MAX_FDS)
 			return -EINVAL;
-		return posix_fs_call(FS_DUP, fd, arg, cmd == F_DUPFD_CLOEXEC, NULL);
+		return dup_call(FS_DUP, fd, arg, cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:
 	case F_SETFD:
 	case F_GETFL:

@@ -75,7 +75,10 @@ static long do_open(int64_t dirfd, uptr_t path, uint64_t flags, uint64_t mode)
 		return err;
 	c.f.arg[0] = flags;
 	c.f.arg[1] = mode & 07777 & ~(uint64_t)umask_of_caller();
-	return forward_call(&c.f);
+	long fd = forward_call(&c.f);
+	if (fd >= 0)
+		posix_fd_made((uint64_t)fd, c.f.res[FS_RESULT_KIND]);   /* its first read knows */
+	return fd;
 }
 
 long sys_open(const struct syscall_args *a)

@@ -4,7 +4,9 @@
  * interval timer firing every 200 microseconds, thousands of open, close,
  * dup, mkdir, rmdir, rename, unlink and stat calls on regular files all
  * succeed (no EINTR), and no descriptor is left open behind the program's
- * back (the lowest free one is the same after the loop). The same loop
+ * back (the lowest free one is the same after the loop); so do reads and
+ * writes of a regular file, the first one on a new descriptor or a dup
+ * included. The same loop
  * on a pipe's read end, where read waits, is cut short with EINTR.
  */
 #include "posix_test.h"
@@ -79,6 +81,19 @@ int main(void)
 		tally(lseek(rw, 0, SEEK_SET), &rw_eintr, &rw_other);
 		tally(write(rw, block, 8), &rw_eintr, &rw_other);
 		tally(read(rw, block, 8), &rw_eintr, &rw_other);
+		/* The first transfer on a new descriptor (and on a dup). */
+		int fresh = open("f", O_RDONLY);
+		tally(fresh, &rw_eintr, &rw_other);
+		if (fresh >= 0) {
+			tally(read(fresh, block, 8), &rw_eintr, &rw_other);
+			int d = dup(fresh);
+			tally(d, &rw_eintr, &rw_other);
+			if (d >= 0) {
+				tally(pread(d, block, 8, 0), &rw_eintr, &rw_other);
+				close(d);
+			}
+			close(fresh);
+		}
 	}
 	if (rw >= 0)
 		close(rw);

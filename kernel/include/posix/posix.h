@@ -67,6 +67,9 @@ struct posix_process {
 /* Descriptor fd of the current process was closed (or replaced): its
  * number's hints go (sys_file.c). */
 void posix_fd_gone(uint64_t fd);
+/* An open or dup made descriptor fd on an object of kind (FS_KIND_*, the
+ * answer's FS_RESULT_KIND; 0 unknown): its hints start from that. */
+void posix_fd_made(uint64_t fd, uint64_t kind);
 
 struct syscall_args;
 struct cpu_usage;

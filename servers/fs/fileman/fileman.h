@@ -301,6 +301,10 @@ void orphan_add(uint32_t ino);
 void orphans_reap(bool all);
 /* FS_KIND_* of a description. */
 uint32_t ofd_kind(const struct open_file *f);
+/* After an open or a dup made descriptor fd of the requester (fd < 0:
+ * none): its kind into the result's FS_RESULT_KIND word, so the kernel
+ * knows from the first transfer whether a signal may cut it short. */
+void result_kind(struct server_request *rq, int64_t fd);
 bool ofd_can_read(const struct open_file *f);
 bool ofd_can_write(const struct open_file *f);
 

@@ -145,6 +145,13 @@ void orphans_reap(bool all)
 	orphan_count = kept;
 }
 
+void result_kind(struct server_request *rq, int64_t fd)
+{
+	struct open_file *f = fd >= 0 ? files_get(rq->d.requester, (uint64_t)fd) : NULL;
+	if (f)
+		server_out(rq, FS_RESULT_KIND, ofd_kind(f));
+}
+
 uint32_t ofd_kind(const struct open_file *f)
 {
 	switch (f->kind) {

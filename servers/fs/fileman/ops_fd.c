@@ -21,7 +21,9 @@ int64_t do_dup(struct server_request *rq)
 		return -EBADF;
 	if (a->cloexec > 1)
 		return -EINVAL;
-	return files_install(rq->d.requester, f, a->lowest, a->cloexec);
+	int64_t fd = files_install(rq->d.requester, f, a->lowest, a->cloexec);
+	result_kind(rq, fd);
+	return fd;
 }
 
 int64_t do_dup2(struct server_request *rq)
@@ -37,7 +39,10 @@ int64_t do_dup2(struct server_request *rq)
 	if (a->fd == a->newfd)
 		return (int64_t)a->newfd;
 	int rc = files_install_at(rq->d.requester, a->newfd, f, a->cloexec);
-	return rc < 0 ? rc : (int64_t)a->newfd;
+	if (rc < 0)
+		return rc;
+	result_kind(rq, (int64_t)a->newfd);
+	return (int64_t)a->newfd;
 }
 
 int64_t do_fcntl(struct server_request *rq)

@@ -162,7 +162,9 @@ int64_t do_open(struct server_request *rq)
 	uint32_t base;
 	const char *cwd;
 	const char *path = request_path_at(rq, &base, &cwd, &err);
-	return path ? open_in(rq, base, cwd, path, false) : err;
+	int64_t fd = path ? open_in(rq, base, cwd, path, false) : err;
+	result_kind(rq, fd);
+	return fd;
 }
 
 int64_t do_open_as(struct server_request *rq)
