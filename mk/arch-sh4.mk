@@ -249,8 +249,16 @@ SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench
 $(SH4_BENCH): bench/sh4/sh4_bench.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0.o $(SH4_CDEPS)
 	@mkdir -p $(dir $@)
 	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
-$(SH4_BUILD)/bench/initrd.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv tools/sh4_initrd.py
-	$(PYTHON) tools/sh4_initrd.py $@ $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv
+# Paper 002's figures 9-10 (bench/sh4/net_send.c, with musl), which sh4_bench
+# starts with the network servers.
+SH4_NET_BENCH := $(SH4_BUILD)/bench/net_send
+$(SH4_NET_BENCH): bench/sh4/net_send.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
+	@mkdir -p $(dir $@) $(SH4_BUILD)/obj/bench
+	$(SH4_CC) $(SH4_PCFLAGS) -c $< -o $(SH4_BUILD)/obj/bench/net_send.o
+	$(call SH4_PLINK,$(SH4_BUILD)/obj/bench/net_send.o) -o $@
+$(SH4_BUILD)/bench/initrd.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) $(SH4_NET_BINS) \
+		tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) $(SH4_NET_BINS)
 
 .PHONY: all kernel tests benchmarks run test bench setup clean
 all: kernel tests benchmarks
