@@ -2,7 +2,9 @@
 """Boots the SH-4 port on QEMU's r2d board (qemu-system-sh4 -M r2d) and
 follows its console, the SCIF (QEMU's second serial port). The board's
 RTL8139 (PCI slot 2) gets the MAC --mac and QEMU's user network with
-restrict=on: what the guest sends never leaves QEMU. Its CF slot gets a
+restrict=on: what the guest sends never leaves QEMU, but for a TCP
+connection to 10.0.2.100:7, which QEMU hands to tools/inet_peer.py (a
+process of its own on this machine, peer_forward). Its CF slot gets a
 fresh 64 KiB image (cf_image: byte i of sector n is (13 * n + i) mod 256,
 what tests/sh4/t_cf checks), attached with snapshot=on: never written. The r2d has no
 exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
