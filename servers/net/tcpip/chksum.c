@@ -24,11 +24,11 @@ static inline uint64_t add_carry(uint64_t sum, uint64_t v)
 
 #if UINTPTR_MAX <= 0xffffffffu
 /*
- * Where words have 32 bits (the SH-4), loads of 64 bits through memcpy from a
- * byte pointer become eight byte loads (the CPU faults on a misaligned load,
- * so GCC may not assume better): 15 instructions a byte. Here the bytes from
- * the first 4-byte boundary on are summed as aligned 32-bit words into a
- * 64-bit sum, which cannot overflow (2^32 additions at most); the same
+ * Where words have 32 bits (the SH-4), a load of 64 bits through memcpy from
+ * a byte pointer is a call to memcpy (the CPU faults on a misaligned load, so
+ * GCC may not assume better): about 9 instructions a byte of a send, against
+ * 1.2 here. The bytes from the first 4-byte boundary on are summed as
+ * aligned 32-bit words into a 64-bit sum, which cannot overflow (2^32 additions at most); the same
  * congruence lets 32-bit words stand for their two 16-bit halves. A buffer
  * at an odd address is summed by the general loop below.
  */
