@@ -172,6 +172,37 @@ $(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
 	$(call SH4_PLINK,$(SH4_BUILD)/obj/user/$*.o) -o $@
 .SECONDARY: $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS)
 
+# ------------------------------------------- the network servers (issue 21) --
+# The RTL8139 driver, the Ethernet server and the TCP/IP server from their
+# x86-64 sources (servers/net, with the libraries their main.c names on its
+# server-libraries line): build/sh4/servers/<name>. lwIP is Debian's source
+# built by tools/build_lwip.py with the SH-4 compiler and musl's headers
+# into build/sh4/lwip (docs/net.md, docs/sh4.md "The network").
+SH4_NET_SERVERS := rtl8139 eth tcpip
+SH4_NET_BINS    := $(addprefix $(SH4_BUILD)/servers/,$(SH4_NET_SERVERS))
+SH4_LWIP_DIR    := $(SH4_BUILD)/lwip
+SH4_LWIP_LIB    := $(SH4_LWIP_DIR)/liblwip.a
+SH4_LWIP_PORT   := servers/net/tcpip/port
+$(SH4_LWIP_LIB): tools/build_lwip.py tools/debsrc.py $(wildcard $(SH4_LWIP_PORT)/*.h $(SH4_LWIP_PORT)/arch/*.h) \
+		$(SH4_LIBC) $(SH4_CDEPS)
+	$(PYTHON) tools/build_lwip.py --ar $(SH4_CROSS)ar $(SH4_LWIP_DIR) $(SH4_CC) $(SH4_LWIP_PORT) \
+		$(filter-out -Werror,$(SH4_PCFLAGS))
+SH4_SRV_CFLAGS_tcpip := -I$(SH4_LWIP_PORT) -I$(SH4_LWIP_DIR)/include
+SH4_SRV_LIBS_tcpip   := $(SH4_LWIP_LIB)
+sh4_server_libs = $(shell sed -n 's|.*server-libraries: *\(.*\) *\*/.*|\1|p' $(wildcard servers/*/$(1)/main.c))
+define SH4_SERVER_RULE
+$(SH4_BUILD)/servers/$(1): $(wildcard servers/*/$(1)/*.c servers/*/$(1)/*.h) \
+		$(foreach d,$(call sh4_server_libs,$(1)),$(wildcard $(d)/*.c $(d)/*.h)) \
+		$(wildcard include/myrmex/*.h) $(SH4_SRV_LIBS_$(1)) $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
+	@mkdir -p $$(dir $$@)
+	$$(call SH4_PLINK,$$(SH4_SRV_IN)) -o $$@
+$(SH4_BUILD)/servers/$(1): SH4_SRV_IN = $$(SH4_PCFLAGS) $$(SH4_SRV_CFLAGS_$(1)) $$(filter %.c,$$^) $$(SH4_SRV_LIBS_$(1))
+endef
+# (The sources and flags reach SH4_PLINK through SH4_SRV_IN: a comma of the
+# flags, as in -Wa,..., would split call's arguments if written there.)
+$(foreach s,$(SH4_NET_SERVERS),$(eval $(call SH4_SERVER_RULE,$(s))))
+.SECONDARY: $(SH4_NET_BINS)
+
 # The tests sh4init runs, in order; a trailing "!" means the kernel must
 # kill the program (a fault), "client@srv,..." runs a demo client with its
 # servers. The SH-4-specific freestanding tests (tests/sh4), then the
@@ -192,12 +223,14 @@ SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_tr
 	t_ipc_threads t_ipc_fast t_ipc_queue t_ipc_orphan t_ipc_claim:calls t_ids t_brk \
 	t_futex t_mmap +t_linux +t_linux:forged-pc! +t_linux:unmapped! +t_linux:forged-sr! \
 	echo_client@echo_server stage_client@stage_a,stage_b,stage_c \
-	^t_rtl8139:$(SH4_NIC_MAC) ^t_cf
+	^t_rtl8139:$(SH4_NIC_MAC) ^t_cf ^t_net:$(SH4_NIC_MAC)
 # With ICAs in 32 reserved TLB entries (initrd-tlb.img) at most 32 ICA pages
 # are attached at once (t_ica_limit checks the refusal): t_ipc_sync (data ICAs
-# of 1+2+16+64 pages) and t_ipc_limits (512 ICAs) run with page tables only.
+# of 1+2+16+64 pages) and t_ipc_limits (512 ICAs) run with page tables only,
+# and so does t_net: the RTL8139 driver alone holds more (its 64 KiB receive
+# ring, 17 pages, and 16 one-page ICAs for queued frames).
 SH4_TESTS_pt  := $(SH4_TESTS)
-SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits,$(SH4_TESTS))
+SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits ^t_net:$(SH4_NIC_MAC),$(SH4_TESTS))
 # Each list is a boot module of its own, sh4-tests-<method> (sh4init's
 # list=: a module's command line holds 248 bytes), kept in a file that
 # changes only with it.
@@ -206,18 +239,26 @@ $(foreach m,pt tlb,$(shell mkdir -p $(SH4_BUILD) && \
 	 echo '$(SH4_TESTS_$(m))' > $(SH4_BUILD)/sh4-tests-$(m))))
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
 $(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS) \
-		$(SH4_BUILD)/sh4-tests-% tools/sh4_initrd.py
+		$(SH4_NET_BINS) $(SH4_BUILD)/sh4-tests-% tools/sh4_initrd.py
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* list=sh4-tests-$*" \
 		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS)) $(SH4_KTEST_BINS) \
-		$(SH4_LTEST_BINS) $(SH4_USER_BINS) $(SH4_BUILD)/sh4-tests-$*
+		$(SH4_LTEST_BINS) $(SH4_USER_BINS) $(SH4_NET_BINS) $(SH4_BUILD)/sh4-tests-$*
 
 # The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
 SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench
 $(SH4_BENCH): bench/sh4/sh4_bench.c tests/sh4/sh4_user.h $(SH4_BUILD)/tests/crt0.o $(SH4_CDEPS)
 	@mkdir -p $(dir $@)
 	$(SH4_CC) $(SH4_UCFLAGS) $(SH4_ULDFLAGS) $(SH4_BUILD)/tests/crt0.o $< -o $@ -lgcc
-$(SH4_BUILD)/bench/initrd.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv tools/sh4_initrd.py
-	$(PYTHON) tools/sh4_initrd.py $@ $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv
+# Paper 002's figures 9-10 (bench/sh4/net_send.c, with musl), which sh4_bench
+# starts with the network servers.
+SH4_NET_BENCH := $(SH4_BUILD)/bench/net_send
+$(SH4_NET_BENCH): bench/sh4/net_send.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
+	@mkdir -p $(dir $@) $(SH4_BUILD)/obj/bench
+	$(SH4_CC) $(SH4_PCFLAGS) -c $< -o $(SH4_BUILD)/obj/bench/net_send.o
+	$(call SH4_PLINK,$(SH4_BUILD)/obj/bench/net_send.o) -o $@
+$(SH4_BUILD)/bench/initrd.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) $(SH4_NET_BINS) \
+		tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) $(SH4_NET_BINS)
 
 .PHONY: all kernel tests benchmarks run test bench setup clean
 all: kernel tests benchmarks

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Builds lwIP for the TCP/IP server from Debian's source package.
 
-    tools/build_lwip.py OUT_DIR CC PORT_DIR [CFLAGS...]
+    tools/build_lwip.py [--ar AR] OUT_DIR CC PORT_DIR [CFLAGS...]
 
 Fetches Debian's lwip source (tools/debsrc.py: apt's mirror, checked against
 the .dsc) into OUT_DIR/src once, compiles the parts the server uses (the
 core, IPv4, Ethernet; no sockets, netconn or IPv6) with CC, lwIP's own
 headers and the server's configuration in PORT_DIR (lwipopts.h, arch/cc.h),
 and writes OUT_DIR/liblwip.a and OUT_DIR/include (a link to lwIP's headers).
-Nothing of lwIP is kept in the repository.
+Nothing of lwIP is kept in the repository. --ar names the archiver (the
+SH-4 build passes sh4-linux-gnu-ar, whose symbol index knows SH-4 objects;
+the default is the host's ar).
 """
 import glob
 import os
@@ -23,6 +25,10 @@ SKIP = {"altcp.c", "altcp_alloc.c", "altcp_tcp.c", "dns.c"}
 
 
 def main(argv):
+    ar = "ar"
+    if len(argv) > 2 and argv[1] == "--ar":
+        ar = argv[2]
+        argv = argv[:1] + argv[3:]
     if len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
@@ -51,7 +57,7 @@ def main(argv):
     lib = os.path.join(out, "liblwip.a")
     if os.path.exists(lib):
         os.remove(lib)
-    subprocess.run(["ar", "rcs", lib] + objects, check=True)
+    subprocess.run([ar, "rcs", lib] + objects, check=True)
     link = os.path.join(out, "include")
     if os.path.islink(link):
         os.remove(link)

@@ -2,7 +2,9 @@
 """Boots the SH-4 port on QEMU's r2d board (qemu-system-sh4 -M r2d) and
 follows its console, the SCIF (QEMU's second serial port). The board's
 RTL8139 (PCI slot 2) gets the MAC --mac and QEMU's user network with
-restrict=on: what the guest sends never leaves QEMU. Its CF slot gets a
+restrict=on: what the guest sends never leaves QEMU, but for a TCP
+connection to 10.0.2.100:7, which QEMU hands to tools/inet_peer.py (a
+process of its own on this machine, peer_forward). Its CF slot gets a
 fresh 64 KiB image (cf_image: byte i of sector n is (13 * n + i) mod 256,
 what tests/sh4/t_cf checks), attached with snapshot=on: never written. The r2d has no
 exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
@@ -33,11 +35,27 @@ def cf_image(kernel):
     return path
 
 
+# The host peer of the network test and benchmark (tests/sh4/libc/t_net.c):
+# a TCP connection of the guest to 10.0.2.100:7 runs tools/inet_peer.py on
+# it (its stdin and stdout), as the x86-64 tests' user network does
+# (tools/qemu.py); with restrict=on nothing else leaves QEMU. The peer's
+# UDP and connect-back commands are not used here: their ports are unused.
+INET_PEER_ADDR = "10.0.2.100"
+
+
+def peer_forward():
+    here = os.path.dirname(os.path.abspath(__file__))
+    peer = f"{sys.executable} {os.path.join(here, 'inet_peer.py')} --udp-port 9 --tcp-port 9"
+    if "," in peer:
+        raise SystemExit(f"sh4_run: the peer's command may hold no comma: {peer!r}")
+    return f"guestfwd=tcp:{INET_PEER_ADDR}:7-cmd:{peer}"
+
+
 def boot(args):
     cmd = ["qemu-system-sh4", "-M", "r2d", "-kernel", args.kernel, "-initrd", args.initrd,
            "-append", args.append, "-display", "none", "-monitor", "none",
            "-serial", "null", "-serial", "stdio", "-no-reboot",
-           "-nic", f"user,model=rtl8139,restrict=on,mac={args.mac}",
+           "-nic", f"user,model=rtl8139,restrict=on,mac={args.mac}," + peer_forward(),
            "-drive", f"if=ide,format=raw,snapshot=on,file={cf_image(args.kernel)}"]
     if args.icount:
         cmd += ["-icount", "shift=0"]

@@ -7,9 +7,11 @@
  * off. Each figure is the median (and minimum) of RUNS batches, with the
  * kernel's TLB-miss exceptions per operation (kstats.tlb_misses).
  * Prints "BENCH sh4 <name> median=<v> min=<v> runs=<n> tlb_misses=<per-op>"
- * (docs/testing.md), then "BENCH-DONE", and powers off.
+ * (docs/testing.md), then "BENCH-DONE", and powers off. The network's
+ * figures come from bench/sh4/net_send.c, which it starts.
  */
 #include "sh4_user.h"
+#include <myrmex/rights.h>
 
 #define RUNS   15
 #define BATCH  16     /* ICAs per attach/detach batch: 16 pages fit 32 reserved entries */
@@ -143,6 +145,23 @@ static long spawn_server(const char *coreid, const char *next)
 	return pid;
 }
 
+/* Paper 002's figures 9 and 10 (bench/sh4/net_send.c, a program of its
+ * own with musl): a child with the power to give the RTL8139 to its
+ * driver, waited for. It runs before the IPC servers start: the TCP/IP
+ * server takes coreid 10, which the echo server below takes after it. */
+static void bench_net(void)
+{
+	const uint64_t argv[] = { (uintptr_t)"net_send", 0 };
+	const uint64_t envp[] = { 0 };
+	long pid = sys5(MYRMEX_SYS_SPAWN, "net_send", argv, envp, -1,
+	                MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_MANAGER);
+	int status = 0;
+	if (pid < 0)
+		u_puts("BENCH-SKIP sh4 net.send: no net_send module\n");
+	else
+		sys6(SH_NR_WAIT4, pid, (long)&status, 0, 0, 0, 0);
+}
+
 /* Process switch: this process and a partner yield to each other; one
  * yield here is two switches. The partner is sh4_srv with no server right
  * and coreid 0 ("yield"): it yields for ever. */
@@ -230,6 +249,7 @@ int main(int argc, char **argv, char **envp)
 	bench_syscall();
 	bench_ica();
 	bench_switch();
+	bench_net();
 	/* Five servers (each stack commits only what it touches, so the r2d's
 	 * 64 MiB hold them all). */
 	long echo = spawn_server("10", "0");

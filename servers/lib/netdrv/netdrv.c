@@ -153,6 +153,17 @@ static int64_t do_send(struct server_request *rq)
 	long phys = err ? 0 : myrmex_ica_phys(rq->d.data[0]);
 	if (phys < 0)
 		err = -EINVAL;
+	/* Where device DMA does not see the CPU's cache (the SH-4), the
+	 * frame's dirty lines are written back before the device reads it:
+	 * through this process's mapping of the data ICA (the compiler drops
+	 * this where DMA is coherent). */
+	if (!err && !MYRMEX_DMA_COHERENT) {
+		uint8_t *bytes = server_data(rq, 0, NULL);
+		if (!bytes)
+			err = -ENOMEM;
+		else
+			myrmex_dma_to_device(bytes + a->offset, (unsigned long)a->length);
+	}
 	if (err) {
 		net_counters.tx_errors++;
 		return err;

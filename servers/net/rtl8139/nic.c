@@ -289,12 +289,25 @@ static void restart(void)
 	}
 }
 
+/* The frame of length bytes at offset in the ring (wrapping at its end) is
+ * read from memory, not from lines cached before the device wrote it. */
+static void rx_fresh(uint32_t offset, uint32_t length)
+{
+	uint32_t first = length < RX_RING_BYTES - offset ? length : RX_RING_BYTES - offset;
+	myrmex_dma_from_device(ring + offset, first);
+	if (first < length)
+		myrmex_dma_from_device(ring, length - first);
+}
+
 /* Takes every frame the device has written, up to the ring's empty flag. */
 static void rx_drain(void)
 {
 	while (!(r8(REG_CR) & CR_BUFE)) {
-		/* The ring's bytes are the device's: read them after the flag. */
+		/* The ring's bytes are the device's: read them after the flag,
+		 * from memory (a cache that DMA does not update drops its lines
+		 * first: myrmex_dma_from_device, a no-op where DMA is coherent). */
 		__asm__ volatile("" ::: "memory");
+		myrmex_dma_from_device(ring + rx_offset, 4);
 		uint32_t header;
 		memcpy(&header, ring + rx_offset, 4);   /* 4-aligned: never wraps */
 		uint16_t status = (uint16_t)header, length = (uint16_t)(header >> 16);
@@ -308,14 +321,15 @@ static void rx_drain(void)
 			restart();
 			return;
 		}
-		uint32_t frame = length - RX_CRC_LEN;
+		uint32_t frame = length - RX_CRC_LEN, at = (rx_offset + 4) % RX_RING_BYTES;
 		if (frame < NET_FRAME_MIN || frame > NET_FRAME_MAX) {
 			net_counters.rx_errors++;   /* runt or oversized: skipped */
-		} else if (copy_frame(ring, RX_RING_BYTES, (rx_offset + 4) % RX_RING_BYTES, frame)) {
+		} else {
+			rx_fresh(at, frame);
+			if (!copy_frame(ring, RX_RING_BYTES, at, frame))
+				return;   /* no room for it yet: it waits in the ring (nic_rx_resume) */
 			net_counters.rx_frames++;
 			net_counters.rx_bytes += frame;
-		} else {
-			return;   /* no room for it yet: it waits in the ring (nic_rx_resume) */
 		}
 		rx_offset = (rx_offset + 4 + length + 3) & ~3u;
 		rx_offset %= RX_RING_BYTES;

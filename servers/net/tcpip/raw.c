@@ -62,6 +62,9 @@ int64_t rawsock_send(struct isock *s, const uint8_t *bytes, uint64_t len, bool a
 		return -ENOBUFS;
 	if (len)
 		pbuf_take(p, bytes, (u16_t)len);
+	/* A connected socket's send names no address: it goes to the peer. */
+	if (!addressed)
+		addr = ip4_addr_get_u32(ip_2_ip4(&s->raw->remote_ip));
 	ip_addr_t ip;
 	ip_addr_set_ip4_u32(&ip, addr);
 	if (ip4_addr_isbroadcast_u32(addr, &tcpip_eth) && !s->broadcast) {

@@ -40,23 +40,31 @@ static int index_of(const struct isock *s)
 }
 
 /* A number of this run of the server, in every handle: a descriptor the
- * file manager kept across a restart of the server names nothing here. */
+ * file manager kept across a restart of the server names nothing here.
+ * A handle is the epoch (8 bits, never 0), the generation (16 bits) and
+ * the slot + 1 (7 bits): 31 bits, so that it stays a positive status where
+ * a long has 32 (myrmex_call's result on the SH-4). */
+#define HANDLE_SLOT_BITS 7
+#define HANDLE_GEN_SHIFT HANDLE_SLOT_BITS
+#define HANDLE_EPOCH_SHIFT (HANDLE_GEN_SHIFT + 16)
+_Static_assert(SOCK_MAX < (1u << HANDLE_SLOT_BITS), "a slot + 1 fits the handle's slot bits");
 static uint32_t epoch;
 
 uint64_t sock_handle(const struct isock *s)
 {
 	while (!epoch)
-		epoch = tcpip_random() & 0x7fffffffu;
-	return (uint64_t)epoch << 32 | (uint64_t)s->gen << 16 | (uint64_t)(index_of(s) + 1);
+		epoch = tcpip_random() & 0xffu;
+	return (uint64_t)epoch << HANDLE_EPOCH_SHIFT | (uint64_t)s->gen << HANDLE_GEN_SHIFT |
+	       (uint64_t)(index_of(s) + 1);
 }
 
 struct isock *sock_get(uint64_t handle)
 {
-	uint64_t i = (handle & 0xffff) - 1;
-	if (i >= SOCK_MAX || !epoch || handle >> 32 != epoch)
+	uint64_t i = (handle & ((1u << HANDLE_SLOT_BITS) - 1)) - 1;
+	if (i >= SOCK_MAX || !epoch || handle >> HANDLE_EPOCH_SHIFT != epoch)
 		return NULL;
 	struct isock *s = &socks[i];
-	return s->used && s->gen == (uint16_t)(handle >> 16) ? s : NULL;
+	return s->used && s->gen == (uint16_t)(handle >> HANDLE_GEN_SHIFT) ? s : NULL;
 }
 
 struct isock *sock_new(uint8_t type)

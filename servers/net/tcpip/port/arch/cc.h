@@ -13,6 +13,12 @@
 #define LWIP_NO_INTTYPES_H 0
 #define BYTE_ORDER LITTLE_ENDIAN
 
+/* lwIP's protocol headers as packed structures: with no Ethernet padding
+ * (ETH_PAD_SIZE 0) the IPv4 header of a frame lies 2 bytes off a 4-byte
+ * boundary, and a CPU that faults on misaligned loads (the SH-4) must read
+ * its addresses byte by byte; GCC does that for packed members only. */
+#define PACK_STRUCT_STRUCT __attribute__((packed))
+
 void tcpip_lwip_log(const char *fmt, ...);
 void tcpip_lwip_assert(const char *msg, const char *file, int line);
 
