@@ -144,7 +144,7 @@ $(SH4_LIBMYRMEX): $(SH4_LIBMYRMEX_OBJ)
 
 # The shared booted tests that need no disk, file server or network, and
 # their server (tests/kernel/ipc_server.c): build/sh4/ktests/<name>.
-SH4_KTESTS := t_hello ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
+SH4_KTESTS := t_hello t_disk ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
 	t_ipc_badcalls t_ipc_limits t_ipc_stage_death t_ipc_threads t_ipc_fast t_ipc_queue \
 	t_ipc_orphan t_ipc_claim t_ids t_brk t_futex t_mmap
 SH4_KTEST_BINS := $(addprefix $(SH4_BUILD)/ktests/,$(SH4_KTESTS))
@@ -172,6 +172,29 @@ $(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
 	$(call SH4_PLINK,$(SH4_BUILD)/obj/user/$*.o) -o $@
 .SECONDARY: $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS)
 
+# ------------------------------------------------- SH-4 servers (sh4fs) --
+# Servers from the shared sources (servers/<kind>/<name>/*.c with the
+# folders their main.c names as "server-libraries:", as the Makefile's
+# x86-64 rule): build/sh4/servers/<name>. cf_ide is the CF slot's disk
+# driver (docs/sh4.md, "The disk").
+SH4_SERVERS     := cf_ide
+SH4_SERVER_BINS := $(addprefix $(SH4_BUILD)/servers/,$(SH4_SERVERS))
+sh4_server_dir   = $(patsubst %/main.c,%,$(wildcard servers/*/$(1)/main.c))
+sh4_server_libs  = $(shell sed -n 's|.*server-libraries: *\(.*\) *\*/.*|\1|p' $(wildcard servers/*/$(1)/main.c))
+define SH4_SERVER_RULE
+$(SH4_BUILD)/servers/$(1): $(wildcard $(call sh4_server_dir,$(1))/*.[ch]) \
+		$(foreach l,$(call sh4_server_libs,$(1)),$(wildcard $(l)/*.[ch])) \
+		$(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
+	@rm -rf $(SH4_BUILD)/obj/servers/$(1) && mkdir -p $$(dir $$@) $(SH4_BUILD)/obj/servers/$(1)
+	for f in $(wildcard $(call sh4_server_dir,$(1))/*.c) \
+			$(foreach l,$(call sh4_server_libs,$(1)),$(wildcard $(l)/*.c)); do \
+		$(SH4_CC) $(SH4_PCFLAGS) -c $$$$f -o $(SH4_BUILD)/obj/servers/$(1)/$$$$(echo $$$$f | tr / _).o \
+			|| exit 1; done
+	$$(call SH4_PLINK,$(SH4_BUILD)/obj/servers/$(1)/*.o) -o $$@
+endef
+$(foreach s,$(SH4_SERVERS),$(eval $(call SH4_SERVER_RULE,$(s))))
+.SECONDARY: $(SH4_SERVER_BINS)
+
 # The tests sh4init runs, in order; a trailing "!" means the kernel must
 # kill the program (a fault), "client@srv,..." runs a demo client with its
 # servers. The SH-4-specific freestanding tests (tests/sh4), then the
@@ -183,6 +206,14 @@ $(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
 # tests); t_rtl8139 checks the card's MAC against the one QEMU is given,
 # t_cf the CF slot's image (tools/sh4_run.py writes both).
 SH4_NIC_MAC := 52:54:00:5e:04:21
+# The CF slot's disk driver (servers/disk/cf_ide) under the shared disk
+# tests (tests/kernel/t_disk), on tools/sh4_run.py's pattern image;
+# "*cf_ide" is started with the slot. read and orphan use 64-page data
+# ICAs, async 48 ICAs at once: with 32 reserved TLB entries they run with
+# page tables only.
+SH4_DISK_TESTS_BIG := t_disk:async@*cf_ide t_disk:read@*cf_ide t_disk:orphan@*cf_ide
+SH4_DISK_TESTS := t_disk:info@*cf_ide t_disk:write@*cf_ide \
+	t_disk:range@*cf_ide t_disk:small@*cf_ide t_disk:badop@*cf_ide $(SH4_DISK_TESTS_BIG)
 SH4_RUN := $(PYTHON) tools/sh4_run.py --mac $(SH4_NIC_MAC)
 SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
 	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ica_limit t_asid t_gusa \
@@ -192,12 +223,12 @@ SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_tr
 	t_ipc_threads t_ipc_fast t_ipc_queue t_ipc_orphan t_ipc_claim:calls t_ids t_brk \
 	t_futex t_mmap +t_linux +t_linux:forged-pc! +t_linux:unmapped! +t_linux:forged-sr! \
 	echo_client@echo_server stage_client@stage_a,stage_b,stage_c \
-	^t_rtl8139:$(SH4_NIC_MAC) ^t_cf
+	^t_rtl8139:$(SH4_NIC_MAC) ^t_cf $(SH4_DISK_TESTS)
 # With ICAs in 32 reserved TLB entries (initrd-tlb.img) at most 32 ICA pages
 # are attached at once (t_ica_limit checks the refusal): t_ipc_sync (data ICAs
 # of 1+2+16+64 pages) and t_ipc_limits (512 ICAs) run with page tables only.
 SH4_TESTS_pt  := $(SH4_TESTS)
-SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits,$(SH4_TESTS))
+SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits $(SH4_DISK_TESTS_BIG),$(SH4_TESTS))
 # Each list is a boot module of its own, sh4-tests-<method> (sh4init's
 # list=: a module's command line holds 248 bytes), kept in a file that
 # changes only with it.
@@ -206,10 +237,10 @@ $(foreach m,pt tlb,$(shell mkdir -p $(SH4_BUILD) && \
 	 echo '$(SH4_TESTS_$(m))' > $(SH4_BUILD)/sh4-tests-$(m))))
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
 $(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) $(SH4_USER_BINS) \
-		$(SH4_BUILD)/sh4-tests-% tools/sh4_initrd.py
+		$(SH4_SERVER_BINS) $(SH4_BUILD)/sh4-tests-% tools/sh4_initrd.py
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* list=sh4-tests-$*" \
 		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS)) $(SH4_KTEST_BINS) \
-		$(SH4_LTEST_BINS) $(SH4_USER_BINS) $(SH4_BUILD)/sh4-tests-$*
+		$(SH4_LTEST_BINS) $(SH4_USER_BINS) $(SH4_SERVER_BINS) $(SH4_BUILD)/sh4-tests-$*
 
 # The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
 SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench

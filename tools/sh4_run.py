@@ -3,8 +3,9 @@
 follows its console, the SCIF (QEMU's second serial port). The board's
 RTL8139 (PCI slot 2) gets the MAC --mac and QEMU's user network with
 restrict=on: what the guest sends never leaves QEMU. Its CF slot gets a
-fresh 64 KiB image (cf_image: byte i of sector n is (13 * n + i) mod 256,
-what tests/sh4/t_cf checks), attached with snapshot=on: never written. The r2d has no
+fresh 4 MiB pattern image (cf_image: tools/mkpattern.py's, which
+tests/sh4/t_cf and tests/kernel/t_disk check), attached with snapshot=on:
+the guest's writes never reach the file. The r2d has no
 exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
 on which this stops QEMU. `run` shows the console; `test` also checks the
 test init's summary ("sh4: N passed, N failed") and that nothing panicked,
@@ -21,15 +22,18 @@ import time
 TIMEOUT = 300   # seconds of host time for one boot
 
 
-CF_SECTORS = 128
+# The CF slot's pattern disk (sh4fs): tools/mkpattern.py's image, 4 MiB
+# (8192 sectors, what tests/kernel/t_disk needs): sector s begins with s
+# (8 bytes, little endian), byte i >= 8 is (7 * s + i) mod 256.
+CF_MIB = 4
 
 
 def cf_image(kernel):
-    """Writes the CF slot's image beside the kernel and returns its path."""
+    """Writes the CF slot's pattern image beside the kernel and returns its path."""
     path = os.path.join(os.path.dirname(os.path.abspath(kernel)), "cf.img")
-    with open(path, "wb") as f:
-        for n in range(CF_SECTORS):
-            f.write(bytes((13 * n + i) & 0xff for i in range(512)))
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mkpattern.py")
+    subprocess.run([sys.executable, tool, path, str(CF_MIB)], check=True,
+                   stdout=subprocess.DEVNULL)
     return path
 
 

@@ -6,7 +6,9 @@
  * "prog:arg" runs prog with arg as its argv[1] (after "alpha", "beta"
  * are dropped). "client@srv1,srv2..." first starts the servers (boot
  * modules, with the server right: the demos of user/), runs the client,
- * then kills and reaps the servers. "+prog" runs prog as a Linux program
+ * then kills and reaps the servers; a server written "*srv" is also given
+ * the CF slot (MYRMEX_SPAWN_DEVICE: the disk driver cf_ide), and
+ * "prog:arg@srv" passes arg to the client. "+prog" runs prog as a Linux program
  * (the POSIX personality's process, MYRMEX_SPAWN_POSIX); "^prog" with the
  * power to give devices (MYRMEX_SPAWN_MANAGER), for the device tests. An argument
  * "list=<module>" runs the names (separated by white space) in that boot
@@ -19,13 +21,23 @@
  * "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N failed",
  * and powers the machine off.
  */
-#include "sh4_user.h"
+#include "sh4_dev.h"
 #include <myrmex/rights.h>
 
 static char ica_env[32] = "MYRMEX_ICA=pt";
 
 #define SH_SIGKILL 9
 #define MAX_SERVERS 4
+
+/* The device index of the CF slot (the legacy IDE device), or -1. */
+static long ide_index(void)
+{
+	struct myrmex_pci_info info;
+	for (uint32_t i = 0; i < MYRMEX_MAX_DEVICES && u_dev_info(i, &info) == 0; i++)
+		if (info.kind == MYRMEX_DEV_KIND_LEGACY && info.class_code == 1 && info.subclass == 1)
+			return i;
+	return -1;
+}
 
 /* Starts the comma-separated servers of list (cut in place) with the
  * server right; their pids in pids[] (0 when one could not start). */
@@ -38,9 +50,16 @@ static int start_servers(char *list, long *pids)
 			list++;
 		if (*list)
 			*list++ = '\0';
+		unsigned flags = MYRMEX_SPAWN_SERVER;
+		if (*name == '*') {   /* "*srv": the driver of the CF slot */
+			name++;
+			long index = ide_index();
+			if (index >= 0)
+				flags |= MYRMEX_SPAWN_DEVICE(index);
+		}
 		const uint64_t argv[] = { (uintptr_t)name, 0 };
 		const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", 0 };
-		long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
+		long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, flags);
 		if (pid < 0) {
 			u_puts("sh4init: cannot start server ");
 			u_puts(name);
@@ -94,18 +113,19 @@ static int run(const char *arg)
 	const uint64_t argv_plain[] = { (uintptr_t)module, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
 	uint64_t argv_arg[] = { (uintptr_t)module, 0, 0 };
 	const uint64_t *argv = argv_plain;
-	for (char *c = name; *c; c++)
-		if (*c == ':') {
-			*c = '\0';
-			argv_arg[1] = (uintptr_t)(c + 1);
-			argv = argv_arg;
-			break;
-		}
+	/* The servers first: "prog:arg@srv" passes arg to prog. */
 	char *servers = NULL;
 	for (char *c = name; *c; c++)
 		if (*c == '@') {
 			*c = '\0';
 			servers = c + 1;
+			break;
+		}
+	for (char *c = name; *c; c++)
+		if (*c == ':') {
+			*c = '\0';
+			argv_arg[1] = (uintptr_t)(c + 1);
+			argv = argv_arg;
 			break;
 		}
 	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", (uintptr_t)ica_env, 0 };
