@@ -144,7 +144,7 @@ $(SH4_LIBMYRMEX): $(SH4_LIBMYRMEX_OBJ)
 
 # The shared booted tests that need no disk, file server or network, and
 # their server (tests/kernel/ipc_server.c): build/sh4/ktests/<name>.
-SH4_KTESTS := t_hello t_disk ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
+SH4_KTESTS := t_hello t_disk t_fs t_fs_write t_fs_errors ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
 	t_ipc_badcalls t_ipc_limits t_ipc_stage_death t_ipc_threads t_ipc_fast t_ipc_queue \
 	t_ipc_orphan t_ipc_claim t_ids t_brk t_futex t_mmap
 SH4_KTEST_BINS := $(addprefix $(SH4_BUILD)/ktests/,$(SH4_KTESTS))
@@ -177,7 +177,7 @@ $(SH4_BUILD)/user/%: user/%/*.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
 # folders their main.c names as "server-libraries:", as the Makefile's
 # x86-64 rule): build/sh4/servers/<name>. cf_ide is the CF slot's disk
 # driver (docs/sh4.md, "The disk").
-SH4_SERVERS     := cf_ide
+SH4_SERVERS     := cf_ide fileman
 SH4_SERVER_BINS := $(addprefix $(SH4_BUILD)/servers/,$(SH4_SERVERS))
 sh4_server_dir   = $(patsubst %/main.c,%,$(wildcard servers/*/$(1)/main.c))
 sh4_server_libs  = $(shell sed -n 's|.*server-libraries: *\(.*\) *\*/.*|\1|p' $(wildcard servers/*/$(1)/main.c))
@@ -229,10 +229,19 @@ SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_tr
 # of 1+2+16+64 pages) and t_ipc_limits (512 ICAs) run with page tables only.
 SH4_TESTS_pt  := $(SH4_TESTS)
 SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits $(SH4_DISK_TESTS_BIG),$(SH4_TESTS))
+# The file-system boot (sh4fs): the file manager (servers/fs/fileman with
+# ext2) on cf_ide, on a fresh copy of tools/mkfsimage.py's fs.img in the CF
+# slot, under the shared file-system tests; each test starts the driver
+# and a file manager with a 4 MiB cache, and sh4init kills both after it.
+# In this order: t_fs reads the image as made.
+SH4_FS_SERVERS := *cf_ide,fileman:4
+SH4_FS_TESTS := t_fs:read@$(SH4_FS_SERVERS) t_fs_write:write@$(SH4_FS_SERVERS) \
+	t_fs_errors:errors@$(SH4_FS_SERVERS) t_fs_errors:hostile-ctl@$(SH4_FS_SERVERS)
+SH4_TESTS_fs := $(SH4_FS_TESTS)
 # Each list is a boot module of its own, sh4-tests-<method> (sh4init's
 # list=: a module's command line holds 248 bytes), kept in a file that
 # changes only with it.
-$(foreach m,pt tlb,$(shell mkdir -p $(SH4_BUILD) && \
+$(foreach m,pt tlb fs,$(shell mkdir -p $(SH4_BUILD) && \
 	(echo '$(SH4_TESTS_$(m))' | cmp -s - $(SH4_BUILD)/sh4-tests-$(m) || \
 	 echo '$(SH4_TESTS_$(m))' > $(SH4_BUILD)/sh4-tests-$(m))))
 SH4_INITRD := $(SH4_BUILD)/initrd-pt.img
@@ -241,6 +250,12 @@ $(SH4_BUILD)/initrd-%.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_LTEST_BINS) 
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=$* list=sh4-tests-$*" \
 		$(filter-out $(SH4_BUILD)/tests/sh4init,$(SH4_TEST_BINS)) $(SH4_KTEST_BINS) \
 		$(SH4_LTEST_BINS) $(SH4_USER_BINS) $(SH4_SERVER_BINS) $(SH4_BUILD)/sh4-tests-$*
+
+# The file-system boot's archive: the same programs, its own list.
+$(SH4_BUILD)/initrd-fs.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_SERVER_BINS) \
+		$(SH4_BUILD)/sh4-tests-fs tools/sh4_initrd.py
+	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=pt list=sh4-tests-fs" \
+		$(SH4_KTEST_BINS) $(SH4_SERVER_BINS) $(SH4_BUILD)/sh4-tests-fs
 
 # The benchmark (bench/sh4/sh4_bench.c) is the first process of its boot.
 SH4_BENCH := $(SH4_BUILD)/bench/sh4_bench
@@ -258,14 +273,15 @@ bench: setup
 	$(SH4_RUN) bench --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/bench/initrd.img \
 		--log $(SH4_BUILD)/bench/bench.log --report $(SH4_BUILD)/bench/report.md
 kernel: $(SH4_BIN)
-tests: $(SH4_BUILD)/initrd-pt.img $(SH4_BUILD)/initrd-tlb.img
+tests: $(SH4_BUILD)/initrd-pt.img $(SH4_BUILD)/initrd-tlb.img $(SH4_BUILD)/initrd-fs.img
 run: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
 	$(SH4_RUN) run --kernel $(SH4_BIN) --initrd $(SH4_INITRD)
 # Four boots of the whole list: ICAs in page tables, the same with the
 # TLB-refill fast path off (every miss through sh4_tlb_refill), ICAs in
 # reserved UTLB entries, and reserved entries with the IPC fast path off
-# (every call on the slow path, docs/ipc.md).
+# (every call on the slow path, docs/ipc.md); then the file-system boot
+# on a fresh ext2 image in the CF slot.
 test: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
 	$(SH4_RUN) test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
@@ -276,6 +292,9 @@ test: setup
 		--append "ica_tlb=32" --log $(SH4_BUILD)/test-tlb.log
 	$(SH4_RUN) test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-tlb.img \
 		--append "ica_tlb=32 ipc_fast=off" --log $(SH4_BUILD)/test-tlb-slow.log
+	$(PYTHON) tools/mkfsimage.py tests $(SH4_BUILD)/fs > /dev/null
+	$(SH4_RUN) --cf $(SH4_BUILD)/fs/fs.img test --kernel $(SH4_BIN) \
+		--initrd $(SH4_BUILD)/initrd-fs.img --log $(SH4_BUILD)/test-fs.log
 setup:
 	@scripts/setup.sh
 clean:

@@ -10,7 +10,8 @@ exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
 on which this stops QEMU. `run` shows the console; `test` also checks the
 test init's summary ("sh4: N passed, N failed") and that nothing panicked,
 and exits 0 only when all passed.
-Usage: sh4_run.py [--mac MAC] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
+--cf IMAGE attaches that image instead (the file-system boot's ext2 image).
+Usage: sh4_run.py [--mac MAC] [--cf IMAGE] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
 """
 import argparse
 import os
@@ -42,7 +43,7 @@ def boot(args):
            "-append", args.append, "-display", "none", "-monitor", "none",
            "-serial", "null", "-serial", "stdio", "-no-reboot",
            "-nic", f"user,model=rtl8139,restrict=on,mac={args.mac}",
-           "-drive", f"if=ide,format=raw,snapshot=on,file={cf_image(args.kernel)}"]
+           "-drive", f"if=ide,format=raw,snapshot=on,file={args.cf or cf_image(args.kernel)}"]
     if args.icount:
         cmd += ["-icount", "shift=0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -125,6 +126,7 @@ def main():
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--report")
     ap.add_argument("--mac", default="52:54:00:12:34:56")
+    ap.add_argument("--cf", help="the CF slot's image (default: a fresh pattern image)")
     args = ap.parse_args()
     args.echo = args.mode == "run"
     if args.mode == "bench":
