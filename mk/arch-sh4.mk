@@ -232,7 +232,9 @@ SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits $(SH4_DISK_TESTS_BIG),$(SH
 # The file-system boot (sh4fs): the file manager (servers/fs/fileman with
 # ext2) on cf_ide, on a fresh copy of tools/mkfsimage.py's fs.img in the CF
 # slot, under the shared file-system tests; each test starts the driver
-# and a file manager with a 4 MiB cache, and sh4init kills both after it.
+# and a file manager with a 4 MiB cache; sh4init shuts the file manager
+# down (FS_SHUTDOWN: written back, unmounted) and kills both after it, and
+# the image, written in place, must pass e2fsck -fn after the boot.
 # In this order: t_fs reads the image as made.
 SH4_FS_SERVERS := *cf_ide,fileman:4
 SH4_FS_TESTS := t_fs:read@$(SH4_FS_SERVERS) t_fs_write:write@$(SH4_FS_SERVERS) \
@@ -295,6 +297,9 @@ test: setup
 	$(PYTHON) tools/mkfsimage.py tests $(SH4_BUILD)/fs > /dev/null
 	$(SH4_RUN) --cf $(SH4_BUILD)/fs/fs.img test --kernel $(SH4_BIN) \
 		--initrd $(SH4_BUILD)/initrd-fs.img --log $(SH4_BUILD)/test-fs.log
+	e2fsck -fn $(SH4_BUILD)/fs/fs.img > $(SH4_BUILD)/test-fs-e2fsck.log 2>&1 || \
+		{ cat $(SH4_BUILD)/test-fs-e2fsck.log; echo "sh4: e2fsck found the CF image damaged"; exit 1; }
+	@echo "sh4: e2fsck -fn: the CF image written by SH-4's file manager is clean"
 setup:
 	@scripts/setup.sh
 clean:

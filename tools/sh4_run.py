@@ -10,7 +10,8 @@ exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
 on which this stops QEMU. `run` shows the console; `test` also checks the
 test init's summary ("sh4: N passed, N failed") and that nothing panicked,
 and exits 0 only when all passed.
---cf IMAGE attaches that image instead (the file-system boot's ext2 image).
+--cf IMAGE attaches that image instead, writable (the file-system boot's
+fresh ext2 image, which the Makefile checks with e2fsck -fn afterwards).
 Usage: sh4_run.py [--mac MAC] [--cf IMAGE] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
 """
 import argparse
@@ -43,7 +44,8 @@ def boot(args):
            "-append", args.append, "-display", "none", "-monitor", "none",
            "-serial", "null", "-serial", "stdio", "-no-reboot",
            "-nic", f"user,model=rtl8139,restrict=on,mac={args.mac}",
-           "-drive", f"if=ide,format=raw,snapshot=on,file={args.cf or cf_image(args.kernel)}"]
+           "-drive", f"if=ide,format=raw,snapshot={'off' if args.cf else 'on'},"
+                     f"file={args.cf or cf_image(args.kernel)}"]
     if args.icount:
         cmd += ["-icount", "shift=0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
