@@ -144,7 +144,7 @@ $(SH4_LIBMYRMEX): $(SH4_LIBMYRMEX_OBJ)
 
 # The shared booted tests that need no disk, file server or network, and
 # their server (tests/kernel/ipc_server.c): build/sh4/ktests/<name>.
-SH4_KTESTS := t_hello t_disk t_fs t_fs_write t_fs_errors ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
+SH4_KTESTS := t_hello t_disk t_fs t_fs_write t_fs_errors t_fs_poll t_fs_events t_fs_stress ipc_server t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_touch \
 	t_ipc_badcalls t_ipc_limits t_ipc_stage_death t_ipc_threads t_ipc_fast t_ipc_queue \
 	t_ipc_orphan t_ipc_claim t_ids t_brk t_futex t_mmap
 SH4_KTEST_BINS := $(addprefix $(SH4_BUILD)/ktests/,$(SH4_KTESTS))
@@ -235,10 +235,13 @@ SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits $(SH4_DISK_TESTS_BIG),$(SH
 # and a file manager with a 4 MiB cache; sh4init shuts the file manager
 # down (FS_SHUTDOWN: written back, unmounted) and kills both after it, and
 # the image, written in place, must pass e2fsck -fn after the boot.
-# In this order: t_fs reads the image as made.
+# In this order: t_fs reads the image as made, t_fs_write persist what
+# write left (under a new file manager).
 SH4_FS_SERVERS := *cf_ide,fileman:4
 SH4_FS_TESTS := t_fs:read@$(SH4_FS_SERVERS) t_fs_write:write@$(SH4_FS_SERVERS) \
-	t_fs_errors:errors@$(SH4_FS_SERVERS) t_fs_errors:hostile-ctl@$(SH4_FS_SERVERS)
+	t_fs_write:persist@$(SH4_FS_SERVERS) t_fs_errors:errors@$(SH4_FS_SERVERS) \
+	t_fs_errors:hostile-ctl@$(SH4_FS_SERVERS) t_fs_poll:poll@$(SH4_FS_SERVERS) \
+	t_fs_events:events@$(SH4_FS_SERVERS) t_fs_stress:run@$(SH4_FS_SERVERS)
 SH4_TESTS_fs := $(SH4_FS_TESTS)
 # Each list is a boot module of its own, sh4-tests-<method> (sh4init's
 # list=: a module's command line holds 248 bytes), kept in a file that
