@@ -232,13 +232,15 @@ SH4_TESTS_tlb := $(filter-out t_ipc_sync t_ipc_limits $(SH4_DISK_TESTS_BIG),$(SH
 # The file-system boot (sh4fs): the file manager (servers/fs/fileman with
 # ext2) on cf_ide, on a fresh copy of tools/mkfsimage.py's fs.img in the CF
 # slot, under the shared file-system tests; each test starts the driver
-# and a file manager with a 4 MiB cache; sh4init shuts the file manager
+# (the first IDE device, "-", serving only coreid 3, the file manager's:
+# t_disk not-client checks it) and a file manager with a 4 MiB cache; sh4init shuts the file manager
 # down (FS_SHUTDOWN: written back, unmounted) and kills both after it, and
 # the image, written in place, must pass e2fsck -fn after the boot.
 # In this order: t_fs reads the image as made, t_fs_write persist what
 # write left (under a new file manager).
-SH4_FS_SERVERS := *cf_ide,fileman:4
-SH4_FS_TESTS := t_fs:read@$(SH4_FS_SERVERS) t_fs_write:write@$(SH4_FS_SERVERS) \
+SH4_FS_SERVERS := *cf_ide:-:3,fileman:4
+SH4_FS_TESTS := t_fs:read@$(SH4_FS_SERVERS) t_disk:not-client@$(SH4_FS_SERVERS) \
+	t_fs_write:write@$(SH4_FS_SERVERS) \
 	t_fs_write:persist@$(SH4_FS_SERVERS) t_fs_errors:errors@$(SH4_FS_SERVERS) \
 	t_fs_errors:hostile-ctl@$(SH4_FS_SERVERS) t_fs_poll:poll@$(SH4_FS_SERVERS) \
 	t_fs_events:events@$(SH4_FS_SERVERS) t_fs_stress:run@$(SH4_FS_SERVERS)

@@ -7,8 +7,8 @@
  * are dropped). "client@srv1,srv2..." first starts the servers (boot
  * modules, with the server right: the demos of user/), runs the client,
  * then kills and reaps the servers; a server written "*srv" is also given
- * the CF slot (MYRMEX_SPAWN_DEVICE: the disk driver cf_ide), "srv:arg"
- * passes arg to a server, "prog:arg@srv" arg to the client. "+prog" runs prog as a Linux program
+ * the CF slot (MYRMEX_SPAWN_DEVICE: the disk driver cf_ide), "srv:a:b"
+ * passes a (and b) to a server, "prog:arg@srv" arg to the client. "+prog" runs prog as a Linux program
  * (the POSIX personality's process, MYRMEX_SPAWN_POSIX); "^prog" with the
  * power to give devices (MYRMEX_SPAWN_MANAGER), for the device tests. An argument
  * "list=<module>" runs the names (separated by white space) in that boot
@@ -60,13 +60,13 @@ static int start_servers(char *list, long *pids, bool *fileman)
 			if (index >= 0)
 				flags |= MYRMEX_SPAWN_DEVICE(index);
 		}
-		/* "srv:arg": arg is the server's argv[1]. */
-		uint64_t argv[] = { (uintptr_t)name, 0, 0 };
-		for (char *c = name; *c; c++)
+		/* "srv:a:b": a and b are the server's argv[1] and argv[2]. */
+		uint64_t argv[] = { (uintptr_t)name, 0, 0, 0 };
+		unsigned nargs = 1;
+		for (char *c = name; *c && nargs < 3; c++)
 			if (*c == ':') {
 				*c = '\0';
-				argv[1] = (uintptr_t)(c + 1);
-				break;
+				argv[nargs++] = (uintptr_t)(c + 1);
 			}
 		const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", 0 };
 		long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, flags);

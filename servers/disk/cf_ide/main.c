@@ -7,7 +7,8 @@
  *
  *     cf_ide [device index] [client coreid]
  *
- * Without an index it takes the first legacy IDE device dev_info lists.
+ * Without an index, or with "-", it takes the first legacy IDE device
+ * dev_info lists.
  * With a client, only the server registered as that coreid may read, write
  * or flush (-EPERM for the others), as with virtio_blk. It identifies the
  * drive, registers MYRMEX_COREID_DISK and serves the disk protocol
@@ -18,6 +19,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <myrmex/disk.h>
 
 void drv_log(const char *fmt, ...)
@@ -55,7 +57,8 @@ static int find_device(const char *arg, struct myrmex_pci_info *info)
 int main(int argc, char **argv)
 {
 	struct myrmex_pci_info info;
-	int index = find_device(argc > 1 ? argv[1] : NULL, &info);
+	const char *which = argc > 1 && strcmp(argv[1], "-") != 0 ? argv[1] : NULL;
+	int index = find_device(which, &info);
 	if (index < 0) {
 		drv_log("no legacy IDE device%s%s", argc > 1 ? " at index " : "", argc > 1 ? argv[1] : "");
 		return 1;
