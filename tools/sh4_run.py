@@ -5,13 +5,17 @@ RTL8139 (PCI slot 2) gets the MAC --mac and QEMU's user network with
 restrict=on: what the guest sends never leaves QEMU, but for a TCP
 connection to 10.0.2.100:7, which QEMU hands to tools/inet_peer.py (a
 process of its own on this machine, peer_forward). Its CF slot gets a
-fresh 64 KiB image (cf_image: byte i of sector n is (13 * n + i) mod 256,
-what tests/sh4/t_cf checks), attached with snapshot=on: never written. The r2d has no
+fresh 4 MiB pattern image (cf_image: tools/mkpattern.py's, which
+tests/sh4/t_cf and tests/kernel/t_disk check), attached with snapshot=on:
+the guest's writes never reach the file (--cf IMAGE: that image, written in
+place, for the file-system boot). The r2d has no
 exit device: the kernel's arch_poweroff prints "MYRMEX-POWEROFF <code>",
 on which this stops QEMU. `run` shows the console; `test` also checks the
 test init's summary ("sh4: N passed, N failed") and that nothing panicked,
 and exits 0 only when all passed.
-Usage: sh4_run.py [--mac MAC] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
+--cf IMAGE attaches that image instead, writable (the file-system boot's
+fresh ext2 image, which the Makefile checks with e2fsck -fn afterwards).
+Usage: sh4_run.py [--mac MAC] [--cf IMAGE] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
 """
 import argparse
 import os
@@ -23,15 +27,18 @@ import time
 TIMEOUT = 300   # seconds of host time for one boot
 
 
-CF_SECTORS = 128
+# The CF slot's pattern disk (sh4fs): tools/mkpattern.py's image, 4 MiB
+# (8192 sectors, what tests/kernel/t_disk needs): sector s begins with s
+# (8 bytes, little endian), byte i >= 8 is (7 * s + i) mod 256.
+CF_MIB = 4
 
 
 def cf_image(kernel):
-    """Writes the CF slot's image beside the kernel and returns its path."""
+    """Writes the CF slot's pattern image beside the kernel and returns its path."""
     path = os.path.join(os.path.dirname(os.path.abspath(kernel)), "cf.img")
-    with open(path, "wb") as f:
-        for n in range(CF_SECTORS):
-            f.write(bytes((13 * n + i) & 0xff for i in range(512)))
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mkpattern.py")
+    subprocess.run([sys.executable, tool, path, str(CF_MIB)], check=True,
+                   stdout=subprocess.DEVNULL)
     return path
 
 
@@ -56,7 +63,8 @@ def boot(args):
            "-append", args.append, "-display", "none", "-monitor", "none",
            "-serial", "null", "-serial", "stdio", "-no-reboot",
            "-nic", f"user,model=rtl8139,restrict=on,mac={args.mac}," + peer_forward(),
-           "-drive", f"if=ide,format=raw,snapshot=on,file={cf_image(args.kernel)}"]
+           "-drive", f"if=ide,format=raw,snapshot={'off' if args.cf else 'on'},"
+                     f"file={args.cf or cf_image(args.kernel)}"]
     if args.icount:
         cmd += ["-icount", "shift=0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -139,6 +147,7 @@ def main():
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--report")
     ap.add_argument("--mac", default="52:54:00:12:34:56")
+    ap.add_argument("--cf", help="the CF slot's image (default: a fresh pattern image)")
     args = ap.parse_args()
     args.echo = args.mode == "run"
     if args.mode == "bench":

@@ -261,7 +261,7 @@ static void check_final_state(void)
 		lots_name(names[i], sizeof names[i], 2 * i);
 		list[i] = names[i];
 		char path[128], text[32];
-		snprintf(path, sizeof path, "/made/lots/%s", names[i]);
+		snprintf(path, sizeof path, "/made/lots/%.63s", names[i]);
 		snprintf(text, sizeof text, "lots %d\n", 2 * i);
 		fs_expect_text(path, text);
 	}

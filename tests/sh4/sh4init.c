@@ -6,7 +6,9 @@
  * "prog:arg" runs prog with arg as its argv[1] (after "alpha", "beta"
  * are dropped). "client@srv1,srv2..." first starts the servers (boot
  * modules, with the server right: the demos of user/), runs the client,
- * then kills and reaps the servers. "+prog" runs prog as a Linux program
+ * then kills and reaps the servers; a server written "*srv" is also given
+ * the CF slot (MYRMEX_SPAWN_DEVICE: the disk driver cf_ide), "srv:a:b"
+ * passes a (and b) to a server, "prog:arg@srv" arg to the client. "+prog" runs prog as a Linux program
  * (the POSIX personality's process, MYRMEX_SPAWN_POSIX); "^prog" with the
  * power to give devices (MYRMEX_SPAWN_MANAGER), for the device tests. An argument
  * "list=<module>" runs the names (separated by white space) in that boot
@@ -19,7 +21,8 @@
  * "sh4-test NAME: PASS|FAIL" per test, then "sh4: N passed, N failed",
  * and powers the machine off.
  */
-#include "sh4_user.h"
+#include "sh4_dev.h"
+#include <myrmex/fs.h>
 #include <myrmex/rights.h>
 
 static char ica_env[32] = "MYRMEX_ICA=pt";
@@ -27,10 +30,22 @@ static char ica_env[32] = "MYRMEX_ICA=pt";
 #define SH_SIGKILL 9
 #define MAX_SERVERS 4
 
-/* Starts the comma-separated servers of list (cut in place) with the
- * server right; their pids in pids[] (0 when one could not start). */
-static int start_servers(char *list, long *pids)
+/* The device index of the CF slot (the legacy IDE device), or -1. */
+static long ide_index(void)
 {
+	struct myrmex_pci_info info;
+	for (uint32_t i = 0; i < MYRMEX_MAX_DEVICES && u_dev_info(i, &info) == 0; i++)
+		if (info.kind == MYRMEX_DEV_KIND_LEGACY && info.class_code == 1 && info.subclass == 1)
+			return i;
+	return -1;
+}
+
+/* Starts the comma-separated servers of list (cut in place) with the
+ * server right; their pids in pids[] (0 when one could not start);
+ * *fileman tells whether the file manager is one of them. */
+static int start_servers(char *list, long *pids, bool *fileman)
+{
+	*fileman = false;
 	int n = 0;
 	while (list && *list && n < MAX_SERVERS) {
 		char *name = list;
@@ -38,9 +53,29 @@ static int start_servers(char *list, long *pids)
 			list++;
 		if (*list)
 			*list++ = '\0';
-		const uint64_t argv[] = { (uintptr_t)name, 0 };
+		unsigned flags = MYRMEX_SPAWN_SERVER;
+		if (*name == '*') {   /* "*srv": the driver of the CF slot */
+			name++;
+			long index = ide_index();
+			if (index >= 0)
+				flags |= MYRMEX_SPAWN_DEVICE(index);
+		}
+		/* "srv:a:b": a and b are the server's argv[1] and argv[2]. */
+		uint64_t argv[] = { (uintptr_t)name, 0, 0, 0 };
+		unsigned nargs = 1;
+		for (char *c = name; *c && nargs < 3; c++)
+			if (*c == ':') {
+				*c = '\0';
+				argv[nargs++] = (uintptr_t)(c + 1);
+			}
 		const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", 0 };
-		long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, MYRMEX_SPAWN_SERVER);
+		long pid = sys5(MYRMEX_SYS_SPAWN, name, argv, envp, -1, flags);
+		const char *fm = "fileman";
+		size_t k = 0;
+		while (fm[k] && name[k] == fm[k])
+			k++;
+		if (pid > 0 && !fm[k] && !name[k])
+			*fileman = true;
 		if (pid < 0) {
 			u_puts("sh4init: cannot start server ");
 			u_puts(name);
@@ -54,9 +89,53 @@ static int start_servers(char *list, long *pids)
 	return n;
 }
 
-/* Servers never end by themselves: kill and reap them. */
-static void stop_servers(const long *pids, int n)
+/* FS_SHUTDOWN to the file manager (an init's call): it writes back
+ * what it caches and unmounts, so the image is clean when it is killed
+ * (the file-system boot checks it with e2fsck afterwards). 0, or the
+ * error; nothing when no file manager is up. */
+static long fs_ctl = -1;   /* FS_SHUTDOWN's control ICA, kept for good */
+
+/* Makes fs_ctl before the first test with a file manager takes its
+ * counts: the ICA and the page table under it stay (a leak otherwise);
+ * only boots that run a file manager hold it (a reserved TLB entry
+ * held for good would cost t_ica_limit one). */
+static void fs_ctl_make(const char *servers)
 {
+	for (const char *c = servers; fs_ctl < 0 && c && *c; c++)
+		if (c[0] == 'f' && c[1] == 'i' && c[2] == 'l' && c[3] == 'e' && c[4] == 'm')
+			fs_ctl = u_ica_alloc(1);
+}
+
+static long fs_shutdown(void)
+{
+	long h = fs_ctl;
+	if (h < 0)
+		return h;
+	void *ctl = myrmex_ica_addr((uint32_t)h);
+	u_ctl_first(ctl, MYRMEX_COREID_FS, FS_SHUTDOWN);
+	long r = u_callsync(ctl);
+	if (r == 0) {
+		struct myrmex_frame *res = u_ctl_result(ctl);
+		r = res ? (long)res->status : -EINVAL;
+	}
+	return r;
+}
+
+/* Servers never end by themselves: the file manager, if one runs, is shut
+ * down first (while its disk driver still serves), then all are killed
+ * and reaped. false when the file manager's shutdown failed. */
+static bool stop_servers(const long *pids, int n, bool fileman)
+{
+	bool ok = true;
+	if (fileman) {
+		long r = fs_shutdown();
+		if (r != 0) {
+			u_puts("sh4init: FS_SHUTDOWN: error ");
+			u_putnum(r);
+			u_puts("\n");
+			ok = false;
+		}
+	}
 	for (int i = 0; i < n; i++) {
 		if (pids[i] <= 0)
 			continue;
@@ -64,6 +143,7 @@ static void stop_servers(const long *pids, int n)
 		sys2(SH_NR_KILL, pids[i], SH_SIGKILL);
 		sys6(SH_NR_WAIT4, pids[i], (long)&status, 0, 0, 0, 0);
 	}
+	return ok;
 }
 
 static int run(const char *arg)
@@ -94,13 +174,7 @@ static int run(const char *arg)
 	const uint64_t argv_plain[] = { (uintptr_t)module, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
 	uint64_t argv_arg[] = { (uintptr_t)module, 0, 0 };
 	const uint64_t *argv = argv_plain;
-	for (char *c = name; *c; c++)
-		if (*c == ':') {
-			*c = '\0';
-			argv_arg[1] = (uintptr_t)(c + 1);
-			argv = argv_arg;
-			break;
-		}
+	/* The servers first: "prog:arg@srv" passes arg to prog. */
 	char *servers = NULL;
 	for (char *c = name; *c; c++)
 		if (*c == '@') {
@@ -108,11 +182,20 @@ static int run(const char *arg)
 			servers = c + 1;
 			break;
 		}
+	for (char *c = name; *c; c++)
+		if (*c == ':') {
+			*c = '\0';
+			argv_arg[1] = (uintptr_t)(c + 1);
+			argv = argv_arg;
+			break;
+		}
 	const uint64_t envp[] = { (uintptr_t)"MYRMEX_TEST=1", (uintptr_t)ica_env, 0 };
+	fs_ctl_make(servers);
 	struct myrmex_kstats before, after;
 	sys2(MYRMEX_SYS_KSTATS, &before, sizeof(before));
 	long server_pids[MAX_SERVERS];
-	int nservers = start_servers(servers, server_pids);
+	bool fileman;
+	int nservers = start_servers(servers, server_pids, &fileman);
 	long pid = sys5(MYRMEX_SYS_SPAWN, module, argv, envp, -1, flags);
 	int status = 0;
 	bool ok;
@@ -122,7 +205,7 @@ static int run(const char *arg)
 		u_puts(": error ");
 		u_putnum(pid);
 		u_puts("\n");
-		stop_servers(server_pids, nservers);
+		stop_servers(server_pids, nservers, fileman);
 		ok = false;
 	} else {
 		long r = sys6(SH_NR_WAIT4, pid, (long)&status, 0, 0, 0, 0);
@@ -131,7 +214,7 @@ static int run(const char *arg)
 		ok = must_die ? killed : exited0;
 		for (int i = 0; i < nservers; i++)
 			ok = ok && server_pids[i] > 0;
-		stop_servers(server_pids, nservers);
+		ok = stop_servers(server_pids, nservers, fileman) && ok;
 		sys2(MYRMEX_SYS_KSTATS, &after, sizeof(after));
 		if (after.free_pages != before.free_pages ||
 		    after.kernel_objects != before.kernel_objects) {

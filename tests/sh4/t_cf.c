@@ -6,8 +6,9 @@
  * and gives it to a copy of itself ("drv"), which is refused bad port
  * accesses, then reads sector 5 by PIO (READ SECTORS, LBA 5), the
  * completion arriving as an interrupt message through get(), and compares
- * it with the image tools/sh4_run.py attaches (byte i of sector n is
- * (13 * n + i) mod 256); then asks for a sector past the end and gets the
+ * it with the image tools/sh4_run.py attaches (tools/mkpattern.py's:
+ * sector s begins with s, 8 bytes little endian, then byte i is
+ * (7 * s + i) mod 256); then asks for a sector past the end and gets the
  * drive's error, again by interrupt once dev_irq_ack unmasked the line.
  */
 #include "sh4_dev.h"
@@ -29,7 +30,14 @@
 #define ST_ERR  0x01u
 #define CMD_READ_SECTORS 0x20u
 #define ERR_ABRT_IDNF 0x14u
-#define CF_SECTORS 128
+#define CF_SECTORS 8192
+
+/* Byte i of sector s of tools/mkpattern.py's image: s in the first 8
+ * bytes (little endian), then (7 * s + i) mod 256. */
+static unsigned pattern(unsigned s, unsigned i)
+{
+	return i < 8 ? (i < 4 ? (s >> (8 * i)) & 0xff : 0) : (7 * s + i) & 0xff;
+}
 
 static long rd(uint32_t reg) { return u_dev_port_read(reg, reg == ATA_DATA ? 2 : 1); }
 static long wr(uint32_t reg, uint32_t v) { return u_dev_port_write(reg, 1, v); }
@@ -85,8 +93,7 @@ static int driver(void)
 	bool same = true;
 	for (unsigned i = 0; i < 512; i += 2) {
 		long w = rd(ATA_DATA);
-		unsigned want = ((13 * 5 + i) & 0xff) | ((13 * 5 + i + 1) & 0xff) << 8;
-		same = same && w == (long)want;
+		same = same && w == (long)(pattern(5, i) | pattern(5, i + 1) << 8);
 	}
 	U_CHECK(same, "sector 5 is the image's");
 	U_CHECK(u_dev_irq_ack() == 0, "dev_irq_ack");

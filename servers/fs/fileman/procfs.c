@@ -315,7 +315,7 @@ static int local_fact(struct server_request *rq, long pid, const char *end, stru
 		return -ENOENT;
 	char *after;
 	long fd = strtol(end + 4, &after, 10);
-	struct open_file *f = end[4] >= '0' && end[4] <= '9' && *after == '\0' && fd >= 0 && fd < FS_MAX_FDS
+	struct open_file *f = end[4] >= '0' && end[4] <= '9' && *after == '\0' && fd >= 0 && fd < (long)FS_MAX_FDS
 	                      ? files_get((int)pid, (uint64_t)fd) : NULL;
 	if (!f)
 		return *after == '/' && f ? -ENOTDIR : -ENOENT;

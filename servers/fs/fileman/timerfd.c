@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <raw_time.h>
 
 #define TFD_TIMER_ABSTIME 1u
 #define TICK_STEP_NS 10000000ull   /* 10 ms */
@@ -45,10 +46,12 @@ static volatile uint64_t tick_due;
 
 static uint64_t clock_now(uint64_t clock)
 {
-	struct timespec ts;
-	if (myrmex_syscall6(SYS_clock_gettime, (long)clock, (long)&ts, 0, 0, 0, 0) < 0)
+	/* The kernel's two-long timespec (raw_time.h): on a 32-bit port
+	 * libc's has a 64-bit tv_sec. */
+	struct myrmex_raw_timespec ts;
+	if (myrmex_syscall6(MYRMEX_SYS_RAW_CLOCK_GETTIME, (long)clock, (long)&ts, 0, 0, 0, 0) < 0)
 		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.sec * 1000000000u + (uint64_t)ts.nsec;
 }
 
 /* Counts the expirations up to now. */

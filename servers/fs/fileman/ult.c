@@ -42,8 +42,15 @@ static unsigned backlog_head, backlog_count;
 
 /* Saves the callee-saved registers on the current stack, stores the stack
  * pointer at *save, switches to stack `to` and restores its registers
- * (x86-64 System V: rbx, rbp, r12-r15; the rest the caller saves). */
+ * (the port's C ABI: the rest the caller saves). A new thread's stack
+ * holds ULT_SAVED zero registers, then ult_main where the switch returns
+ * to, then ULT_PAD words (ult_make). */
 void ult_switch(void **save, void *to);
+#if defined(__x86_64__)
+/* x86-64 System V: rbx, rbp, r12-r15; the return address on the stack, and
+ * a slot so that ult_main starts as if called (rsp = 8 mod 16). */
+#define ULT_SAVED 6
+#define ULT_PAD 1
 __asm__(".text\n"
         ".globl ult_switch\n"
         ".type ult_switch,@function\n"
@@ -54,6 +61,30 @@ __asm__(".text\n"
         "\tpopq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n"
         "\tret\n"
         ".size ult_switch, .-ult_switch\n");
+#elif defined(__sh__)
+/* SH-4 (GCC's SH ABI): r8-r14 and pr, pr pushed first so that it is
+ * popped last (the word above the seven registers); save in r4, to in r5. */
+#define ULT_SAVED 7
+#define ULT_PAD 0
+__asm__(".text\n"
+        ".align 2\n"
+        ".globl ult_switch\n"
+        ".type ult_switch,@function\n"
+        "ult_switch:\n"
+        "\tsts.l pr,@-r15\n"
+        "\tmov.l r14,@-r15\n\tmov.l r13,@-r15\n\tmov.l r12,@-r15\n\tmov.l r11,@-r15\n"
+        "\tmov.l r10,@-r15\n\tmov.l r9,@-r15\n\tmov.l r8,@-r15\n"
+        "\tmov.l r15,@r4\n"
+        "\tmov r5,r15\n"
+        "\tmov.l @r15+,r8\n\tmov.l @r15+,r9\n\tmov.l @r15+,r10\n\tmov.l @r15+,r11\n"
+        "\tmov.l @r15+,r12\n\tmov.l @r15+,r13\n\tmov.l @r15+,r14\n"
+        "\tlds.l @r15+,pr\n"
+        "\trts\n"
+        "\tnop\n"
+        ".size ult_switch, .-ult_switch\n");
+#else
+#error "ult.c: no ult_switch for this machine"
+#endif
 
 bool ult_active(void)
 {
@@ -83,13 +114,13 @@ static int ult_make(struct ult *t)
 	t->stack = malloc(ULT_STACK);
 	if (!t->stack)
 		return -ENOMEM;
-	/* ult_switch's frame: six registers, then ult_main as the return
-	 * address, then a slot so that ult_main starts as if called (rsp = 8
-	 * mod 16). */
-	uint64_t *top = (uint64_t *)(void *)(((uintptr_t)t->stack + ULT_STACK) & ~(uintptr_t)15);
-	*--top = 0;
-	*--top = (uint64_t)(uintptr_t)ult_main;
-	for (int i = 0; i < 6; i++)
+	/* ult_switch's frame: the saved registers, then ult_main where it
+	 * returns to, then the padding (ULT_SAVED, ULT_PAD above). */
+	uintptr_t *top = (uintptr_t *)(void *)(((uintptr_t)t->stack + ULT_STACK) & ~(uintptr_t)15);
+	for (int i = 0; i < ULT_PAD; i++)
+		*--top = 0;
+	*--top = (uintptr_t)ult_main;
+	for (int i = 0; i < ULT_SAVED; i++)
 		*--top = 0;
 	t->sp = top;
 	return 0;

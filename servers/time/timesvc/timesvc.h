@@ -49,9 +49,12 @@ void sleep_clock_set(void);
 int alarm_start(void);                    /* 0, or -errno (no thread) */
 void alarm_kick(void);                    /* an earlier deadline is parked */
 
-/* stats.c: counters, each written by one thread only. */
+/* stats.c: counters, each written by one thread only. woken, read by the
+ * other thread with an atomic load, is a native word: a 32-bit port has
+ * no 64-bit atomics without libatomic. */
 struct timed_counts {
-	uint64_t gets, sleeps, woken, cancelled, refused;
+	uint64_t gets, sleeps, cancelled, refused;
+	unsigned long woken;
 };
 extern struct timed_counts counts_main;   /* the main thread's */
 extern struct timed_counts counts_alarm;  /* the alarm thread's (woken) */

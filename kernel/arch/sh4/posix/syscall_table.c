@@ -13,6 +13,10 @@
 #include <kernel/personality.h>
 #include <posix/syscall.h>
 #include <arch/sh_calls.h>
+#include <myrmex/fs.h>
+#include <myrmex/omf.h>
+#include <myrmex/vdso.h>
+#include <posix/vdso.h>
 
 const syscall_fn personality_calls[] = {
 	[1] = sys_exit,
@@ -192,10 +196,19 @@ const syscall_fn personality_calls[] = {
 
 const uint64_t personality_call_count = ARRAY_SIZE(personality_calls);
 
+/* The personality's native calls that the servers of the file service
+ * make (the file manager's poll notices, caller groups and map revokes;
+ * the time service's clock page), as x86-64's table has them. The process
+ * manager's (PROC_FORK...) and OMF's are not reached on SH-4 yet. */
 syscall_fn personality_syscall(uint64_t nr)
 {
-	(void)nr;
-	return NULL;
+	switch (nr) {
+	case MYRMEX_SYS_FMAP_REVOKE:   return sys_fmap_revoke;
+	case MYRMEX_SYS_CLOCK_PUBLISH: return sys_clock_publish;
+	case MYRMEX_SYS_PROC_GROUPS:   return sys_proc_groups;
+	case MYRMEX_SYS_POLL_NOTICE:   return sys_poll_notice;
+	default:                       return NULL;
+	}
 }
 
 void personality_unknown_syscall(uint64_t nr)
