@@ -74,7 +74,6 @@ void ide_init(const struct ata_drive *drive);
 
 /* table.c */
 extern const struct server ide_server;
-void ide_serve_only(unsigned coreid);
 
 /* main.c: "cf_ide: <message>" on stderr. */
 __attribute__((format(printf, 1, 2)))

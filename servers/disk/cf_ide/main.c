@@ -15,7 +15,9 @@
  * (include/myrmex/disk.h) exactly as virtio_blk does, so the file manager
  * runs on either. Exits with 1 when there is no drive.
  */
+/* server-libraries: servers/lib/diskdrv */
 #include "driver.h"
+#include "../../lib/diskdrv/client.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -63,14 +65,9 @@ int main(int argc, char **argv)
 		drv_log("no legacy IDE device%s%s", argc > 1 ? " at index " : "", argc > 1 ? argv[1] : "");
 		return 1;
 	}
-	if (argc > 2) {
-		char *end;
-		unsigned long coreid = strtoul(argv[2], &end, 10);
-		if (*argv[2] == '\0' || *end != '\0' || coreid == 0 || coreid > MYRMEX_MAX_COREID) {
-			drv_log("bad client coreid '%s'", argv[2]);
-			return 1;
-		}
-		ide_serve_only((unsigned)coreid);
+	if (argc > 2 && disk_client_set(argv[2]) < 0) {
+		drv_log("bad client coreid '%s'", argv[2]);
+		return 1;
 	}
 	struct ata_drive drive;
 	if (ata_identify(&drive) < 0) {

@@ -5,31 +5,9 @@
  * -ENOSYS.
  */
 #include "driver.h"
+#include "../../lib/diskdrv/client.h"
 
-#include <errno.h>
 #include <myrmex/disk.h>
-
-/* The driver's one client when it has one (the file manager's coreid),
- * else 0: anyone (the disk tests drive it directly). */
-static unsigned client_coreid;
-static long client_pid;
-
-void ide_serve_only(unsigned coreid)
-{
-	client_coreid = coreid;
-}
-
-/* Reads, writes and flushes come from the client alone; the requester is
- * the kernel's (the delivery), never the frame's. DISK_INFO is public. */
-static int64_t ide_check(struct server_request *rq, const struct server_op *op)
-{
-	(void)op;
-	if (!client_coreid || rq->d.opcode == DISK_INFO)
-		return 0;
-	if (client_pid <= 0 || rq->d.requester != client_pid)
-		client_pid = myrmex_server_pid(client_coreid);
-	return client_pid > 0 && rq->d.requester == client_pid ? 0 : -EPERM;
-}
 
 static const struct server_op ops[] = {
 	[DISK_READ] = { do_read, 0 },
@@ -42,6 +20,6 @@ const struct server ide_server = {
 	.name = "cf_ide",
 	.ops = ops,
 	.nops = SERVER_NOPS(ops),
-	.check = ide_check,
+	.check = disk_client_check,   /* servers/lib/diskdrv */
 	.interrupt = ide_interrupt,
 };

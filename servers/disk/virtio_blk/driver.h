@@ -26,9 +26,6 @@ struct blk_request {
 /* table.c: the driver for server_run (operations, the client check,
  * interrupt callback). */
 extern const struct server blk_server;
-/* table.c: from now on reads, writes and flushes are served only for the
- * server registered as coreid (the others get -EPERM). */
-void blk_serve_only(unsigned coreid);
 
 /* blk.c: handlers (a status, or SERVER_LATER once given to the device). */
 int64_t do_read(struct server_request *rq);

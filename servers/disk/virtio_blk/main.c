@@ -15,8 +15,9 @@
  * the disk protocol (include/myrmex/disk.h) forever with the server
  * library: requests and interrupts both arrive through get(). Exits with 1 when the device cannot be used.
  */
-/* server-libraries: servers/lib/virtio */
+/* server-libraries: servers/lib/virtio servers/lib/diskdrv */
 #include "driver.h"
+#include "../../lib/diskdrv/client.h"
 #include "../../lib/virtio/virtio_pci.h"
 
 #include <errno.h>
@@ -54,14 +55,9 @@ int main(int argc, char **argv)
 		drv_log("no virtio-blk device%s%s", argc > 1 ? " at index " : "", argc > 1 ? argv[1] : "");
 		return 1;
 	}
-	if (argc > 2) {
-		char *end;
-		unsigned long coreid = strtoul(argv[2], &end, 10);
-		if (*argv[2] == '\0' || *end != '\0' || coreid == 0 || coreid > MYRMEX_MAX_COREID) {
-			drv_log("bad client coreid '%s'", argv[2]);
-			return 1;
-		}
-		blk_serve_only((unsigned)coreid);
+	if (argc > 2 && disk_client_set(argv[2]) < 0) {
+		drv_log("bad client coreid '%s'", argv[2]);
+		return 1;
 	}
 	if (blk_init(&info) < 0)
 		return 1;

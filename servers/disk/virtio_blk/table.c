@@ -5,35 +5,9 @@
  * entry gets -ENOSYS.
  */
 #include "driver.h"
+#include "../../lib/diskdrv/client.h"
 
-#include <errno.h>
 #include <myrmex/disk.h>
-
-/* The driver's one client when it has one (its second argument: the file
- * manager's coreid), else 0: anyone (the disk tests, which drive it
- * directly). The client's pid is looked up when a request comes from
- * another pid than the one found last (pids are never reused). */
-static unsigned client_coreid;
-static long client_pid;
-
-void blk_serve_only(unsigned coreid)
-{
-	client_coreid = coreid;
-}
-
-/* Reads, writes and flushes come from the client alone: another process
- * could otherwise read or overwrite the file system under the file
- * manager. The requester is the kernel's (the delivery), never the
- * frame's. DISK_INFO tells nothing secret. */
-static int64_t blk_check(struct server_request *rq, const struct server_op *op)
-{
-	(void)op;
-	if (!client_coreid || rq->d.opcode == DISK_INFO)
-		return 0;
-	if (client_pid <= 0 || rq->d.requester != client_pid)
-		client_pid = myrmex_server_pid(client_coreid);
-	return client_pid > 0 && rq->d.requester == client_pid ? 0 : -EPERM;
-}
 
 static const struct server_op ops[] = {
 	[DISK_READ] = { do_read, 0 },
@@ -46,6 +20,6 @@ const struct server blk_server = {
 	.name = "virtio_blk",
 	.ops = ops,
 	.nops = SERVER_NOPS(ops),
-	.check = blk_check,
+	.check = disk_client_check,   /* servers/lib/diskdrv */
 	.interrupt = blk_interrupt,
 };
