@@ -170,8 +170,10 @@ uptr_t arch_signal_user_sp(const struct thread *t)
 	return t->arch.tf->r[15];
 }
 
-/* trapa is two bytes long; the number is still in r3. */
+/* trapa is two bytes long; the number is still in r3, and r0, the fifth
+ * argument, holds the interrupted call's result: the entry's comes back. */
 void arch_signal_restart_syscall(struct thread *t)
 {
 	t->arch.tf->spc -= 2;
+	t->arch.tf->r[0] = t->arch.syscall_r0;
 }

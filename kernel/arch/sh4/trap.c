@@ -130,6 +130,7 @@ static void gusa_rollback(struct trapframe *tf)
 void sh4_trap_dispatch(struct trapframe *tf)
 {
 	if (tf->vector == 0x100 && tf->event == EXP_TRAPA) {
+		current_thread()->arch.syscall_r0 = tf->r[0];
 		syscall_dispatch(tf);
 		return;
 	}

@@ -10,6 +10,12 @@
  * SIGUSR1 raised, delivered through SH Linux's rt_sigframe (siginfo,
  * ucontext) and returned from through musl's restorer (rt_sigreturn), the
  * interrupted code going on with its registers and signal mask intact.
+ * Then a restart: a futex wait (no timeout, so SA_RESTART runs it again)
+ * made with a raw trapa whose r0, the fifth argument, holds a known value,
+ * interrupted by SIGALRM: each handler must see the call set to run again
+ * as SH Linux shows it (pc at the trapa, r0 the entry's value, not the
+ * -EINTR that overwrote it), and the call must end only when the second
+ * such handler changes the word (-EAGAIN).
  *
  * t_linux forged-pc | unmapped | forged-sr (sh4init's "+t_linux:<kind>!"):
  * rt_sigreturn with a frame whose pc is kernel space (P1), or with r15 at
@@ -18,6 +24,7 @@
  * the kernel: the kernel keeps only the user's SR bits, so the read is an
  * address error that kills the program.
  */
+#define _GNU_SOURCE   /* mcontext_t's registers */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -25,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/time.h>
+#include <ucontext.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,6 +68,67 @@ static int check_handler(void)
 	sigset_t now;
 	if (sigprocmask(SIG_SETMASK, NULL, &now) != 0 || sigismember(&now, SIGUSR1))
 		return 22;
+	return 0;
+}
+
+#define SH_FUTEX 240
+#define RESTART_R0 0x5a5a1234u
+
+static volatile uint32_t futex_word;
+static volatile int restarts, wrong_r0;
+
+/* A handler that finds the interrupted code at our trapa (0xc314, r3 the
+ * call's number) sees a call set to run again: its r0 must be the entry's.
+ * The second such handler lets the wait end, so it ends only after two
+ * restarts, however the alarms fall. */
+static void on_alrm(int sig, siginfo_t *info, void *ucv)
+{
+	(void)sig;
+	(void)info;
+	const ucontext_t *uc = ucv;
+	const uint16_t *pc = (const uint16_t *)uc->uc_mcontext.pc;
+	if (*pc != 0xc314 || uc->uc_mcontext.gregs[3] != SH_FUTEX)
+		return;
+	if (uc->uc_mcontext.gregs[0] != RESTART_R0)
+		wrong_r0++;
+	if (++restarts == 2)
+		futex_word = 1;
+}
+
+/* futex(&futex_word, FUTEX_WAIT, 0, NULL, r0 = RESTART_R0, r1 = 0). */
+static long futex_wait_raw(void)
+{
+	register long r3 __asm__("r3") = SH_FUTEX;
+	register long r4 __asm__("r4") = (long)&futex_word;
+	register long r5 __asm__("r5") = 0;
+	register long r6 __asm__("r6") = 0;
+	register long r7 __asm__("r7") = 0;
+	register long r0 __asm__("r0") = (long)RESTART_R0;
+	register long r1 __asm__("r1") = 0;
+	__asm__ volatile("trapa #0x14"
+	                 : "+r"(r0)
+	                 : "r"(r3), "r"(r4), "r"(r5), "r"(r6), "r"(r7), "r"(r1)
+	                 : "memory");
+	return r0;
+}
+
+static int check_restart(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_alrm;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	if (sigaction(SIGALRM, &sa, NULL) != 0)
+		return 23;
+	struct itimerval every = { { 0, 5000 }, { 0, 5000 } }, off = { { 0, 0 }, { 0, 0 } };
+	if (setitimer(ITIMER_REAL, &every, NULL) != 0)
+		return 24;
+	long r = futex_wait_raw();
+	setitimer(ITIMER_REAL, &off, NULL);
+	if (wrong_r0)
+		return 25;
+	if (r != -EAGAIN || restarts < 2)
+		return 26;
 	return 0;
 }
 
@@ -117,7 +187,8 @@ static int check(void)
 	snprintf(line, sizeof line, "%llu", 1000000000000ULL / 7);
 	if (strcmp(line, "142857142857") != 0)
 		return 17;
-	return check_handler();
+	int failed = check_handler();
+	return failed ? failed : check_restart();
 }
 
 #define SH_RT_SIGRETURN 173

@@ -56,6 +56,8 @@ struct arch_thread {
 	uint32_t saved_sp;         /* kernel stack pointer while switched out */
 	uint32_t kstack_top;
 	struct trapframe *tf;      /* user registers, at the top of the kernel stack */
+	uint32_t syscall_r0;       /* r0 at the last trapa: the fifth argument, which
+	                            * the result overwrites; a restart puts it back */
 };
 
 #define SH4_SR_MD (1u << 30)
