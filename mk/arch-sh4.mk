@@ -293,16 +293,20 @@ $(SH4_NET_BENCH): bench/sh4/net_send.c $(SH4_LIBMYRMEX) $(SH4_LIBC) $(SH4_CDEPS)
 	@mkdir -p $(dir $@) $(SH4_BUILD)/obj/bench
 	$(SH4_CC) $(SH4_PCFLAGS) -c $< -o $(SH4_BUILD)/obj/bench/net_send.o
 	$(call SH4_PLINK,$(SH4_BUILD)/obj/bench/net_send.o) -o $@
-$(SH4_BUILD)/bench/initrd.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) $(SH4_NET_BINS) \
+# One archive per ICA method: sh4_bench's argument ica=pt|ica=tlb tells
+# net_send, which gives it to the network servers (ica=tlb: few ICA pages).
+$(SH4_BUILD)/bench/initrd-%.img: $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) $(SH4_NET_BINS) \
 		tools/sh4_initrd.py
-	$(PYTHON) tools/sh4_initrd.py $@ $(SH4_BENCH) $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) $(SH4_NET_BINS)
+	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BENCH) ica=$*" $(SH4_BUILD)/tests/sh4_srv $(SH4_NET_BENCH) \
+		$(SH4_NET_BINS)
 
 .PHONY: all kernel tests benchmarks run test bench setup clean
 all: kernel tests benchmarks
-benchmarks: $(SH4_BUILD)/bench/initrd.img
+benchmarks: $(SH4_BUILD)/bench/initrd-pt.img $(SH4_BUILD)/bench/initrd-tlb.img
 bench: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
-	$(SH4_RUN) bench --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/bench/initrd.img \
+	$(SH4_RUN) bench --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/bench/initrd-pt.img \
+		--initrd-tlb $(SH4_BUILD)/bench/initrd-tlb.img \
 		--log $(SH4_BUILD)/bench/bench.log --report $(SH4_BUILD)/bench/report.md
 kernel: $(SH4_BIN)
 tests: $(SH4_BUILD)/initrd-pt.img $(SH4_BUILD)/initrd-tlb.img $(SH4_BUILD)/initrd-fs.img
