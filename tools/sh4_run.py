@@ -15,7 +15,11 @@ test init's summary ("sh4: N passed, N failed") and that nothing panicked,
 and exits 0 only when all passed.
 --cf IMAGE attaches that image instead, writable (the file-system boot's
 fresh ext2 image, which the Makefile checks with e2fsck -fn afterwards).
-Usage: sh4_run.py [--mac MAC] [--cf IMAGE] run|test --kernel BIN --initrd IMG [--append ARGS] [--log FILE]
+`bench` boots three times (ICAs in page tables, the same with the C
+refill, ICAs in 32 reserved TLB entries), the last with --initrd-tlb's
+archive when given (its program is told ica=tlb).
+Usage: sh4_run.py [--mac MAC] [--cf IMAGE] run|test|bench --kernel BIN --initrd IMG
+                  [--initrd-tlb IMG] [--append ARGS] [--log FILE] [--report FILE]
 """
 import argparse
 import os
@@ -99,8 +103,12 @@ def bench(args):
     args.icount = True
     figures = {}
     methods = (("pt", ""), ("pt-c", "tlb_fast=off"), ("tlb", "ica_tlb=32"))
+    page_tables_initrd = args.initrd
     for method, append in methods:
         args.append = append
+        # The bench's archive tells its program the ICA method (sh4_bench
+        # ica=pt|ica=tlb, passed on to the network servers).
+        args.initrd = args.initrd_tlb if method == "tlb" and args.initrd_tlb else page_tables_initrd
         lines, code = boot(args)
         if args.log:
             with open(f"{args.log}-{method}", "w") as f:
@@ -142,6 +150,8 @@ def main():
     ap.add_argument("mode", choices=["run", "test", "bench"])
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--initrd", required=True)
+    ap.add_argument("--initrd-tlb", help="bench: the archive of the ica_tlb=32 boot "
+                    "(default: --initrd)")
     ap.add_argument("--append", default="")
     ap.add_argument("--log")
     ap.add_argument("--icount", action="store_true")

@@ -20,9 +20,16 @@
  * instruction) less the time the CPU was halted within the call (kstats
  * idle_tsc, in TMU ticks), with the kernel's TLB-miss exceptions per send.
  * Sends are PACE_NS apart, so that each finds the last one gone.
- * "net_send churn" is the co-runner itself. Where the servers cannot start
- * (ICAs in reserved TLB entries: the network holds more ICA pages than
- * they map) it says BENCH-SKIP.
+ * "net_send churn" is the co-runner itself. "net_send ica=pt|ica=tlb" is
+ * the bench, with the kernel's ICA method (sh4_bench's argument). With
+ * ICAs in reserved TLB entries (ica=tlb) the servers are started with
+ * ica=tlb, which keeps them to few ICA pages (docs/sh4.md, "The
+ * network"); with page tables they run twice: as by default, then with
+ * ica=tlb too, as a control that differs from the tlb boot only in the ICA
+ * method:
+ *   BENCH sh4 net.send.few.<B>[.busy] ...  the servers with few ICA pages
+ * (in the tlb boot the same measurement as net.send.<B>, printed under
+ * both names). Where the servers cannot start it says BENCH-SKIP.
  */
 #include <myrmex.h>
 #include <myrmex/device.h>
@@ -46,6 +53,7 @@ static const unsigned sizes[] = { 256, 512, 768, 1024, 1280 };
 static struct myrmex_ctl_header *ctl;
 static uint32_t data_ica;
 static long servers[3];
+static bool tlb;   /* ICAs in reserved TLB entries (ica=tlb) */
 
 static _Noreturn void churn(void)
 {
@@ -81,7 +89,8 @@ static void stop(long pid)
 	waitpid((pid_t)pid, NULL, 0);
 }
 
-static int start_servers(void)
+/* The three servers, with ica_arg ("ica=pt" or "ica=tlb"). */
+static int start_servers(char *ica_arg)
 {
 	int card = -1;
 	for (uint32_t i = 0; i < 32 && card < 0; i++) {
@@ -95,9 +104,9 @@ static int start_servers(void)
 		return -1;
 	char index[8];
 	snprintf(index, sizeof index, "%d", card);
-	char *const drv[] = { "rtl8139", index, NULL };
-	char *const eth[] = { "eth", NULL };
-	char *const ip[] = { "tcpip", "10.0.2.15/24", "10.0.2.2", NULL };
+	char *const drv[] = { "rtl8139", index, ica_arg, NULL };
+	char *const eth[] = { "eth", ica_arg, NULL };
+	char *const ip[] = { "tcpip", "10.0.2.15/24", "10.0.2.2", ica_arg, NULL };
 	servers[0] = start("rtl8139", drv, MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_DEVICE(card), -1);
 	servers[1] = start("eth", eth, MYRMEX_SPAWN_SERVER, -1);
 	servers[2] = start("tcpip", ip, MYRMEX_SPAWN_SERVER, -1);
@@ -156,10 +165,10 @@ static void sort(uint64_t *v, int n)
 		}
 }
 
-static int measure(long h, unsigned len, bool busy)
+/* One figure: net.send.[few.]<len>[.busy]; few: the servers keep few ICA
+ * pages (ica=tlb). In the tlb boot both names. */
+static int measure(long h, unsigned len, bool busy, bool few)
 {
-	char name[48];
-	snprintf(name, sizeof name, "net.send.%u%s", len, busy ? ".busy" : "");
 	for (int i = 0; i < WARMUP; i++) {
 		fill_payload(len);
 		long r = send_one(h, len);
@@ -188,17 +197,50 @@ static int measure(long h, unsigned len, bool busy)
 	}
 	sort(v, SENDS);
 	uint64_t hundredths = misses * 100 / SENDS;
-	printf("BENCH sh4 %s median=%llu min=%llu runs=%d tlb_misses=%llu.%02llu\n", name,
-	       (unsigned long long)v[SENDS / 2], (unsigned long long)v[0], SENDS,
-	       (unsigned long long)(hundredths / 100), (unsigned long long)(hundredths % 100));
+	for (int named = 0; named < 2; named++) {
+		if (named == 0 ? few && !tlb : !few)
+			continue;
+		printf("BENCH sh4 net.send.%s%u%s median=%llu min=%llu runs=%d tlb_misses=%llu.%02llu\n",
+		       named ? "few." : "", len, busy ? ".busy" : "", (unsigned long long)v[SENDS / 2],
+		       (unsigned long long)v[0], SENDS, (unsigned long long)(hundredths / 100),
+		       (unsigned long long)(hundredths % 100));
+	}
 	fflush(stdout);
 	return 0;
+}
+
+/* The figures of one configuration: the servers started (few: ica=tlb),
+ * a connection, the sends alone and beside the churner, the servers
+ * stopped. -1 when it could not run. */
+static int run(bool few)
+{
+	long h = -1;
+	if (start_servers(few ? "ica=tlb" : "ica=pt") < 0)
+		skip("the network servers did not start", myrmex_server_pid(MYRMEX_COREID_INET));
+	else if ((h = connect_peer()) <= 0)
+		skip("no connection to the host peer", h);
+	if (h > 0) {
+		for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			measure(h, sizes[i], false, few);
+		char *const co[] = { "net_send", "churn", NULL };
+		long churner = start("net_send", co, 0, 0);
+		for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0] && churner > 0; i++)
+			measure(h, sizes[i], true, few);
+		stop(churner);
+		inet_call(INET_CLOSE, (uint64_t)h, 0, 0, 0, 0, NULL);
+	}
+	for (int i = 2; i >= 0; i--) {
+		stop(servers[i]);
+		servers[i] = 0;
+	}
+	return h > 0 ? 0 : -1;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "churn") == 0)
 		churn();
+	tlb = argc > 1 && strcmp(argv[1], "ica=tlb") == 0;
 	long c = myrmex_ica_alloc(1), d = myrmex_ica_alloc(1);
 	if (c < 0 || d < 0) {
 		skip("no ICA", c < 0 ? c : d);
@@ -206,22 +248,11 @@ int main(int argc, char **argv)
 	}
 	ctl = myrmex_ica_addr((uint32_t)c);
 	data_ica = (uint32_t)d;
-	long h = -1;
-	if (start_servers() < 0)
-		skip("the network servers did not start", myrmex_server_pid(MYRMEX_COREID_INET));
-	else if ((h = connect_peer()) <= 0)
-		skip("no connection to the host peer", h);
-	if (h > 0) {
-		for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-			measure(h, sizes[i], false);
-		char *const co[] = { "net_send", "churn", NULL };
-		long churner = start("net_send", co, 0, 0);
-		for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0] && churner > 0; i++)
-			measure(h, sizes[i], true);
-		stop(churner);
-		inet_call(INET_CLOSE, (uint64_t)h, 0, 0, 0, 0, NULL);
+	/* Page tables: as by default, then with few ICA pages; reserved
+	 * entries: with few ICA pages only. */
+	for (int few = tlb; few < 2; few++) {
+		if (run(few) < 0)
+			break;
 	}
-	for (int i = 2; i >= 0; i--)
-		stop(servers[i]);
 	return 0;
 }

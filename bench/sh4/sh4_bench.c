@@ -8,7 +8,10 @@
  * kernel's TLB-miss exceptions per operation (kstats.tlb_misses).
  * Prints "BENCH sh4 <name> median=<v> min=<v> runs=<n> tlb_misses=<per-op>"
  * (docs/testing.md), then "BENCH-DONE", and powers off. The network's
- * figures come from bench/sh4/net_send.c, which it starts.
+ * figures come from bench/sh4/net_send.c, which it starts. Its argument
+ * (the boot module's command line) names the kernel's ICA method, ica=pt
+ * or ica=tlb (a boot archive per method, mk/arch-sh4.mk), which net_send
+ * passes to the network servers.
  */
 #include "sh4_user.h"
 #include <myrmex/rights.h>
@@ -147,13 +150,13 @@ static long spawn_server(const char *coreid, const char *next)
 
 /* Paper 002's figures 9 and 10 (bench/sh4/net_send.c, a program of its
  * own with musl): a child with the power to give the RTL8139 to its
- * driver, waited for. It runs after the IPC servers are gone (the TCP/IP
- * server takes coreid 10, the echo server's), so that whatever the
- * network leaves behind (with ICAs in reserved entries it cannot start)
- * does not touch the IPC figures. */
-static void bench_net(void)
+ * driver, waited for, told the ICA method (method: "ica=pt" or "ica=tlb").
+ * It runs after the IPC servers are gone (the TCP/IP server takes coreid
+ * 10, the echo server's), so that whatever the network leaves behind does
+ * not touch the IPC figures. */
+static void bench_net(const char *method)
 {
-	const uint64_t argv[] = { (uintptr_t)"net_send", 0 };
+	const uint64_t argv[] = { (uintptr_t)"net_send", (uintptr_t)method, 0 };
 	const uint64_t envp[] = { 0 };
 	long pid = sys5(MYRMEX_SYS_SPAWN, "net_send", argv, envp, -1,
 	                MYRMEX_SPAWN_SERVER | MYRMEX_SPAWN_MANAGER);
@@ -246,7 +249,8 @@ static void bench_stages(void *ctl)
 
 int main(int argc, char **argv, char **envp)
 {
-	(void)argc, (void)argv, (void)envp;
+	(void)envp;
+	const char *method = argc > 1 ? argv[1] : "ica=pt";
 	bench_clock();
 	bench_syscall();
 	bench_ica();
@@ -273,7 +277,7 @@ int main(int argc, char **argv, char **envp)
 		if (servers[i] > 0 && sys2(SH_NR_KILL, servers[i], 9) == 0)
 			sys6(SH_NR_WAIT4, servers[i], (long)&status, 0, 0, 0, 0);
 	}
-	bench_net();
+	bench_net(method);
 	u_puts("BENCH-DONE\n");
 	sys1(MYRMEX_SYS_POWEROFF, 0);
 	return 0;

@@ -18,8 +18,9 @@
  *
  * Invariant (buffer exchange, as in the driver): every receive request
  * lends one one-page ICA and takes one frame ICA away, so the ICAs this
- * server holds stay RECV_SLOTS + ETH_QUEUE_MAX: a slot's buffer, a queued
- * frame, or a spare, with spares + queued == ETH_QUEUE_MAX. A frame queued
+ * server holds stay the slots' count + queue_max: a slot's buffer, a queued
+ * frame, or a spare, with spares + queued == queue_max (deliver_init's:
+ * ETH_QUEUE_MAX, or fewer with ICAs in reserved TLB entries). A frame queued
  * takes a spare (or the ICA of a frame dropped for it: its receiver's
  * oldest when it holds RCV_QUEUE_MAX, else the oldest of all); a copy into
  * a parked receive uses the ICA that receive lent.
@@ -29,7 +30,6 @@
 #include <errno.h>
 #include <string.h>
 
-#define ETH_QUEUE_MAX 16
 #define RCV_QUEUE_MAX 8    /* frames one receiver may hold queued */
 #define RECEIVERS 16
 #define PAGE 4096u
@@ -50,15 +50,17 @@ static struct queued queue[ETH_QUEUE_MAX];   /* oldest first */
 static unsigned queued;
 static uint32_t spares[ETH_QUEUE_MAX];
 static unsigned nspares;
+static unsigned queue_max;
 
 /* Programs' receive requests waiting, oldest first, and their receivers. */
 static struct server_request parked[NET_RECV_PARKED_MAX];
 static int parked_to[NET_RECV_PARKED_MAX];
 static unsigned nparked;
 
-int deliver_init(void)
+int deliver_init(unsigned count)
 {
-	for (nspares = 0; nspares < ETH_QUEUE_MAX; nspares++) {
+	queue_max = count < ETH_QUEUE_MAX ? count : ETH_QUEUE_MAX;
+	for (nspares = 0; nspares < queue_max; nspares++) {
 		long b = myrmex_ica_alloc(1);
 		if (b < 0)
 			return (int)b;

@@ -39,14 +39,20 @@ int64_t do_recv(struct server_request *rq);
 int64_t do_cancel(struct server_request *rq);
 int64_t do_stats(struct server_request *rq);
 
-/* recv.c: allocates the receive slots' ICAs and posts them at the driver
- * (and deliver_init). 0 or -errno. */
-int recv_init(void);
+/* The most receives the server keeps at the driver, and frames it keeps
+ * queued for programs' later receives (the defaults). */
+#define RECV_SLOTS_MAX 8u
+#define ETH_QUEUE_MAX 16u
+
+/* recv.c: allocates slots (1..RECV_SLOTS_MAX) receive slots' ICAs and
+ * posts them at the driver, then deliver_init(queue). 0 or -errno. */
+int recv_init(unsigned slots, unsigned queue);
 /* recv.c: posts the idle slots again (after the driver failed some, or
  * died and was started again): how many are at the driver now. */
 unsigned slots_refill(void);
-/* deliver.c: the spare ICAs of the queue. 0 or -errno. */
-int deliver_init(void);
+/* deliver.c: the spare ICAs of a queue of queue (1..ETH_QUEUE_MAX)
+ * frames. 0 or -errno. */
+int deliver_init(unsigned queue);
 /* deliver.c: a good frame from a slot to every receiver it matches; the
  * ICA the slot takes as its next buffer. */
 uint32_t deliver_frame(const struct eth_frame *fr);

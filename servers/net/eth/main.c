@@ -6,18 +6,26 @@
  * frames and hands them to the program waiting for their EtherType. The
  * init starts it with the server right and the right to call the driver:
  *
- *     eth
+ *     eth [ica=pt|ica=tlb]
  *
- * It waits (up to 10 s) for the driver, learns the MAC address, posts its
+ * ica=tlb says that ICAs live in reserved TLB entries (paper 002's method
+ * on SH-4, docs/sh4.md), which all address spaces share: the server then
+ * keeps 1 receive at the driver and 2 spare ICAs for queued frames (4
+ * pages) instead of 8 and 16 (32 pages); ica=pt, the default, is the
+ * latter. It waits (up to 10 s) for the driver, learns the MAC address, posts its
  * receives at the driver, registers MYRMEX_COREID_ETH and serves the
  * network protocol (include/myrmex/net.h) forever with the server library.
- * Exits with 1 when it cannot start.
+ * Exits with 1 when an argument is bad or it cannot start.
  */
 #include "eth.h"
 
 #include <errno.h>
+#include <string.h>
 
 #define DRIVER_WAIT_MS 10000
+/* ica=tlb: receives at the driver, frames queued for programs. */
+#define SLOTS_TLB 1u
+#define QUEUE_TLB 2u
 
 uint64_t eth_mac;
 
@@ -31,14 +39,22 @@ static long ask_driver(void)
 	return r;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	bool few = false;   /* ica=tlb */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "ica=pt") != 0 && strcmp(argv[i], "ica=tlb") != 0) {
+			myrmex_log(ETH_NAME, "bad argument \"%s\": usage: eth [ica=pt|ica=tlb]", argv[i]);
+			return 1;
+		}
+		few = strcmp(argv[i], "ica=tlb") == 0;
+	}
 	long r = ask_driver();
 	if (r < 0) {
 		myrmex_log(ETH_NAME, "no NIC driver answers: %ld", r);
 		return 1;
 	}
-	r = recv_init();
+	r = few ? recv_init(SLOTS_TLB, QUEUE_TLB) : recv_init(RECV_SLOTS_MAX, ETH_QUEUE_MAX);
 	if (r < 0) {
 		myrmex_log(ETH_NAME, "cannot post the receives at the driver: %ld", r);
 		return 1;

@@ -1,6 +1,7 @@
 /*
  * Receiving (paper 004, section 4): the receive slots at the driver. The
- * server keeps RECV_SLOTS receive requests waiting at the driver, each on
+ * server keeps nslots (recv_init's; RECV_SLOTS_MAX by default) receive
+ * requests waiting at the driver, each on
  * a control ICA of its own with a one-page buffer ICA lent; the driver
  * answers one with the ICA a frame arrived in. The server reads the header
  * and hands the frame to deliver.c (the programs' receivers), which gives
@@ -11,7 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-#define RECV_SLOTS 8
 #define PAGE 4096u
 
 struct eth_stats eth_counters;
@@ -22,7 +22,8 @@ struct slot {
 	uint32_t buf;     /* the buffer lent with it; 0 while it has none */
 	int busy;         /* the request is at the driver */
 };
-static struct slot slots[RECV_SLOTS];
+static struct slot slots[RECV_SLOTS_MAX];
+static unsigned nslots;
 
 /* Sends slot s's receive to the driver: 0 or -errno (it stays idle). */
 static int slot_post(struct slot *s)
@@ -43,16 +44,17 @@ static int slot_post(struct slot *s)
 unsigned slots_refill(void)
 {
 	unsigned busy = 0;
-	for (unsigned i = 0; i < RECV_SLOTS; i++) {
+	for (unsigned i = 0; i < nslots; i++) {
 		slot_post(&slots[i]);
 		busy += slots[i].busy != 0;
 	}
 	return busy;
 }
 
-int recv_init(void)
+int recv_init(unsigned count, unsigned queue)
 {
-	for (unsigned i = 0; i < RECV_SLOTS; i++) {
+	nslots = count < RECV_SLOTS_MAX ? count : RECV_SLOTS_MAX;
+	for (unsigned i = 0; i < nslots; i++) {
 		long c = myrmex_ica_alloc(1), b = c < 0 ? c : myrmex_ica_alloc(1);
 		if (b < 0)
 			return (int)b;
@@ -62,7 +64,7 @@ int recv_init(void)
 		if (err)
 			return err;
 	}
-	return deliver_init();
+	return deliver_init(queue);
 }
 
 static uint64_t get_mac(const uint8_t *p)
@@ -76,7 +78,7 @@ static uint64_t get_mac(const uint8_t *p)
 void recv_result(const struct myrmex_delivery *d)
 {
 	struct slot *s = NULL;
-	for (unsigned i = 0; i < RECV_SLOTS && !s; i++)
+	for (unsigned i = 0; i < nslots && !s; i++)
 		if (slots[i].ctl == d->handle)
 			s = &slots[i];
 	if (!s) {

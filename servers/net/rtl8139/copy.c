@@ -15,13 +15,14 @@
 #include <string.h>
 
 /* Spare one-page ICAs a queued frame is copied into: with the queued ones
- * always NET_RX_QUEUE_MAX. */
+ * always copy_init's count (NET_RX_QUEUE_MAX, or fewer with ICAs in
+ * reserved TLB entries): the spares bound the queue. */
 static uint32_t spares[NET_RX_QUEUE_MAX];
 static unsigned nspares;
 
-int copy_init(void)
+int copy_init(unsigned count)
 {
-	for (nspares = 0; nspares < NET_RX_QUEUE_MAX; nspares++) {
+	for (nspares = 0; nspares < count && nspares < NET_RX_QUEUE_MAX; nspares++) {
 		long h = myrmex_ica_alloc(1);
 		if (h < 0) {
 			drv_log("cannot allocate receive ICA %u: %ld", nspares, h);

@@ -15,9 +15,10 @@
 #define DRV_NAME "rtl8139"
 #define RX_BUF_BYTES 4096u   /* a frame's ICA: one page */
 
-/* nic.c: resets and starts the device described by info. 0 or -errno
- * after saying why. */
-int nic_init(const struct myrmex_pci_info *info);
+/* nic.c: resets and starts the device described by info, with the 64 KiB
+ * receive ring, or the 8 KiB one when small (ICAs in reserved TLB entries:
+ * 3 pages instead of 17). 0 or -errno after saying why. */
+int nic_init(const struct myrmex_pci_info *info, bool small);
 
 /* copy.c: a good frame of length bytes lies in the receive ring at
  * ring[offset..] (wrapping at ring_size): copied into a receiver's ICA,
@@ -25,7 +26,8 @@ int nic_init(const struct myrmex_pci_info *info);
  * queue is full: the frame stays in the ring, and the next receive calls
  * nic_rx_resume. */
 bool copy_frame(const uint8_t *ring, uint32_t ring_size, uint32_t offset, uint32_t length);
-/* copy.c: allocates the spare ICAs queued frames are copied into. 0 or -errno. */
-int copy_init(void);
+/* copy.c: allocates count (at most NET_RX_QUEUE_MAX) spare ICAs queued
+ * frames are copied into. 0 or -errno. */
+int copy_init(unsigned count);
 
 #endif

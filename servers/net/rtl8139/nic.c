@@ -11,10 +11,15 @@
  * in order; the request is answered then, its ICA going back with it. Sends
  * beyond the four wait in the library's FIFO (NETDRV_TX_PENDING_MAX).
  *
- * Receive: one copy. The device writes every frame into a ring of
- * RX_RING_BYTES in an ICA of this driver, behind a 4-byte header (status,
- * length including the 4-byte CRC), at a 4-byte aligned offset, wrapping at
- * the ring's end (WRAP off). The driver reads frames while CR.BUFE is
+ * Receive: one copy. The device writes every frame into a ring in an ICA
+ * of this driver, behind a 4-byte header (status, length including the
+ * 4-byte CRC), at a 4-byte aligned offset. The ring is 64 KiB, the frames
+ * wrapping at its end (WRAP off, the only mode a 64 KiB ring has), or,
+ * with ICAs in reserved TLB entries (nic_init's small, the argument
+ * ica=tlb), 8 KiB with WRAP on: a frame that reaches the end goes on past
+ * it (the data sheet asks for 1.5 KiB there), whole, and the next starts
+ * at its end's offset from the ring's start; 3 pages instead of 17. The
+ * driver reads frames while CR.BUFE is
  * clear, hands each good one to copy_frame (which copies it out) and moves
  * CAPR to the next frame's offset minus 16, the register's well-known
  * bias. When no receive waits and the queue of copied frames is full, the
@@ -68,13 +73,16 @@
 #define TSD_TABT 0x40000000u
 #define TSD_ERTXTH(n) ((uint32_t)(n) << 16)   /* early transmit threshold, 32-byte units */
 
-/* RCR: every frame (as virtio_net: promiscuous), 64 KiB ring, no wrap
- * overrun, unlimited DMA burst, no receive FIFO threshold. */
+/* RCR: every frame (as virtio_net: promiscuous), the ring's length
+ * (RBLEN: 8 KiB << n) and wrap mode, unlimited DMA burst, no receive FIFO
+ * threshold. */
 #define RCR_ACCEPT_ALL 0x0000000fu   /* AAP, APM, AM, AB */
+#define RCR_WRAP (1u << 7)           /* go on past the ring's end (not at 64 KiB) */
 #define RCR_MXDMA_UNLIMITED (7u << 8)
+#define RCR_RBLEN_8K (0u << 11)
 #define RCR_RBLEN_64K (3u << 11)
 #define RCR_RXFTH_NONE (7u << 13)
-#define RCR_VALUE (RCR_ACCEPT_ALL | RCR_MXDMA_UNLIMITED | RCR_RBLEN_64K | RCR_RXFTH_NONE)
+#define RCR_COMMON (RCR_ACCEPT_ALL | RCR_MXDMA_UNLIMITED | RCR_RXFTH_NONE)
 #define TCR_VALUE ((3u << 24) | (6u << 8))   /* standard inter-frame gap, 1024-byte DMA bursts */
 
 #define BMSR_LINK 0x0004
@@ -84,12 +92,17 @@
 #define RX_ISE 0x0020
 #define RX_CRC_LEN 4u
 
-/* The largest ring: frames arriving while the driver waits for the CPU
- * pile up in it (the host peer's fuzz burst is 41 KB), and a full ring
- * drops them (counted: rx_missed, rx_dropped). */
-#define RX_RING_BYTES 65536u
-/* The ring and the 16 bytes the device may write past it, in whole pages. */
-#define RX_RING_PAGES ((RX_RING_BYTES + 16 + 4095) / 4096)
+/* By default the largest ring: frames arriving while the driver waits
+ * for the CPU pile up in it (the host peer's fuzz burst is 41 KB), and a
+ * full ring drops them (counted: rx_missed, rx_dropped). The small one
+ * holds five full frames; TCP sends again what it drops. */
+#define RX_RING_BIG 65536u
+#define RX_RING_SMALL 8192u
+/* The ICA behind the ring: the ring, the 16 bytes the data sheet adds to
+ * each length, and with WRAP the room for the rest of a frame that runs
+ * past the end (a whole one, 1.5 KiB), in whole pages: 17 and 3. */
+#define RX_PAD 16u
+#define RX_WRAP_ROOM 1536u
 #define CAPR_BIAS 16u
 #define TX_SLOTS 4
 #define RESET_POLLS 1000
@@ -100,6 +113,10 @@ static uint64_t mac;
 static uint32_t ring_ica;
 static uint8_t *ring;
 static uint32_t ring_phys;
+static uint32_t ring_bytes;      /* RX_RING_BIG or RX_RING_SMALL */
+static uint32_t ring_wrap_at;    /* where a frame's bytes wrap to the start:
+                                    ring_bytes, or past the ICA's end (WRAP) */
+static uint32_t rcr_value;
 static uint32_t rx_offset;       /* where the next frame's header is */
 
 static struct netdrv_send tx_slot[TX_SLOTS];
@@ -121,7 +138,7 @@ static void rx_start(void)
 	rx_offset = 0;
 	w32(REG_RBSTART, ring_phys);
 	w8(REG_CR, CR_RE | CR_TE);
-	w32(REG_RCR, RCR_VALUE);
+	w32(REG_RCR, rcr_value);
 	w16(REG_CAPR, (uint16_t)(0u - CAPR_BIAS));
 }
 
@@ -170,9 +187,16 @@ static void device_start(void)
 	w16(REG_IMR, INT_MASK);
 }
 
-int nic_init(const struct myrmex_pci_info *info)
+int nic_init(const struct myrmex_pci_info *info, bool small)
 {
 	device = *info;
+	ring_bytes = small ? RX_RING_SMALL : RX_RING_BIG;
+	rcr_value = RCR_COMMON | (small ? RCR_RBLEN_8K | RCR_WRAP : RCR_RBLEN_64K);
+	uint32_t ica_bytes = ring_bytes + RX_PAD + (small ? RX_WRAP_ROOM : 0);
+	uint32_t pages = (ica_bytes + 4095) / 4096;
+	/* With WRAP a frame never wraps: it ends inside the ICA (the header
+	 * starts below ring_bytes, the frame is at most NET_FRAME_MAX). */
+	ring_wrap_at = small ? pages * 4096 : ring_bytes;
 	int err = map_registers(info);
 	if (err)
 		return err;
@@ -182,9 +206,9 @@ int nic_init(const struct myrmex_pci_info *info)
 	mac = 0;
 	for (unsigned i = 0; i < 6; i++)
 		mac |= (uint64_t)r8(REG_IDR0 + i) << (8 * i);
-	long h = myrmex_ica_alloc(RX_RING_PAGES);
+	long h = myrmex_ica_alloc(pages);
 	long phys = h < 0 ? h : myrmex_ica_phys((uint32_t)h);
-	if (phys < 0 || (uint64_t)phys + RX_RING_PAGES * 4096ull > 0x100000000ull) {
+	if (phys < 0 || (uint64_t)phys + pages * 4096ull > 0x100000000ull) {
 		drv_log("no receive ring below 4 GiB: %ld", phys);
 		return phys < 0 ? (int)phys : -ENOMEM;
 	}
@@ -212,9 +236,9 @@ void nic_describe(char *buf, unsigned long size)
 	uint8_t b[6];
 	for (unsigned i = 0; i < 6; i++)
 		b[i] = (uint8_t)(mac >> (8 * i));
-	snprintf(buf, size, "MAC %02x:%02x:%02x:%02x:%02x:%02x, link %s, ring %u KiB, irq %u",
+	snprintf(buf, size, "MAC %02x:%02x:%02x:%02x:%02x:%02x, link %s, ring %u KiB%s, irq %u",
 	         b[0], b[1], b[2], b[3], b[4], b[5], nic_link() ? "up" : "down",
-	         RX_RING_BYTES / 1024, device.irq_line);
+	         ring_bytes / 1024, (rcr_value & RCR_WRAP) ? " (WRAP)" : "", device.irq_line);
 }
 
 /* ---------------------------------------------------------- transmit */
@@ -289,11 +313,12 @@ static void restart(void)
 	}
 }
 
-/* The frame of length bytes at offset in the ring (wrapping at its end) is
- * read from memory, not from lines cached before the device wrote it. */
+/* The frame of length bytes at offset in the ring (wrapping at
+ * ring_wrap_at) is read from memory, not from lines cached before the
+ * device wrote it. */
 static void rx_fresh(uint32_t offset, uint32_t length)
 {
-	uint32_t first = length < RX_RING_BYTES - offset ? length : RX_RING_BYTES - offset;
+	uint32_t first = length < ring_wrap_at - offset ? length : ring_wrap_at - offset;
 	myrmex_dma_from_device(ring + offset, first);
 	if (first < length)
 		myrmex_dma_from_device(ring, length - first);
@@ -312,7 +337,7 @@ static void rx_drain(void)
 		memcpy(&header, ring + rx_offset, 4);   /* 4-aligned: never wraps */
 		uint16_t status = (uint16_t)header, length = (uint16_t)(header >> 16);
 		if ((status & RX_ISE) || !(status & RX_ROK) || length < RX_CRC_LEN ||
-		    length > RX_RING_BYTES - 8) {
+		    length > ring_bytes - 8) {
 			/* Not a header the device wrote for a good frame: the ring
 			 * cannot be trusted past it. */
 			drv_log("bad receive header %#x at %u: device reset", header, rx_offset);
@@ -321,18 +346,20 @@ static void rx_drain(void)
 			restart();
 			return;
 		}
-		uint32_t frame = length - RX_CRC_LEN, at = (rx_offset + 4) % RX_RING_BYTES;
+		/* The frame follows its header: wrapped to the start only where
+		 * the device wraps (WRAP off), else right after it. */
+		uint32_t frame = length - RX_CRC_LEN, at = (rx_offset + 4) % ring_wrap_at;
 		if (frame < NET_FRAME_MIN || frame > NET_FRAME_MAX) {
 			net_counters.rx_errors++;   /* runt or oversized: skipped */
 		} else {
 			rx_fresh(at, frame);
-			if (!copy_frame(ring, RX_RING_BYTES, at, frame))
+			if (!copy_frame(ring, ring_wrap_at, at, frame))
 				return;   /* no room for it yet: it waits in the ring (nic_rx_resume) */
 			net_counters.rx_frames++;
 			net_counters.rx_bytes += frame;
 		}
 		rx_offset = (rx_offset + 4 + length + 3) & ~3u;
-		rx_offset %= RX_RING_BYTES;
+		rx_offset %= ring_bytes;   /* with WRAP, the bytes past the end */
 		w16(REG_CAPR, (uint16_t)(rx_offset - CAPR_BIAS));
 	}
 }

@@ -1,11 +1,11 @@
 /*
  * The Ethernet interface under lwIP (paper 002's protocol server beside
- * the NIC driver). Receiving: RX_SLOTS receive requests wait at the
+ * the NIC driver). Receiving: nrx (link_start's) receive requests wait at the
  * Ethernet server (coreid 8) for ARP and IPv4 frames, each lending a
  * one-page ICA; a frame comes back in an ICA of its own (buffer exchange,
  * docs/net.md), is copied once into a pbuf and given to lwIP, and the slot
  * goes out again with the ICA it brought. Sending: lwIP's frame (header
- * included) is copied once into one of TX_SLOTS one-page ICAs and sent
+ * included) is copied once into one of ntx one-page ICAs and sent
  * straight to the NIC driver (coreid 7) asynchronously; the ICA comes back
  * with the result. A frame finding no free slot is dropped and counted (TCP
  * sends it again). Both copies are counted in inet_stats.
@@ -19,9 +19,6 @@
 #include "netif/ethernet.h"
 
 #define PAGE 4096u
-#define RX_ARP_SLOTS 4u
-#define RX_SLOTS 16u              /* the first RX_ARP_SLOTS for ARP, the rest IPv4 */
-#define TX_SLOTS 64u
 #define WIRE_MIN 60u              /* a frame shorter is padded with zeros */
 #define ETH_WAIT_MS 10000
 
@@ -30,7 +27,8 @@ struct slot {
 	bool busy;                    /* the call is out */
 	uint16_t type;                /* receives: the EtherType asked for */
 };
-static struct slot rx[RX_SLOTS], tx[TX_SLOTS];
+static struct slot rx[LINK_RX_SLOTS_MAX], tx[LINK_TX_SLOTS_MAX];
+static unsigned nrx, nrx_arp, ntx;   /* the first nrx_arp receives for ARP, the rest IPv4 */
 
 static void put_mac(uint8_t *p, uint64_t mac)
 {
@@ -73,18 +71,21 @@ static int slot_alloc(struct slot *s)
 	return 0;
 }
 
-int link_start(void)
+int link_start(bool few)
 {
-	for (unsigned i = 0; i < RX_SLOTS; i++) {
+	nrx = few ? 2 : LINK_RX_SLOTS_MAX;
+	nrx_arp = few ? 1 : LINK_RX_ARP_SLOTS;
+	ntx = few ? 2 : LINK_TX_SLOTS_MAX;
+	for (unsigned i = 0; i < nrx; i++) {
 		int err = slot_alloc(&rx[i]);
 		if (err)
 			return err;
-		rx[i].type = i < RX_ARP_SLOTS ? ETHTYPE_ARP : ETHTYPE_IP;
+		rx[i].type = i < nrx_arp ? ETHTYPE_ARP : ETHTYPE_IP;
 		err = rx_post(&rx[i]);
 		if (err)
 			return err;
 	}
-	for (unsigned i = 0; i < TX_SLOTS; i++) {
+	for (unsigned i = 0; i < ntx; i++) {
 		int err = slot_alloc(&tx[i]);
 		if (err)
 			return err;
@@ -100,7 +101,7 @@ static err_t link_output(struct netif *netif, struct pbuf *p)
 	if (zc_output(p))
 		return ERR_OK;
 	struct slot *s = NULL;
-	for (unsigned i = 0; i < TX_SLOTS && !s; i++)
+	for (unsigned i = 0; i < ntx && !s; i++)
 		if (!tx[i].busy && tx[i].buf)
 			s = &tx[i];
 	if (!s || p->tot_len > NET_FRAME_MAX || p->tot_len < NET_FRAME_MIN) {
@@ -144,12 +145,12 @@ err_t link_netif_init(struct netif *netif)
 
 static struct slot *slot_of(uint32_t ctl, bool *is_rx)
 {
-	for (unsigned i = 0; i < RX_SLOTS; i++)
+	for (unsigned i = 0; i < nrx; i++)
 		if (rx[i].ctl == ctl) {
 			*is_rx = true;
 			return &rx[i];
 		}
-	for (unsigned i = 0; i < TX_SLOTS; i++)
+	for (unsigned i = 0; i < ntx; i++)
 		if (tx[i].ctl == ctl) {
 			*is_rx = false;
 			return &tx[i];
@@ -212,6 +213,6 @@ void link_result(const struct myrmex_delivery *d)
 
 void link_retry(void)
 {
-	for (unsigned i = 0; i < RX_SLOTS; i++)
+	for (unsigned i = 0; i < nrx; i++)
 		rx_post(&rx[i]);
 }

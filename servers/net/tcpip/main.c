@@ -3,10 +3,14 @@
  * "TCP/IP"), lwIP inside. The init starts it with the server right and the
  * right to call the Ethernet server and the NIC driver:
  *
- *     tcpip [ADDRESS/PREFIX [GATEWAY] | dhcp]
+ *     tcpip [ADDRESS/PREFIX [GATEWAY] | dhcp] [ica=pt|ica=tlb]
  *
  * (default 10.0.2.15/24 via 10.0.2.2, the addresses of QEMU's user-mode
- * network). It waits (up to 10 s) for the Ethernet server, learns the MAC,
+ * network). ica=tlb says that ICAs live in reserved TLB entries (paper
+ * 002's method on SH-4, docs/sh4.md), which all address spaces share: the
+ * server then holds 12 ICA pages (2 receives at the Ethernet server, 2
+ * send slots, 2 zero-copy spares) instead of 194; ica=pt, the default, is
+ * the latter. It waits (up to 10 s) for the Ethernet server, learns the MAC,
  * starts lwIP with the Ethernet interface and the loopback, posts its
  * receives, starts the ticker, registers MYRMEX_COREID_INET and serves
  * include/myrmex/inet.h forever. Exits with 1 when it cannot start.
@@ -77,10 +81,23 @@ static bool parse_address(const char *text, ip4_addr_t *addr, ip4_addr_t *mask)
 int main(int argc, char **argv)
 {
 	ip4_addr_t addr, mask, gw;
-	bool dhcp = argc > 1 && strcmp(argv[1], "dhcp") == 0;
-	if (!parse_address(argc > 1 && !dhcp ? argv[1] : "10.0.2.15/24", &addr, &mask) ||
-	    !ip4addr_aton(argc > 2 ? argv[2] : "10.0.2.2", &gw)) {
-		myrmex_log(TCPIP_NAME, "usage: tcpip [ADDRESS/PREFIX [GATEWAY] | dhcp]");
+	/* ica=... anywhere; the addresses in their order around it. */
+	const char *pos[2] = { NULL, NULL };
+	int npos = 0;
+	bool few = false, bad = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "ica=pt") == 0 || strcmp(argv[i], "ica=tlb") == 0)
+			few = strcmp(argv[i], "ica=tlb") == 0;
+		else if (strncmp(argv[i], "ica=", 4) == 0 || npos == 2)
+			bad = true;
+		else
+			pos[npos++] = argv[i];
+	}
+	bool dhcp = pos[0] && strcmp(pos[0], "dhcp") == 0;
+	if (bad ||
+	    !parse_address(pos[0] && !dhcp ? pos[0] : "10.0.2.15/24", &addr, &mask) ||
+	    !ip4addr_aton(pos[1] ? pos[1] : "10.0.2.2", &gw)) {
+		myrmex_log(TCPIP_NAME, "usage: tcpip [ADDRESS/PREFIX [GATEWAY] | dhcp] [ica=pt|ica=tlb]");
 		return 1;
 	}
 	if (dhcp) {
@@ -105,12 +122,12 @@ int main(int argc, char **argv)
 	ifstats_attach();
 	if (dhcp)
 		dhcp_start(&tcpip_eth);
-	r = link_start();
+	r = link_start(few);
 	if (r < 0) {
 		myrmex_log(TCPIP_NAME, "cannot post the receives: %ld", r);
 		return 1;
 	}
-	r = zc_start();
+	r = zc_start(few);
 	if (r < 0) {
 		myrmex_log(TCPIP_NAME, "cannot make the spare ICAs: %ld", r);
 		return 1;

@@ -50,8 +50,15 @@ extern int tcpip_pid;             /* ours: INET_TICK comes only from us */
 long link_ask_mac(uint8_t mac[6]);
 /* lwIP's netif init function for the Ethernet interface. */
 err_t link_netif_init(struct netif *netif);
-/* Posts the receives at the Ethernet server (ARP and IPv4): 0 or -errno. */
-int link_start(void);
+/* Allocates the send slots and posts the receives at the Ethernet server
+ * (ARP and IPv4): by default LINK_RX_SLOTS_MAX receives (LINK_RX_ARP_SLOTS
+ * of them for ARP) and LINK_TX_SLOTS_MAX sends; few (ICAs in reserved TLB
+ * entries: the argument ica=tlb) one receive of each type and two sends.
+ * 0 or -errno. */
+#define LINK_RX_SLOTS_MAX 16u
+#define LINK_RX_ARP_SLOTS 4u
+#define LINK_TX_SLOTS_MAX 64u
+int link_start(bool few);
 /* A result of one of our calls (receives, sends): the library's callback. */
 void link_result(const struct myrmex_delivery *d);
 /* Posts again the receives that are not out (after a server died). */
@@ -61,8 +68,9 @@ struct isock;
 
 /* ---- zcopy.c: paper 002's send path (the payload kept in its ICA) ---- */
 extern bool zc_pending;
-/* The spare ICAs and the send control ICA: 0 or -errno. */
-int zc_start(void);
+/* The send control ICA and the spare ICAs (32, or 2 when few: each spare
+ * stands for a zero-copy send lwIP may still hold): 0 or -errno. */
+int zc_start(bool few);
 /* An INET_SEND with INET_ZEROCOPY: as try_send (SERVER_LATER: not yet). */
 int64_t zc_try_send(struct isock *s, struct server_request *rq);
 /* lwIP's frame p, if its data is one payload in a kept ICA: sent from

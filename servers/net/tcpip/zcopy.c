@@ -33,6 +33,7 @@
 #define PAGE 4096u
 #define KEPT_MAX 64u
 #define SPARE_START 32u
+#define SPARE_START_FEW 2u       /* ICAs in reserved TLB entries (ica=tlb) */
 #define SPARE_MAX 64u
 #define WIRE_MIN 60u              /* shorter frames need padding: they go by copy */
 
@@ -57,13 +58,14 @@ static uint32_t send_ctl;         /* the control ICA of zc_output's calls */
 static struct inet_stats_more tcpip_zc_counters;   /* spare is read at zc_stats */
 bool zc_pending;                  /* segments may have been freed: reclaim at the next settle */
 
-int zc_start(void)
+int zc_start(bool few)
 {
+	unsigned start = few ? SPARE_START_FEW : SPARE_START;
 	long c = myrmex_ica_alloc(1);
 	if (c < 0)
 		return (int)c;
 	send_ctl = (uint32_t)c;
-	while (spare_count < SPARE_START) {
+	while (spare_count < start) {
 		long b = myrmex_ica_alloc(1);
 		if (b < 0)
 			return (int)b;
