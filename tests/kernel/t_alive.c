@@ -14,6 +14,22 @@
 #define MAPPING (64 * 1024L)
 #define PAGE 4096L
 
+/* The raw calls of a 32-bit port (SH-4): mmap2 (the old SYS_mmap takes
+ * its arguments in memory), clock_gettime's 32-bit call, and a timespec
+ * of two longs (musl's has a 64-bit tv_sec there), as in t_mmap, t_futex. */
+#ifdef SYS_mmap2
+#define SYS_MMAP_RAW SYS_mmap2
+#else
+#define SYS_MMAP_RAW SYS_mmap
+#endif
+#ifndef SYS_clock_gettime
+#define SYS_clock_gettime SYS_clock_gettime32
+#endif
+struct raw_timespec {
+	long tv_sec;
+	long tv_nsec;
+};
+
 static volatile int thread_ran;
 
 static void mark_ran(void *arg)
@@ -29,7 +45,7 @@ int main(void)
 	long pid = raw0(SYS_getpid);
 	CHECK(pid > 0, "getpid returned %ld", pid);
 
-	long map = myrmex_syscall6(SYS_mmap, 0, MAPPING, PROT_READ | PROT_WRITE,
+	long map = myrmex_syscall6(SYS_MMAP_RAW, 0, MAPPING, PROT_READ | PROT_WRITE,
 	                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map < 0) {
 		test_fail("mmap of 64 KiB returned %ld", map);
@@ -49,10 +65,10 @@ int main(void)
 		CHECK(thread_ran, "the joined thread never ran");
 	}
 
-	struct timespec nap = { 0, 1000000 };
+	struct raw_timespec nap = { 0, 1000000 };
 	CHECK_EQ(raw2(SYS_nanosleep, (long)&nap, 0), 0);
 
-	struct timespec now;
+	struct raw_timespec now;
 	CHECK_EQ(raw2(SYS_clock_gettime, CLOCK_MONOTONIC, (long)&now), 0);
 	return test_exit_code();
 }

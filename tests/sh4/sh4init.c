@@ -10,7 +10,10 @@
  * the CF slot (MYRMEX_SPAWN_DEVICE: the disk driver cf_ide), "srv:a:b"
  * passes a (and b) to a server, "prog:arg@srv" arg to the client. "+prog" runs prog as a Linux program
  * (the POSIX personality's process, MYRMEX_SPAWN_POSIX); "^prog" with the
- * power to give devices (MYRMEX_SPAWN_MANAGER), for the device tests. An argument
+ * power to give devices (MYRMEX_SPAWN_MANAGER), for the device tests; "=prog"
+ * (after "^" if both) as the x86-64 test init runs the shared tests: no
+ * "alpha", "beta" (argv[1] only when ":arg" gives one) and at priority
+ * TEST_PRIO, below sh4init's (t_threads, t_sched, t_spawn). An argument
  * "list=<module>" runs the names (separated by white space) in that boot
  * module, a file the build writes (a boot module's command line is too
  * short for them all). A first argument "ica=pt" or "ica=tlb" names the
@@ -29,6 +32,9 @@ static char ica_env[32] = "MYRMEX_ICA=pt";
 
 #define SH_SIGKILL 9
 #define MAX_SERVERS 4
+/* "=prog"'s priority: tests/kernel/testinit.c's TEST_PRIO (t_sched is
+ * given it as the ceiling it must find: "=t_sched:15"). */
+#define TEST_PRIO 15
 
 /* The device index of the CF slot (the legacy IDE device), or -1. */
 static long ide_index(void)
@@ -152,6 +158,9 @@ static int run(const char *arg)
 	bool manager = arg[0] == '^';
 	if (manager)
 		arg++;
+	bool shared = arg[0] == '=';   /* "=prog": argv as written, TEST_PRIO */
+	if (shared)
+		arg++;
 	size_t n = u_strlen(arg);
 	bool must_die = n > 0 && arg[n - 1] == '!';
 	if (must_die)
@@ -173,7 +182,7 @@ static int run(const char *arg)
 		flags |= MYRMEX_SPAWN_MANAGER;
 	const uint64_t argv_plain[] = { (uintptr_t)module, (uintptr_t)"alpha", (uintptr_t)"beta", 0 };
 	uint64_t argv_arg[] = { (uintptr_t)module, 0, 0 };
-	const uint64_t *argv = argv_plain;
+	const uint64_t *argv = shared ? argv_arg : argv_plain;
 	/* The servers first: "prog:arg@srv" passes arg to prog. */
 	char *servers = NULL;
 	for (char *c = name; *c; c++)
@@ -196,7 +205,7 @@ static int run(const char *arg)
 	long server_pids[MAX_SERVERS];
 	bool fileman;
 	int nservers = start_servers(servers, server_pids, &fileman);
-	long pid = sys5(MYRMEX_SYS_SPAWN, module, argv, envp, -1, flags);
+	long pid = sys5(MYRMEX_SYS_SPAWN, module, argv, envp, shared ? TEST_PRIO : -1, flags);
 	int status = 0;
 	bool ok;
 	if (pid < 0) {

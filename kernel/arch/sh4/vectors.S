@@ -129,7 +129,20 @@ sh4_vbr:
 	mov.l r6, @r5               /* MMUCR.URC = the entry */
 	mov.l .Lptel, r5
 	mov.l r2, @r5
-	ldtlb                       /* PTEH holds the page and ASID of the miss */
+	/* PTEH: the miss left the address's bits 31..10 and the ASID there;
+	 * the entry must name the page (bits 11..10 clear), as
+	 * sh4_tlb_load's do, or paging.c's associative invalidation (which
+	 * names the page) misses it under QEMU, whose compare takes all of
+	 * VPN: a detached page would stay reachable (docs/sh4.md, "The
+	 * TLB-miss path"). */
+	mov.l .Lpteh, r5
+	mov.l @r5, r6
+	extu.b r6, r6               /* the ASID */
+	mov.w .Lpage_mask, r7
+	and r7, r1                  /* the page of the address */
+	or r1, r6
+	mov.l r6, @r5
+	ldtlb
 	nop
 	rte
 	nop
@@ -141,6 +154,7 @@ sh4_vbr:
 .Lindex_mask: .word 0x0ffc
 .Lvalid:      .word 0x0100
 .Lsoft:       .word 0xf1ff      /* ~0x0e00, sign-extended */
+.Lpage_mask:  .word 0xf000      /* ~0xfff, sign-extended */
 	.balign 4
 .Lexpevt4:    .long 0xff000024
 .Lcommon4:    .long entry_common
@@ -153,6 +167,7 @@ sh4_vbr:
 .Lmmucr:      .long 0xff000010
 .Lurc_clear:  .long 0xffff03fb  /* URC and TI cleared */
 .Lptel:       .long 0xff000004
+.Lpteh:       .long 0xff000000
 
 	.org sh4_vbr + 0x600
 	mov.l .Lintevt, r0

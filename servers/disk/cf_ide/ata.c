@@ -32,9 +32,25 @@ long ata_wait(int want_drq)
 	return -1;
 }
 
+long ata_wait_idle(void)
+{
+	for (int i = 0; i < POLLS; i++) {
+		long st = ata_read(ATA_CONTROL);
+		if (st < 0)
+			return -1;
+		if (!(st & (ATA_ST_BSY | ATA_ST_DRQ)))
+			return st;
+	}
+	return -1;
+}
+
 int ata_command(uint8_t cmd, uint32_t lba, uint32_t count)
 {
-	if (ata_wait(0) < 0)
+	/* BSY and DRQ both clear: a drive ignores the task file and the
+	 * command while either is set (a command written during another's
+	 * data phase would be lost, and the sectors moved next would belong
+	 * to the old one). */
+	if (ata_wait_idle() < 0)
 		return -1;
 	ata_write(ATA_DEVICE, 0xe0u | ((lba >> 24) & 0x0fu));   /* LBA, master */
 	ata_write(ATA_COUNT, count & 0xffu);                   /* 256 is 0 */
@@ -62,18 +78,35 @@ void ata_write_sector(const uint8_t *buf)
 		ata_write(ATA_DATA, buf[i] | (uint32_t)buf[i + 1] << 8);
 }
 
+int ata_reset(void)
+{
+	/* SRST with nIEN, then nIEN alone; the drive is busy until the reset
+	 * is over. SRST ends whatever command was in the drive (a data phase
+	 * half done included) and leaves BSY and DRQ clear. */
+	ata_write(ATA_CONTROL, 0x06);
+	for (int i = 0; i < 8; i++)
+		ata_read(ATA_CONTROL);   /* each a system call: well over 5 us */
+	ata_write(ATA_CONTROL, 0x02);   /* nIEN: poll */
+	long st = ata_wait_idle();
+	/* The status register, not the alternate: reading it drops an INTRQ
+	 * the old command left raised. */
+	ata_read(ATA_STATUS);
+	return st < 0 ? -1 : 0;
+}
+
+void ata_interrupts_on(void)
+{
+	ata_read(ATA_STATUS);           /* no INTRQ left from polling */
+	ata_write(ATA_CONTROL, 0);
+}
+
 int ata_identify(struct ata_drive *out)
 {
 	uint8_t id[512];
 	/* A software reset first: a driver that died mid-command (killed, or
 	 * restarted) may have left the drive with a transfer half done, whose
-	 * data would otherwise pass for IDENTIFY's. SRST with nIEN, then nIEN
-	 * alone; the drive is busy until the reset is over. */
-	ata_write(ATA_CONTROL, 0x06);
-	for (int i = 0; i < 8; i++)
-		ata_read(ATA_CONTROL);   /* each a system call: well over 5 us */
-	ata_write(ATA_CONTROL, 0x02);   /* nIEN: poll */
-	if (ata_wait(0) < 0)
+	 * data would otherwise pass for IDENTIFY's. */
+	if (ata_reset() < 0)
 		return -1;
 	if (ata_command(ATA_CMD_IDENTIFY, 0, 0) < 0)
 		return -1;
@@ -99,6 +132,6 @@ int ata_identify(struct ata_drive *out)
 	while (end > 0 && out->model[end - 1] == ' ')
 		end--;
 	out->model[end] = '\0';
-	ata_write(ATA_CONTROL, 0);      /* interrupts on */
+	ata_interrupts_on();
 	return 0;
 }

@@ -53,12 +53,20 @@ void ata_write(unsigned reg, uint32_t value);
 /* Polls the alternate status until BSY clears (and DRQ is set when
  * want_drq): the status, or -1 after a bounded number of polls. */
 long ata_wait(int want_drq);
-/* Starts command cmd for count sectors (1..256) at lba (LBA mode, master);
- * 0, or -1 when the drive stays busy. */
+/* Polls the alternate status until BSY and DRQ are both clear (the
+ * drive takes a command): the status, or -1 after a bounded number of polls. */
+long ata_wait_idle(void);
+/* Starts command cmd for count sectors (1..256) at lba (LBA mode, master)
+ * once the drive is idle (ata_wait_idle); 0, or -1 when it stays busy. */
 int ata_command(uint8_t cmd, uint32_t lba, uint32_t count);
 /* One sector through the data register, 256 little-endian words. */
 void ata_read_sector(uint8_t *buf);
 void ata_write_sector(const uint8_t *buf);
+/* Software reset (SRST), interrupts off (nIEN), INTRQ dropped: the drive
+ * idle with no command. 0, or -1 when it stays busy. */
+int ata_reset(void);
+/* Interrupts on (nIEN clear) after a reset or polling. */
+void ata_interrupts_on(void);
 /* IDENTIFY DEVICE by polling (interrupts off meanwhile), then interrupts
  * on. 0, or -1 when no ATA drive answers. */
 int ata_identify(struct ata_drive *out);

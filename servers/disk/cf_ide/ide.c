@@ -10,6 +10,15 @@
  * interrupt. Interrupts arrive as messages through get() (server_run calls
  * ide_interrupt); reading the status register drops the drive's INTRQ
  * before dev_irq_ack unmasks the line.
+ *
+ * An interrupt message is a hint, never a count: advance() moves a sector
+ * only when the status says the drive is at that step (BSY clear; DRQ set
+ * for a data phase, clear at a command's end). One read while the drive is
+ * still busy is dropped (the drive raises INTRQ again when it is done), so
+ * a stale message (left from a reset, or another owner's) cannot make the
+ * driver count a sector the drive has not taken. Any error resets the
+ * drive before the next command: a drive left in a data phase would ignore
+ * the next command, and the sectors moved next would go to the old one.
  */
 #include "driver.h"
 
@@ -37,7 +46,7 @@ static struct ata_drive drive;
 static struct ide_request queue[QUEUE_MAX];
 static unsigned first, count;
 static int busy;
-static unsigned spurious;
+static unsigned spurious, early;   /* interrupts dropped: no command; drive still busy */
 
 void ide_init(const struct ata_drive *d)
 {
@@ -50,6 +59,17 @@ static void finish(struct ide_request *r, int64_t status)
 	first = (first + 1) % QUEUE_MAX;
 	count--;
 	busy = 0;
+}
+
+/* Ends r with -EIO after the drive went wrong, and resets the drive: it
+ * may be in the middle of a command (a data phase half done). */
+static void fail(struct ide_request *r, long st)
+{
+	drv_log("sector %u+%u: the drive went wrong (status %ld): -EIO", r->sector, r->done, st);
+	finish(r, -EIO);
+	if (ata_reset() < 0)
+		drv_log("the drive stays busy after a reset");
+	ata_interrupts_on();
 }
 
 /* Issues the next command of r (its next run of at most 256 sectors);
@@ -92,7 +112,7 @@ static void start_next(void)
 		}
 		int err = issue(r);
 		if (err) {
-			finish(r, err);
+			fail(r, err);
 			continue;
 		}
 		busy = 1;
@@ -168,42 +188,58 @@ int64_t do_flush(struct server_request *rq)
 
 /* ---------------------------------------------------------- completion */
 
-/* The drive interrupted for r with status st: moves the transfer on, or
- * ends r (finish). */
+/* The drive interrupted for r and its status register reads st: moves the
+ * transfer on when the drive is where r expects it, ends r (finish, or
+ * fail), or drops the interrupt while the drive is still busy. */
 static void advance(struct ide_request *r, long st)
 {
-	if (st < 0 || (st & (ATA_ST_ERR | ATA_ST_DF | ATA_ST_BSY))) {
-		finish(r, -EIO);
+	if (st < 0) {
+		fail(r, st);
+		return;
+	}
+	if (st & ATA_ST_BSY) {
+		if (++early == 1)
+			drv_log("an interrupt while the drive is busy (status %#lx): dropped", st);
+		return;
+	}
+	if (st & (ATA_ST_ERR | ATA_ST_DF)) {
+		fail(r, st);
 		return;
 	}
 	if (r->kind == IDE_FLUSH) {
-		finish(r, 0);
+		if (st & ATA_ST_DRQ)
+			fail(r, st);
+		else
+			finish(r, 0);
 		return;
 	}
 	if (r->kind == IDE_READ) {
-		if (!(st & ATA_ST_DRQ)) {
-			finish(r, -EIO);
+		if (!(st & ATA_ST_DRQ)) {   /* no sector to read */
+			fail(r, st);
 			return;
 		}
 		ata_read_sector(r->buf + r->offset + r->done * DISK_SECTOR_SIZE);
+		r->done++;
+	} else {
+		/* A write's interrupt ends the sector written last: DRQ set when
+		 * the drive wants the next one of this command, clear at its end. */
+		r->done++;
+		if ((r->done < r->command_end) != !!(st & ATA_ST_DRQ)) {
+			fail(r, st);
+			return;
+		}
 	}
-	r->done++;   /* a read's sector read now, or a write's sector taken */
 	if (r->done == r->count) {
 		finish(r, (int64_t)r->count * DISK_SECTOR_SIZE);
 		return;
 	}
 	if (r->done == r->command_end) {
 		if (issue(r) < 0)
-			finish(r, -EIO);
+			fail(r, -1);
 		return;
 	}
-	if (r->kind == IDE_WRITE) {
-		if (!(st & ATA_ST_DRQ)) {
-			finish(r, -EIO);
-			return;
-		}
+	if (r->kind == IDE_WRITE)
 		ata_write_sector(r->buf + r->offset + r->done * DISK_SECTOR_SIZE);
-	}
 }
 
 void ide_interrupt(uint32_t lines)
