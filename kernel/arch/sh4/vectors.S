@@ -127,6 +127,17 @@ sh4_vbr:
 	shll2 r3
 	or r3, r6
 	mov.l r6, @r5               /* MMUCR.URC = the entry */
+	/* PTEH holds the miss's VPN, address bits 31-10: clear bits 11-10 so
+	 * the entry names its 4 KiB page as every other load does. QEMU's
+	 * associative write (flush_page's, by the page address) compares the
+	 * whole VPN; an entry loaded with them set would survive the unmap or
+	 * protect that flushes it (a write after fork's copy-on-write faulted
+	 * again for good). */
+	mov.l .Lpteh, r5
+	mov.l @r5, r6
+	mov.w .Lpage_vpn, r7
+	and r7, r6
+	mov.l r6, @r5
 	mov.l .Lptel, r5
 	mov.l r2, @r5
 	ldtlb                       /* PTEH holds the page and ASID of the miss */
@@ -141,6 +152,7 @@ sh4_vbr:
 .Lindex_mask: .word 0x0ffc
 .Lvalid:      .word 0x0100
 .Lsoft:       .word 0xf1ff      /* ~0x0e00, sign-extended */
+.Lpage_vpn:   .word 0xf3ff      /* ~0x0c00, sign-extended */
 	.balign 4
 .Lexpevt4:    .long 0xff000024
 .Lcommon4:    .long entry_common
@@ -153,6 +165,7 @@ sh4_vbr:
 .Lmmucr:      .long 0xff000010
 .Lurc_clear:  .long 0xffff03fb  /* URC and TI cleared */
 .Lptel:       .long 0xff000004
+.Lpteh:       .long 0xff000000
 
 	.org sh4_vbr + 0x600
 	mov.l .Lintevt, r0
