@@ -231,7 +231,7 @@ SH4_DISK_TESTS := t_disk:info@*cf_ide t_disk:write@*cf_ide \
 	t_disk:range@*cf_ide t_disk:small@*cf_ide t_disk:badop@*cf_ide $(SH4_DISK_TESTS_BIG)
 SH4_RUN := $(PYTHON) tools/sh4_run.py --mac $(SH4_NIC_MAC)
 SH4_TESTS := t_hello t_codegen t_fault! t_badcalls t_trap:align! t_trap:p1! t_trap:p4! \
-	t_trap:illegal! t_trap:fpu! t_trap:miss! t_ica_limit t_asid t_gusa \
+	t_trap:illegal! t_trap:fpu! t_trap:miss! t_trap:stale! t_ica_limit t_asid t_gusa \
 	t_ipc_sync t_ipc_async t_ipc_stages t_ipc_death t_ipc_badcalls t_ipc_limits \
 	t_ipc_stage_death:async t_ipc_stage_death:sync t_ipc_touch:freed! t_ipc_touch:parked! \
 	t_ipc_touch:passed-data! t_ipc_touch:passed-ctl! t_ipc_touch:returned! \
@@ -295,7 +295,7 @@ $(SH4_BUILD)/initrd-fs.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_SERVER_BINS
 # e2fsck -fn must find the image clean. SH4_POSIX_PROGS are the programs
 # checked, in run.sh's order; the ones left out, and why, are in
 # docs/sh4.md.
-SH4_POSIX_PROGS := fork execve wait exit
+SH4_POSIX_PROGS := fork wait exit ids pgrp sigmask sigchld sigpipe
 SH4_POSIX_BINS  := $(addprefix $(SH4_BUILD)/posix/,$(SH4_POSIX_PROGS))
 SH4_POSIX_RUN   := $(SH4_BUILD)/posix-run/posix_run
 $(SH4_BUILD)/posix/%: tests/posix/%.c tests/posix/posix_test.h $(SH4_LIBC) $(SH4_CDEPS)
@@ -316,11 +316,12 @@ $(SH4_BUILD)/initrd-posix.img: $(SH4_TEST_BINS) $(SH4_POSIX_RUN) $(SH4_SERVER_BI
 	$(PYTHON) tools/sh4_initrd.py $@ "$(SH4_BUILD)/tests/sh4init ica=pt list=sh4-tests-posix" \
 		$(SH4_POSIX_RUN) $(SH4_SERVER_BINS) $(SH4_BUILD)/sh4-tests-posix
 SH4_POSIX_DISK := $(SH4_BUILD)/posix-disk.img
+SH4_POSIX_TIMEOUT := 900
 sh4-posix-test: $(SH4_BUILD)/initrd-posix.img $(SH4_POSIX_BINS) $(SH4_BIN)
 	$(PYTHON) tools/sh4_posix.py image --programs $(SH4_BUILD)/posix --out $(SH4_POSIX_DISK) \
 		$(SH4_POSIX_PROGS)
 	$(SH4_RUN) --cf $(SH4_POSIX_DISK) test --kernel $(SH4_BIN) \
-		--initrd $(SH4_BUILD)/initrd-posix.img --log $(SH4_BUILD)/test-posix.log
+		--initrd $(SH4_BUILD)/initrd-posix.img --log $(SH4_BUILD)/test-posix.log --timeout $(SH4_POSIX_TIMEOUT)
 	e2fsck -fn $(SH4_POSIX_DISK) > $(SH4_BUILD)/test-posix-e2fsck.log 2>&1 || \
 		{ cat $(SH4_BUILD)/test-posix-e2fsck.log; echo "sh4: e2fsck found the POSIX disk damaged"; exit 1; }
 	$(PYTHON) tools/sh4_posix.py check --image $(SH4_POSIX_DISK) --build build $(SH4_POSIX_PROGS)
