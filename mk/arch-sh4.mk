@@ -295,7 +295,8 @@ $(SH4_BUILD)/initrd-fs.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_SERVER_BINS
 # e2fsck -fn must find the image clean. SH4_POSIX_PROGS are the programs
 # checked, in run.sh's order; the ones left out, and why, are in
 # docs/sh4.md.
-SH4_POSIX_PROGS := fork wait exit ids pgrp sigmask sigchld sigpipe
+SH4_POSIX_PROGS := fork wait exit ids pgrp sigmask sigchld sigpipe shmanon threads file_io dir fd \
+	path poll time links calls devfiles stopcont rmcwd setid nice pipe_signal eintr_calls fork_bomb
 SH4_POSIX_BINS  := $(addprefix $(SH4_BUILD)/posix/,$(SH4_POSIX_PROGS))
 SH4_POSIX_RUN   := $(SH4_BUILD)/posix-run/posix_run
 $(SH4_BUILD)/posix/%: tests/posix/%.c tests/posix/posix_test.h $(SH4_LIBC) $(SH4_CDEPS)
@@ -324,6 +325,7 @@ sh4-posix-test: $(SH4_BUILD)/initrd-posix.img $(SH4_POSIX_BINS) $(SH4_BIN)
 		--initrd $(SH4_BUILD)/initrd-posix.img --log $(SH4_BUILD)/test-posix.log --timeout $(SH4_POSIX_TIMEOUT)
 	e2fsck -fn $(SH4_POSIX_DISK) > $(SH4_BUILD)/test-posix-e2fsck.log 2>&1 || \
 		{ cat $(SH4_BUILD)/test-posix-e2fsck.log; echo "sh4: e2fsck found the POSIX disk damaged"; exit 1; }
+	@$(MAKE) --no-print-directory ARCH=x86_64 posix   # the Linux reference's programs
 	$(PYTHON) tools/sh4_posix.py check --image $(SH4_POSIX_DISK) --build build $(SH4_POSIX_PROGS)
 .PHONY: sh4-posix-test
 
@@ -359,7 +361,7 @@ run: setup
 # TLB-refill fast path off (every miss through sh4_tlb_refill), ICAs in
 # reserved UTLB entries, and reserved entries with the IPC fast path off
 # (every call on the slow path, docs/ipc.md); then the file-system boot
-# on a fresh ext2 image in the CF slot.
+# on a fresh ext2 image in the CF slot, and the POSIX boot (above).
 test: setup
 	@$(MAKE) --no-print-directory ARCH=sh4 all
 	$(SH4_RUN) test --kernel $(SH4_BIN) --initrd $(SH4_BUILD)/initrd-pt.img \
@@ -376,6 +378,7 @@ test: setup
 	e2fsck -fn $(SH4_BUILD)/fs/fs.img > $(SH4_BUILD)/test-fs-e2fsck.log 2>&1 || \
 		{ cat $(SH4_BUILD)/test-fs-e2fsck.log; echo "sh4: e2fsck found the CF image damaged"; exit 1; }
 	@echo "sh4: e2fsck -fn: the CF image written by SH-4's file manager is clean"
+	@$(MAKE) --no-print-directory ARCH=sh4 sh4-posix-test
 setup:
 	@scripts/setup.sh
 clean:
