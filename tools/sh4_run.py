@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 TIMEOUT = 300   # seconds of host time for one boot
@@ -74,7 +75,10 @@ def boot(args):
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL)
     lines, code = [], None
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + args.timeout
+    # A guest that hangs silently sends no line to end the loop below.
+    watchdog = threading.Timer(args.timeout + 5, proc.kill)
+    watchdog.start()
     try:
         for raw in proc.stdout:
             line = raw.decode(errors="replace").rstrip("\r\n")
@@ -91,6 +95,7 @@ def boot(args):
             if time.monotonic() > deadline:
                 break
     finally:
+        watchdog.cancel()
         proc.kill()
         proc.wait()
     return lines, code
@@ -153,6 +158,7 @@ def main():
     ap.add_argument("--initrd-tlb", help="bench: the archive of the ica_tlb=32 boot "
                     "(default: --initrd)")
     ap.add_argument("--append", default="")
+    ap.add_argument("--timeout", type=int, default=TIMEOUT, help="seconds of host time for the boot")
     ap.add_argument("--log")
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--report")

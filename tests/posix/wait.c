@@ -42,20 +42,23 @@ int main(void)
 	exit_case("exit 259", 259);
 
 	int status = -1;
+	pid_t w;
 	pid_t pid = fork();
 	if (pid == 0) {
 		for (;;)
 			pause();
 	}
 	kill(pid, SIGKILL);
-	describe("SIGKILL from the parent", pid, status, waitpid(pid, &status, 0));
+	w = waitpid(pid, &status, 0);   /* before status is read: C leaves the order of arguments open */
+	describe("SIGKILL from the parent", pid, status, w);
 
 	pid = fork();
 	if (pid == 0) {
 		raise(SIGTERM);
 		_exit(1);
 	}
-	describe("SIGTERM raised", pid, status, waitpid(pid, &status, 0));
+	w = waitpid(pid, &status, 0);   /* before status is read: C leaves the order of arguments open */
+	describe("SIGTERM raised", pid, status, w);
 
 	pid = fork();
 	if (pid == 0) {
@@ -64,7 +67,8 @@ int main(void)
 		*(volatile int *)bad = 1;
 		_exit(1);
 	}
-	describe("store to address 8", pid, status, waitpid(pid, &status, 0));
+	w = waitpid(pid, &status, 0);   /* before status is read: C leaves the order of arguments open */
+	describe("store to address 8", pid, status, w);
 
 	pid = fork();
 	if (pid == 0)
@@ -88,7 +92,7 @@ int main(void)
 	if (write(p[1], "x", 1) != 1)
 		say("write to the child failed\n");
 	close(p[1]);
-	pid_t w = 0;
+	w = 0;
 	while ((w = waitpid(pid, &status, WNOHANG)) == 0)
 		usleep(1000);
 	describe("WNOHANG after the child ended", pid, status, w);

@@ -4,10 +4,18 @@
  * word load: address error), "p1" (a store into the kernel's P1 area:
  * address error), "p4" (a load of a control register), "illegal" (an
  * undefined instruction), "fpu" (an FPU instruction: programs run with
- * SR.FD set), "miss" (a load from unmapped U0). sh4init runs each as
- * "t_trap:<kind>!" and expects it killed.
+ * SR.FD set), "miss" (a load from unmapped U0), "stale" (a store to a
+ * page made read-only after a store 3 KiB into it had loaded its TLB entry
+ * through the refill fast path: the protect must drop that entry, whose
+ * miss set address bits 10-11). sh4init runs each as "t_trap:<kind>!" and
+ * expects it killed.
  */
 #include "sh4_user.h"
+
+#define SH_NR_MPROTECT 125
+#define SH_PROT_READ   1
+
+static uint8_t page[4096] __attribute__((aligned(4096)));
 
 int main(int argc, char **argv, char **envp)
 {
@@ -32,6 +40,15 @@ int main(int argc, char **argv, char **envp)
 		break;
 	case 'm':
 		(void)*u_word_at(0x10000000u);
+		break;
+	case 's':
+		*u_word_at((uintptr_t)page + 0xc00) = 1;   /* populated: a fault */
+		*u_word_at((uintptr_t)page + 0xc00) = 2;   /* the fast path's entry, if evicted */
+		if (sys3(SH_NR_MPROTECT, page, sizeof(page), SH_PROT_READ) != 0) {
+			u_puts("t_trap: mprotect failed\n");
+			return 3;
+		}
+		*u_word_at((uintptr_t)page + 0xc00) = 3;
 		break;
 	default:
 		u_puts("t_trap: no kind given\n");

@@ -5,7 +5,7 @@
  * signed offset is sign-extended here; a 64-bit offset comes as two
  * registers, low word first (musl's __SYSCALL_LL_E on SH); pread64 and
  * pwrite64 skip a pad register first (__SYSCALL_LL_PRW). mmap2 counts its
- * offset in 4 KiB pages.
+ * offset in 4 KiB pages. pipe answers in two registers.
  */
 #include <kernel/errno.h>
 #include <kernel/usercopy.h>
@@ -78,4 +78,29 @@ long sys_sh_ftruncate64(const struct syscall_args *a)
 	struct syscall_args b = *a;
 	b.arg[1] = pair(a->arg[1], a->arg[2]);
 	return sys_ftruncate(&b);
+}
+
+/* pipe, SH Linux's form: the two descriptors come back in r0 and r1, not
+ * through a pointer (musl's sh/pipe.s stores r0 and r1 itself; r4 is not
+ * an argument). kernel/posix's handler writes them to user memory: the
+ * 8 bytes below the caller's stack pointer, free in the SH ABI (it has no
+ * red zone), read back here; a stack pointer at no writable memory is
+ * -EFAULT, no pipe made. In a wrapped-call batch (paper 001) the trap
+ * frame is the batch call's, whose r1 is no answer: -EINVAL there. */
+#define SH_NR_PIPE 42u
+long sys_sh_pipe(const struct syscall_args *a)
+{
+	struct trapframe *tf = a->tf;
+	if (!tf || tf->r[3] != SH_NR_PIPE)
+		return -EINVAL;
+	uptr_t at = (uptr_t)((tf->r[15] - 8u) & ~3u);
+	struct syscall_args b = { .arg = { at }, .tf = tf };
+	long r = sys_pipe(&b);
+	if (r < 0)
+		return r;
+	int32_t fds[2];
+	if (copy_from_user(fds, at, sizeof(fds)) != 0)
+		return -EFAULT;
+	tf->r[1] = (uint32_t)fds[1];
+	return fds[0];
 }

@@ -15,5 +15,6 @@ long sys_sh_pread64(const struct syscall_args *a);
 long sys_sh_pwrite64(const struct syscall_args *a);
 long sys_sh_truncate64(const struct syscall_args *a);
 long sys_sh_ftruncate64(const struct syscall_args *a);
+long sys_sh_pipe(const struct syscall_args *a);
 
 #endif
