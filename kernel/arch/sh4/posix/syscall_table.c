@@ -5,9 +5,11 @@
  * Linux's forms where they differ: the *32 uid calls, fcntl64, ugetrlimit,
  * _newselect, and the calls with 32-bit time (clock_gettime, futex...;
  * musl falls back to them when the time64 calls, 403 and up, are refused);
- * the calls that split 64-bit values, and mmap2, through sh_calls.c. Not
- * served: the stat64 family (musl uses statx), statfs64, sendfile64, the
- * time64 calls. And the rest of what kernel/personality.h asks of the
+ * the calls that split 64-bit values, and mmap2, through sh_calls.c; the
+ * old fcntl, fcntl64's lock commands, 16-bit chown, preadv/pwritev,
+ * statfs64 and waitid's 32-bit siginfo through sh_forms.c. Not served: the
+ * stat64 family (musl uses statx), sendfile64, the 16-bit getgroups and
+ * setgroups, the time64 calls. And the rest of what kernel/personality.h asks of the
  * port's side.
  */
 #include <kernel/personality.h>
@@ -34,6 +36,7 @@ const syscall_fn personality_calls[] = {
 	[11] = sys_execve,
 	[12] = sys_chdir,
 	[15] = sys_chmod,
+	[16] = sys_sh_lchown16, /* 16-bit ids */
 	[19] = sys_sh_lseek, /* a signed 32-bit offset */
 	[20] = sys_getpid,
 	[27] = sys_alarm,
@@ -50,6 +53,7 @@ const syscall_fn personality_calls[] = {
 	[43] = sys_times,
 	[45] = sys_brk,
 	[54] = sys_ioctl,
+	[55] = sys_sh_fcntl, /* no lock commands (sh_forms.c) */
 	[57] = sys_setpgid,
 	[60] = sys_umask,
 	[63] = sys_dup2,
@@ -63,9 +67,13 @@ const syscall_fn personality_calls[] = {
 	[83] = sys_symlink,
 	[85] = sys_readlink,
 	[91] = sys_munmap,
+	[92] = sys_sh_truncate, /* a signed 32-bit length */
+	[93] = sys_sh_ftruncate,
 	[94] = sys_fchmod,
 	[96] = sys_getpriority,
 	[97] = sys_setpriority,
+	[99] = sys_statfs, /* the 32-bit struct statfs */
+	[100] = sys_fstatfs,
 	[104] = sys_setitimer,
 	[105] = sys_getitimer,
 	[106] = sys_stat,
@@ -100,6 +108,7 @@ const syscall_fn personality_calls[] = {
 	[179] = sys_rt_sigsuspend,
 	[180] = sys_sh_pread64,
 	[181] = sys_sh_pwrite64,
+	[182] = sys_sh_chown16, /* 16-bit ids */
 	[183] = sys_getcwd,
 	[186] = sys_sigaltstack,
 	[190] = sys_vfork,
@@ -128,7 +137,7 @@ const syscall_fn personality_calls[] = {
 	[216] = sys_setfsgid, /* setfsgid32 */
 	[219] = sys_madvise,
 	[220] = sys_getdents64,
-	[221] = sys_fcntl, /* fcntl64 */
+	[221] = sys_sh_fcntl64, /* F_GETLK64..F_SETLKW64 */
 	[143] = sys_flock,
 	[224] = sys_gettid,
 	[238] = sys_tkill,
@@ -143,9 +152,11 @@ const syscall_fn personality_calls[] = {
 	[265] = sys_clock_gettime, /* clock_gettime32 */
 	[266] = sys_clock_getres, /* clock_getres_time32 */
 	[267] = sys_clock_nanosleep, /* clock_nanosleep_time32 */
+	[268] = sys_sh_statfs64, /* (path, size, buf) */
+	[269] = sys_sh_fstatfs64,
 	[270] = sys_tgkill,
 	[271] = sys_utimes,
-	[284] = sys_waitid,
+	[284] = sys_sh_waitid, /* 32-bit siginfo */
 	[295] = sys_openat,
 	[296] = sys_mkdirat,
 	[298] = sys_fchownat,
@@ -172,6 +183,8 @@ const syscall_fn personality_calls[] = {
 	[329] = sys_epoll_create1,
 	[330] = sys_dup3,
 	[331] = sys_pipe2,
+	[333] = sys_sh_preadv, /* the offset in two registers */
+	[334] = sys_sh_pwritev,
 	[335] = sys_rt_tgsigqueueinfo,
 	[339] = sys_prlimit64,
 	[340] = sys_socket,
@@ -192,6 +205,8 @@ const syscall_fn personality_calls[] = {
 	[362] = sys_syncfs,
 	[371] = sys_renameat2,
 	[373] = sys_getrandom,
+	[381] = sys_sh_preadv2,
+	[382] = sys_sh_pwritev2,
 	[383] = sys_statx,
 	[439] = sys_faccessat2,
 	[441] = sys_epoll_pwait2,

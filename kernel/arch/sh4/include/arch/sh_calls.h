@@ -16,5 +16,19 @@ long sys_sh_pwrite64(const struct syscall_args *a);
 long sys_sh_truncate64(const struct syscall_args *a);
 long sys_sh_ftruncate64(const struct syscall_args *a);
 long sys_sh_pipe(const struct syscall_args *a);
+/* sh_forms.c */
+long sys_sh_fcntl(const struct syscall_args *a);
+long sys_sh_fcntl64(const struct syscall_args *a);
+long sys_sh_truncate(const struct syscall_args *a);
+long sys_sh_ftruncate(const struct syscall_args *a);
+long sys_sh_chown16(const struct syscall_args *a);
+long sys_sh_lchown16(const struct syscall_args *a);
+long sys_sh_preadv(const struct syscall_args *a);
+long sys_sh_pwritev(const struct syscall_args *a);
+long sys_sh_preadv2(const struct syscall_args *a);
+long sys_sh_pwritev2(const struct syscall_args *a);
+long sys_sh_statfs64(const struct syscall_args *a);
+long sys_sh_fstatfs64(const struct syscall_args *a);
+long sys_sh_waitid(const struct syscall_args *a);
 
 #endif
