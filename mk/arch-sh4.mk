@@ -304,8 +304,9 @@ $(SH4_BUILD)/initrd-fs.img: $(SH4_TEST_BINS) $(SH4_KTEST_BINS) $(SH4_SERVER_BINS
 # e2fsck -fn must find the image clean. SH4_POSIX_PROGS are the programs
 # checked, in run.sh's order; the ones left out, and why, are in
 # docs/sh4.md.
-SH4_POSIX_PROGS := fork wait exit ids pgrp sigmask sigchld sigpipe shmanon threads file_io dir fd \
-	path poll time links calls devfiles stopcont rmcwd setid nice pipe_signal eintr_calls fork_bomb
+SH4_POSIX_PROGS := fork wait exit ids pgrp sigmask sigchld sigpipe alarm shmanon threads file_io dir fd \
+	path poll time links calls devfiles stopcont unlinkopen rmcwd setid waitid nice pipe_signal \
+	eintr_calls bad_fd fork_bomb
 SH4_POSIX_BINS  := $(addprefix $(SH4_BUILD)/posix/,$(SH4_POSIX_PROGS))
 SH4_POSIX_RUN   := $(SH4_BUILD)/posix-run/posix_run
 $(SH4_BUILD)/posix/%: tests/posix/%.c tests/posix/posix_test.h $(SH4_LIBC) $(SH4_CDEPS)
