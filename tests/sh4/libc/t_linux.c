@@ -15,7 +15,12 @@
  * interrupted by SIGALRM: each handler must see the call set to run again
  * as SH Linux shows it (pc at the trapa, r0 the entry's value, not the
  * -EINTR that overwrote it), and the call must end only when the second
- * such handler changes the word (-EAGAIN).
+ * such handler changes the word (-EAGAIN). Then the port's call forms'
+ * own refusals (sh_forms.c): the old fcntl's and fcntl64's lock commands
+ * on 32-bit struct flock (-EINVAL, not served), statfs64 and fstatfs64
+ * with a size other than SH Linux's 84 (-EINVAL), preadv with an offset
+ * whose high register makes it negative (-EINVAL), waitid with no child and a bad infop (-ECHILD,
+ * nothing written).
  *
  * t_linux forged-pc | unmapped | forged-sr (sh4init's "+t_linux:<kind>!"):
  * rt_sigreturn with a frame whose pc is kernel space (P1), or with r15 at
@@ -32,6 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 #include <sys/time.h>
 #include <ucontext.h>
 #include <sys/utsname.h>
@@ -132,6 +140,35 @@ static int check_restart(void)
 	return 0;
 }
 
+/* A raw call that must fail with err. */
+static int fails_with(long r, int err)
+{
+	return r == -1 && errno == err;
+}
+
+#define SH_F_GETLK_OLD 5    /* 32-bit struct flock's F_GETLK (musl's is 12) */
+
+/* The refusals of sh_forms.c's call forms: 0, or the failed check's number. */
+static int check_forms(void)
+{
+	char buf[128];
+	struct iovec v = { buf, 8 };
+	if (!fails_with(syscall(SYS_fcntl, 0, SH_F_GETLK_OLD, buf), EINVAL))
+		return 27;
+	if (!fails_with(syscall(SYS_fcntl64, 0, SH_F_GETLK_OLD, buf), EINVAL))
+		return 28;
+	if (!fails_with(syscall(SYS_statfs64, "/", 64, buf), EINVAL))
+		return 29;
+	if (!fails_with(syscall(SYS_fstatfs64, 0, 88, buf), EINVAL))
+		return 30;
+	/* The offset's high word, the fifth argument (r0), makes it negative. */
+	if (!fails_with(syscall(SYS_preadv, 0, &v, 1, 0L, (long)0x80000000u), EINVAL))
+		return 31;
+	if (!fails_with(syscall(SYS_waitid, P_ALL, 0, (void *)8, WEXITED | WNOHANG, NULL), ECHILD))
+		return 32;
+	return 0;
+}
+
 static int check(void)
 {
 	if (getauxval(AT_PAGESZ) != 4096)
@@ -188,7 +225,9 @@ static int check(void)
 	if (strcmp(line, "142857142857") != 0)
 		return 17;
 	int failed = check_handler();
-	return failed ? failed : check_restart();
+	if (!failed)
+		failed = check_restart();
+	return failed ? failed : check_forms();
 }
 
 #define SH_RT_SIGRETURN 173
