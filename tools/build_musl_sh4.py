@@ -5,8 +5,8 @@
     tools/build_musl_sh4.py OUT_DIR CC "CFLAGS"
 
 The source comes from apt's mirror through tools/debsrc.py (checked against
-the .dsc) into OUT_DIR/src, once, and is left untouched: musl's configure runs
-out of tree in OUT_DIR/build (--target=sh4-linux-gnu, CROSS_COMPILE, static
+the .dsc) into OUT_DIR/src, once, with one fix of ours (fix_sigsetjmp, below)
+and otherwise untouched: musl's configure runs out of tree in OUT_DIR/build (--target=sh4-linux-gnu, CROSS_COMPILE, static
 only) and installs into OUT_DIR: include/, lib/crt1.o, lib/libc.a...
 
 CFLAGS are the port's (mk/arch-sh4.mk: -ml -m4-nofpu, so musl configures its
@@ -41,9 +41,33 @@ def source(out):
     return os.path.dirname(os.path.dirname(os.path.dirname(hit)))
 
 
+# musl 1.2.3's src/signal/sh/sigsetjmp.s keeps the caller's r8 at buf+72
+# (60 + 12, through r6) while it calls setjmp and sigprocmask, but loads it
+# back from buf+12 (through r4), where setjmp saved r11: sigsetjmp(jb, 1)
+# returned with r8 holding r11 (found on Myrmex by tests/posix/mmap, whose
+# sigsetjmp loop then unmapped the wrong addresses; docs/sh4.md). The load
+# is made through r6, buf+60, as the store.
+SIGSETJMP = os.path.join("src", "signal", "sh", "sigsetjmp.s")
+SIGSETJMP_BAD = "\tbraf r0\n\t mov.l @(4+8,r4), r8\n"
+SIGSETJMP_GOOD = "\tbraf r0\n\t mov.l @(4+8,r6), r8\n"
+
+
+def fix_sigsetjmp(tree):
+    path = os.path.join(tree, SIGSETJMP)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if SIGSETJMP_GOOD in text:
+        return
+    if text.count(SIGSETJMP_BAD) != 1:
+        raise debsrc.DebSrcError("%s is not the one the fix knows: check it by hand" % path)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace(SIGSETJMP_BAD, SIGSETJMP_GOOD))
+
+
 def build(out, cc, cflags):
     out = os.path.abspath(out)
     tree = source(out)
+    fix_sigsetjmp(tree)
     work = os.path.join(out, "build")
     log = os.path.join(out, "build.log")
     for old in (work, os.path.join(out, "include"), os.path.join(out, "lib")):
