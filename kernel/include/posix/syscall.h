@@ -173,6 +173,9 @@ long sys_getpgid(const struct syscall_args *a);
 long sys_getpgrp(const struct syscall_args *a);
 long sys_setsid(const struct syscall_args *a);
 long sys_getsid(const struct syscall_args *a);
+/* The personality's native calls (kernel/posix/native_calls.c), the same
+ * on every port: the handler of nr, or NULL. */
+syscall_fn posix_native_syscall(uint64_t nr);
 long sys_proc_fork(const struct syscall_args *a);
 long sys_proc_start(const struct syscall_args *a);
 long sys_proc_exec(const struct syscall_args *a);

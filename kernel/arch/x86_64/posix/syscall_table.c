@@ -9,11 +9,8 @@
 #include <kernel/personality.h>
 #include <kernel/stats.h>
 #include <posix/syscall.h>
-#include <myrmex/console.h>
 #include <myrmex/fs.h>
 #include <myrmex/omf.h>
-#include <myrmex/proc.h>
-#include <myrmex/procfs.h>
 #include <myrmex/vdso.h>
 #include <posix/vdso.h>
 
@@ -204,25 +201,10 @@ const syscall_fn personality_calls[] = {
 
 const uint64_t personality_call_count = ARRAY_SIZE(personality_calls);
 
+/* The personality's native calls are the same on every port. */
 syscall_fn personality_syscall(uint64_t nr)
 {
-	switch (nr) {
-	case MYRMEX_SYS_PROC_FORK:   return sys_proc_fork;
-	case MYRMEX_SYS_PROC_START:  return sys_proc_start;
-	case MYRMEX_SYS_PROC_EXEC:   return sys_proc_exec;
-	case MYRMEX_SYS_READBLOCK:   return sys_readblock;
-	case MYRMEX_SYS_SYNCBLOCK:   return sys_syncblock;
-	case MYRMEX_SYS_FMAP_REVOKE: return sys_fmap_revoke;
-	case MYRMEX_SYS_CLOCK_PUBLISH: return sys_clock_publish;
-	case MYRMEX_SYS_PROC_INFO:   return sys_proc_info;
-	case MYRMEX_SYS_PROC_ENVIRON: return sys_proc_environ;
-	case MYRMEX_SYS_PROC_MAPS:   return sys_proc_maps;
-	case MYRMEX_SYS_PROC_SET_NAME: return sys_proc_set_name;
-	case MYRMEX_SYS_TTY_SIGNAL:  return sys_tty_signal;
-	case MYRMEX_SYS_PROC_GROUPS: return sys_proc_groups;
-	case MYRMEX_SYS_POLL_NOTICE: return sys_poll_notice;
-	default:                     return NULL;
-	}
+	return posix_native_syscall(nr);
 }
 
 /* Calls without a handler return -ENOSYS quietly (a program probing for a
